@@ -1,0 +1,107 @@
+/**
+ * The engine's working context and the primitive card moves. Every move that takes a card
+ * out of a hand or puts one in also keeps the players' knowledge of hands (state.known)
+ * right, so no rule code has to remember to.
+ */
+import { HAND_TYPES } from '../cards.ts';
+import type { GameEvent } from '../events.ts';
+import type { CompiledRules } from '../ruleset.ts';
+import type { GameState } from '../state.ts';
+
+export interface Ctx {
+  r: CompiledRules;
+  s: GameState;
+  /** Events are appended here when a log is wanted; null skips building them. */
+  log: GameEvent[] | null;
+}
+
+export function emit(c: Ctx, ev: GameEvent): void {
+  if (c.log) c.log.push(ev);
+}
+
+/** Removes a card everyone sees leave (played, discarded, given). */
+export function handLosePublic(s: GameState, seat: number, t: number): void {
+  s.hand[seat * HAND_TYPES + t]--;
+  s.handSize[seat]--;
+  const n = s.players;
+  for (let o = 0; o < n; o++) {
+    const k = (o * n + seat) * HAND_TYPES + t;
+    if (s.known[k] > 0) s.known[k]--;
+  }
+}
+
+/** Adds a card everyone sees go into the hand (Mixed-up, warm beer, the discard pile). */
+export function handGainPublic(s: GameState, seat: number, t: number): void {
+  s.hand[seat * HAND_TYPES + t]++;
+  s.handSize[seat]++;
+  const n = s.players;
+  for (let o = 0; o < n; o++) if (o !== seat) s.known[(o * n + seat) * HAND_TYPES + t]++;
+}
+
+/** Adds a card only its new holder sees (a draw). */
+export function handGainPrivate(s: GameState, seat: number, t: number): void {
+  s.hand[seat * HAND_TYPES + t]++;
+  s.handSize[seat]++;
+}
+
+/**
+ * A card taken at random from `from` into `to`'s hand: both of them know which; the others
+ * only see a card move, so whatever they knew of `from`'s hand may have been that card.
+ */
+export function handMovePrivate(s: GameState, from: number, to: number, t: number): void {
+  s.hand[from * HAND_TYPES + t]--;
+  s.handSize[from]--;
+  s.hand[to * HAND_TYPES + t]++;
+  s.handSize[to]++;
+  const n = s.players;
+  for (let o = 0; o < n; o++) {
+    if (o === from) continue;
+    const base = (o * n + from) * HAND_TYPES;
+    if (o === to) {
+      if (s.known[base + t] > 0) s.known[base + t]--;
+    } else {
+      for (let u = 0; u < HAND_TYPES; u++) if (s.known[base + u] > 0) s.known[base + u]--;
+    }
+  }
+  s.known[(from * n + to) * HAND_TYPES + t]++;
+}
+
+/** Empties a hand onto the discard pile face up (a player leaving the game). */
+export function handDiscardAll(s: GameState, seat: number): void {
+  const n = s.players;
+  for (let t = 0; t < HAND_TYPES; t++) {
+    const i = seat * HAND_TYPES + t;
+    for (let k = s.hand[i]; k > 0; k--) s.discard.push(t);
+    s.hand[i] = 0;
+  }
+  s.handSize[seat] = 0;
+  for (let o = 0; o < n; o++) {
+    const base = (o * n + seat) * HAND_TYPES;
+    for (let u = 0; u < HAND_TYPES; u++) s.known[base + u] = 0;
+  }
+}
+
+/** Picks a uniformly random card type from a non-empty hand. */
+export function randomCardInHand(s: GameState, seat: number, roll: number): number {
+  let i = roll;
+  const base = seat * HAND_TYPES;
+  for (let t = 0; t < HAND_TYPES; t++) {
+    i -= s.hand[base + t];
+    if (i < 0) return t;
+  }
+  throw new Error('randomCardInHand: roll beyond hand size');
+}
+
+/** Seats in play order starting after `from`. */
+export function isEligible(s: GameState, seat: number): boolean {
+  return s.out[seat] === 0 && s.paused[seat] === 0;
+}
+
+export function nextInGame(s: GameState, from: number): number {
+  const n = s.players;
+  for (let k = 1; k <= n; k++) {
+    const seat = (from + k) % n;
+    if (s.out[seat] === 0) return seat;
+  }
+  return -1;
+}

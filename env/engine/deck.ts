@@ -1,0 +1,58 @@
+/** Drawing, reshuffling the discard pile, and where CLOSING TIME goes into the deck. */
+import { CLOSING_TIME } from '../cards.ts';
+import { randInt, shuffle } from '../rng.ts';
+import { CLOSING_ASIDE, CLOSING_DRAWN, CLOSING_IN_DECK } from '../state.ts';
+import { emit, handGainPrivate, type Ctx } from './context.ts';
+
+function reshuffle(c: Ctx): void {
+  const s = c.s;
+  const deck = s.discard;
+  s.discard = [];
+  shuffle(s.rng, deck);
+  s.deck = deck;
+  s.reshuffles++;
+  let placed = false;
+  const rule = c.r.ruleset.closingTime[String(s.players) as '2'];
+  if (s.closing.where === CLOSING_ASIDE && s.reshuffles === rule.reshuffle) {
+    const size = deck.length;
+    const lo = Math.floor(rule.from * size);
+    const hi = Math.floor(rule.to * size);
+    const depth = lo + randInt(s.rng, hi - lo + 1);
+    deck.splice(size - depth, 0, CLOSING_TIME);
+    s.closing = { where: CLOSING_IN_DECK, drawnBy: -1, lo, hi, pileSize: deck.length };
+    placed = true;
+  }
+  emit(c, { k: 'reshuffle', size: deck.length, closingPlaced: placed });
+}
+
+/** Draws one card for `seat`; -1 when both piles are empty. CLOSING TIME is revealed and replaced. */
+function drawOne(c: Ctx, seat: number): number {
+  const s = c.s;
+  for (;;) {
+    if (s.deck.length === 0) {
+      if (s.discard.length === 0) return -1;
+      reshuffle(c);
+    }
+    const t = s.deck.pop()!;
+    if (t !== CLOSING_TIME) return t;
+    s.closing.where = CLOSING_DRAWN;
+    s.closing.drawnBy = seat;
+    emit(c, { k: 'closing', seat });
+  }
+}
+
+/** Draws up to the hand size of the seat's level (never discards down). */
+export function drawUp(c: Ctx, seat: number): void {
+  const s = c.s;
+  const target = c.r.ruleset.chart[s.level[seat]].handSize;
+  const cards: number[] | null = c.log ? [] : null;
+  let count = 0;
+  while (s.handSize[seat] < target) {
+    const t = drawOne(c, seat);
+    if (t < 0) break;
+    handGainPrivate(s, seat, t);
+    count++;
+    if (cards) cards.push(t);
+  }
+  if (count > 0 && cards) emit(c, { k: 'draw', seat, count, cards });
+}

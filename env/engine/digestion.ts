@@ -1,0 +1,208 @@
+/**
+ * Digestion (RULES.md section 7): points from the beer table and shots, shot tokens, the
+ * drunkenness roll, abstinence, leaving a row (PAUSE), being wasted or thrown out, titles.
+ */
+import {
+  BEER, FLATTERY, INSULTED_BARTENDER, isNonAlcoholic, isShot, ORDER_TYPES, RUM, SMALL_BEER,
+} from '../cards.ts';
+import { randInt } from '../rng.ts';
+import {
+  entryFlags, entryShot, entryType, F_ADDED, F_COUNTED, F_MARKER, F_POURED, popcount, THROWN_OUT,
+  WASTED,
+} from '../state.ts';
+import { emit, handDiscardAll, type Ctx } from './context.ts';
+
+/** What one player drinks at a digestion. */
+interface Drinks {
+  beers: number;
+  small: boolean;
+  /** Shot indices drunk, and how many of them score points. */
+  shots: number[];
+  scoringShots: number;
+  nonAlc: number[];
+}
+
+function emptyDrinks(): Drinks {
+  return { beers: 0, small: false, shots: [], scoringShots: 0, nonAlc: [] };
+}
+
+/**
+ * The drinks of the cards in front of `seat` at digestion. The extra shot of an own-turn
+ * Shot into a beer is dropped if no beer remains, and so is a shot poured in from another
+ * player's hand; a poured own shot without a beer scores again.
+ * With `copy`, returns what a player copying `seat` drinks: the orders only (no Flattery,
+ * no shot poured in by someone else).
+ */
+function drinksInFront(c: Ctx, seat: number, copy: boolean): Drinks {
+  const s = c.s;
+  const front = s.front[seat];
+  const d = emptyDrinks();
+  for (const e of front) {
+    const t = entryType(e);
+    if (t === BEER || t === SMALL_BEER) {
+      d.beers++;
+      if (t === SMALL_BEER) d.small = true;
+    }
+  }
+  let counted = 0;
+  for (const e of front) if (isShot(entryType(e)) && entryFlags(e) & F_COUNTED) counted++;
+  // Without a beer, the counted shots beyond the limit (allowed by Shot into a beer) go.
+  let dropExcess = d.beers === 0 ? Math.max(0, counted - c.r.ruleset.limits.shots) : 0;
+  for (let i = front.length - 1; i >= 0; i--) {
+    const e = front[i];
+    const t = entryType(e);
+    const fl = entryFlags(e);
+    if (isShot(t)) {
+      if (fl & F_COUNTED && dropExcess > 0) {
+        dropExcess--;
+        continue;
+      }
+      if (fl & F_ADDED && (copy || d.beers === 0)) continue;
+      d.shots.push(t - RUM);
+      if (copy || !(fl & F_POURED) || d.beers === 0) d.scoringShots++;
+    } else if (t === FLATTERY && !copy && !(fl & F_MARKER)) {
+      d.shots.push(entryShot(e));
+      d.scoringShots++;
+    } else if (t < ORDER_TYPES && isNonAlcoholic(t)) {
+      d.nonAlc.push(t);
+    }
+  }
+  return d;
+}
+
+/** Moves a figure back, stopping at the first space of its level. */
+function moveBack(c: Ctx, seat: number, spaces: number): void {
+  c.s.space[seat] = Math.max(0, c.s.space[seat] - spaces);
+}
+
+/** Moves a figure forward; past the row's end it goes to the next level and pauses, or is wasted. */
+function moveForward(c: Ctx, seat: number, spaces: number): void {
+  const s = c.s;
+  const chart = c.r.ruleset.chart;
+  const to = s.space[seat] + spaces;
+  if (to < chart[s.level[seat]].spaces.length) {
+    s.space[seat] = to;
+  } else if (s.level[seat] + 1 < chart.length) {
+    s.level[seat]++;
+    s.space[seat] = 0;
+    s.paused[seat] = 1;
+    emit(c, { k: 'level_up', seat, level: s.level[seat] });
+  } else {
+    knockOut(c, seat, WASTED);
+  }
+}
+
+/** A player leaves the game: hand and cards in front to the discard pile, copies on them lost. */
+export function knockOut(c: Ctx, seat: number, how: number): void {
+  const s = c.s;
+  s.out[seat] = how;
+  s.paused[seat] = 0;
+  s.copying[seat] = -1;
+  handDiscardAll(s, seat);
+  if (seat !== s.active) {
+    for (const e of s.front[seat]) s.discard.push(entryType(e));
+    s.front[seat] = [];
+  }
+  for (let o = 0; o < s.players; o++) {
+    if (s.copying[o] === seat) {
+      s.copying[o] = -1;
+      emit(c, { k: 'copy_lost', seat: o, target: seat });
+    }
+  }
+  emit(c, { k: 'out', seat, how: how === WASTED ? 'wasted' : 'thrown_out' });
+}
+
+function takeTitles(c: Ctx, seat: number): void {
+  const s = c.s;
+  const titles = c.r.ruleset.titles;
+  for (let i = 0; i < titles.length; i++) {
+    if (s.titles[seat] & (1 << i) || s.titlesLeft[i] <= 0 || s.points[seat] < titles[i].points) continue;
+    s.titles[seat] |= 1 << i;
+    s.titlesLeft[i]--;
+    emit(c, { k: 'title', seat, title: i });
+  }
+}
+
+function insulted(c: Ctx, seat: number): boolean {
+  for (const e of c.s.front[seat]) if (entryType(e) === INSULTED_BARTENDER && entryFlags(e) & F_MARKER) return true;
+  return false;
+}
+
+function digestDrinks(c: Ctx, seat: number, d: Drinks, copyOf: number): void {
+  const s = c.s;
+  const rs = c.r.ruleset;
+  let points = 0;
+  let drunk = 0;
+  let move = 0;
+  let total: number | undefined;
+  let die: number | undefined;
+  if (d.beers === 0 && d.shots.length === 0) {
+    const level = s.abstinence[seat];
+    if (level >= rs.abstinence.pointLoss.length) {
+      if (copyOf < 0 && insulted(c, seat)) {
+        points -= rs.abstinence.pointLoss[level - 1];
+      } else {
+        emitDigest(c, seat, copyOf, 0, 0, undefined, undefined, 0);
+        knockOut(c, seat, THROWN_OUT);
+        return;
+      }
+    } else {
+      points -= rs.abstinence.pointLoss[level];
+      s.abstinence[seat] = level + 1;
+    }
+    move = -(rs.abstinence.moveBack + rs.abstinence.moveBackPerNonAlcoholic * d.nonAlc.length);
+    s.points[seat] += points;
+    moveBack(c, seat, -move);
+    emitDigest(c, seat, copyOf, points, 0, undefined, undefined, move);
+    return;
+  }
+  if (d.beers > 0) {
+    const row = d.small ? rs.beerTable.withSmall : rs.beerTable.regular;
+    const base = row[Math.min(d.beers, 3) - 1];
+    const extra = Math.max(0, d.beers - 3);
+    points += base.points + extra * rs.beerTable.perExtraBeer.points;
+    drunk += base.drunkenness + extra * rs.beerTable.perExtraBeer.drunkenness;
+  }
+  for (const i of d.shots) s.tokens[seat] |= 1 << i;
+  const kinds = popcount(s.tokens[seat]);
+  if (d.shots.length > 0) drunk += d.shots.length * rs.shotDrunkenness[kinds - 1];
+  points += d.scoringShots * rs.shotPoints;
+  for (const t of d.nonAlc) drunk += c.r.nonAlcDrunk[t];
+  s.abstinence[seat] = 0;
+  s.points[seat] += points;
+  takeTitles(c, seat);
+  total = drunk + rs.chart[s.level[seat]].spaces[s.space[seat]];
+  die = 1 + randInt(s.rng, rs.roll.dieSides);
+  move = die >= total ? rs.roll.okMove : rs.roll.failMove + Math.floor((total - die - 1) / rs.roll.failStep);
+  emitDigest(c, seat, copyOf, points, drunk, total, die, move);
+  moveForward(c, seat, move);
+}
+
+function emitDigest(
+  c: Ctx, seat: number, copyOf: number, points: number, drunkenness: number,
+  total: number | undefined, die: number | undefined, move: number,
+): void {
+  if (!c.log) return;
+  const s = c.s;
+  c.log.push({
+    k: 'digest', seat, ...(copyOf >= 0 ? { copyOf } : {}), points, drunkenness,
+    ...(total !== undefined ? { total, die } : {}), move, abstinence: s.abstinence[seat],
+    level: s.level[seat], space: s.space[seat],
+  });
+}
+
+/**
+ * The digestion step of the active player's turn: their own digestion (unless they are
+ * waiting to copy someone with I'll get the same), then that of every player copying them.
+ */
+export function digestionStep(c: Ctx): void {
+  const s = c.s;
+  const a = s.active;
+  if (!(s.playedSame && s.copying[a] >= 0)) digestDrinks(c, a, drinksInFront(c, a, false), -1);
+  for (let k = 1; k < s.players; k++) {
+    const o = (a + k) % s.players;
+    if (s.copying[o] !== a) continue;
+    s.copying[o] = -1;
+    if (s.out[o] === 0) digestDrinks(c, o, drinksInFront(c, a, true), a);
+  }
+}

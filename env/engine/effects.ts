@@ -1,0 +1,298 @@
+/**
+ * What each card does when played: orders and pub cards in the active player's turn,
+ * responses of the players aimed at (Excuse me, the shot choice), and X cards in a
+ * reaction window. Flow between decisions (windows, turn end) is in flow.ts.
+ */
+import * as A from '../actions.ts';
+import {
+  BEER, BRAWL, EXCUSE_ME, FLATTERY, INSULTED_BARTENDER, KNOCKED_OVER,
+  LETS_DO_A_SHOT, MIXED_UP, ORDER_TYPES, RUM, SAME, SHOT_INTO_BEER, SHOTS_EVERYONE, SMALL_BEER,
+  THATS_MY_ORDER, WARM_BEER, DONT_WANT_IT,
+} from '../cards.ts';
+import { randInt } from '../rng.ts';
+import {
+  entryFlags, entryType, F_ADDED, F_COUNTED, F_GIVEN, F_MARKER, F_PAID, F_POURED, packEntry,
+  PHASE_RESPONSE, withFlags, type GameState,
+} from '../state.ts';
+import {
+  emit, handGainPublic, handLosePublic, handMovePrivate, isEligible, randomCardInHand, type Ctx,
+} from './context.ts';
+import { redirectTarget } from './legal.ts';
+
+/** Where play goes after an effect: on to a reaction window opened by `card`. */
+export type AfterEffect = (c: Ctx, card: number) => void;
+
+function playFromHand(c: Ctx, t: number, flags: number, shot = -1): void {
+  const s = c.s;
+  const a = s.active;
+  handLosePublic(s, a, t);
+  s.front[a].push(packEntry(t, flags, shot, a));
+  s.actionsUsed += c.r.cost[t];
+  s.played++;
+}
+
+function askResponse(c: Ctx, seat: number): void {
+  c.s.phase = PHASE_RESPONSE;
+  c.s.actor = seat;
+  c.s.effect!.target = seat;
+}
+
+function startEffect(c: Ctx, card: number, target: number, queue: number[]): void {
+  const s = c.s;
+  s.effect = { card, by: s.active, target, avoided: 0, queue, excused: 0 };
+}
+
+/** Everyone the active player's card affects, in clockwise order from their left. */
+function othersInPlay(s: GameState): number[] {
+  const q: number[] = [];
+  for (let k = 1; k < s.players; k++) {
+    const seat = (s.active + k) % s.players;
+    if (isEligible(s, seat)) q.push(seat);
+  }
+  return q;
+}
+
+/** Applies a play-phase action. Returns true if a response is now awaited. */
+export function applyPlay(c: Ctx, a: number, then: AfterEffect): void {
+  const s = c.s;
+  const n = s.players;
+  if (a < A.A_SAME) {
+    playFromHand(c, a, F_PAID | F_COUNTED);
+    emit(c, { k: 'play', seat: s.active, card: a });
+    return then(c, a);
+  }
+  const targeted = (card: number, base: number) => {
+    const target = (s.active + (a - base) + 1) % n;
+    playFromHand(c, card, F_PAID);
+    if (card === SAME) s.playedSame = 1;
+    emit(c, { k: 'play', seat: s.active, card, target });
+    startEffect(c, card, target, []);
+    askResponse(c, target);
+  };
+  if (a < A.A_FLATTERY) return targeted(SAME, A.A_SAME);
+  if (a < A.A_SIB) {
+    const shot = a - A.A_FLATTERY;
+    playFromHand(c, FLATTERY, F_PAID, shot);
+    emit(c, { k: 'play', seat: s.active, card: FLATTERY, shot });
+    return then(c, FLATTERY);
+  }
+  if (a === A.A_SIB) {
+    playFromHand(c, SHOT_INTO_BEER, F_PAID);
+    s.extraShots++;
+    emit(c, { k: 'play', seat: s.active, card: SHOT_INTO_BEER });
+    return then(c, SHOT_INTO_BEER);
+  }
+  if (a < A.A_SHOTS_EVERYONE) return targeted(LETS_DO_A_SHOT, A.A_LDAS);
+  if (a === A.A_SHOTS_EVERYONE || a === A.A_BRAWL) {
+    const card = a === A.A_BRAWL ? BRAWL : SHOTS_EVERYONE;
+    playFromHand(c, card, F_PAID);
+    emit(c, { k: 'play', seat: s.active, card });
+    const q = othersInPlay(s);
+    startEffect(c, card, -1, q);
+    return nextInQueue(c, then);
+  }
+  if (a === A.A_DONT_WANT) {
+    playFromHand(c, DONT_WANT_IT, F_PAID);
+    emit(c, { k: 'play', seat: s.active, card: DONT_WANT_IT });
+    const t = s.discard.pop()!;
+    handGainPublic(s, s.active, t);
+    emit(c, { k: 'pick_up', seat: s.active, card: t });
+    return then(c, DONT_WANT_IT);
+  }
+  if (a < A.A_THATS_MY) return targeted(INSULTED_BARTENDER, A.A_INSULT);
+  return targeted(THATS_MY_ORDER, A.A_THATS_MY);
+}
+
+/** Asks the next player in a Shots, everyone! / Brawl queue, or resolves the card. */
+function nextInQueue(c: Ctx, then: AfterEffect): void {
+  const s = c.s;
+  const e = s.effect!;
+  if (e.queue.length > 0) return askResponse(c, e.queue.shift()!);
+  if (e.card === BRAWL) brawl(c, e.excused);
+  s.effect = null;
+  then(c, e.card);
+}
+
+function discardFromHand(c: Ctx, seat: number, t: number): void {
+  handLosePublic(c.s, seat, t);
+  c.s.discard.push(t);
+}
+
+/** The shot choice of Let's do a shot / Shots, everyone! */
+function shotChoice(c: Ctx, seat: number, a: number): void {
+  const s = c.s;
+  const rs = c.r.ruleset.shotChoice;
+  if (a === A.A_SHOT_NOTHING) {
+    s.points[seat] -= rs.nothingLoss;
+    emit(c, { k: 'shot_choice', seat, choice: 'nothing', points: -rs.nothingLoss });
+    return;
+  }
+  s.abstinence[seat] = 0;
+  if (a === A.A_SHOT_BEER || a === A.A_SHOT_SMALL) {
+    const t = a === A.A_SHOT_BEER ? BEER : SMALL_BEER;
+    const loss = t === BEER ? rs.beerLoss : rs.smallBeerLoss;
+    discardFromHand(c, seat, t);
+    s.points[seat] -= loss;
+    emit(c, { k: 'shot_choice', seat, choice: t === BEER ? 'beer' : 'small_beer', card: t, points: -loss });
+    return;
+  }
+  const i = a - A.A_SHOT_DISCARD;
+  discardFromHand(c, seat, RUM + i);
+  s.tokens[seat] |= 1 << i;
+  emit(c, { k: 'shot_choice', seat, choice: 'shot', card: RUM + i, points: 0 });
+}
+
+/** Moves the active player's pub card to lie in front of its target (I'll get the same, Insulted bartender). */
+function placeInFront(s: GameState, card: number, target: number): void {
+  const front = s.front[s.active];
+  for (let i = front.length - 1; i >= 0; i--) {
+    if (entryType(front[i]) === card && !(entryFlags(front[i]) & F_MARKER)) {
+      front.splice(i, 1);
+      break;
+    }
+  }
+  s.front[target].push(packEntry(card, F_MARKER, -1, s.active));
+}
+
+function resolveOnTarget(c: Ctx, target: number): void {
+  const s = c.s;
+  const e = s.effect!;
+  emit(c, { k: 'resolve', seat: e.by, card: e.card, target });
+  if (e.card === SAME) {
+    placeInFront(s, SAME, target);
+    s.copying[e.by] = target;
+  } else if (e.card === INSULTED_BARTENDER) {
+    placeInFront(s, INSULTED_BARTENDER, target);
+  } else if (e.card === THATS_MY_ORDER && s.handSize[target] > 0) {
+    const t = randomCardInHand(s, target, randInt(s.rng, s.handSize[target]));
+    handMovePrivate(s, target, e.by, t);
+    emit(c, { k: 'take', from: target, to: e.by, card: t, by: 'thats_my_order' });
+  }
+}
+
+/** Applies a response of the player aimed at. */
+export function applyResponse(c: Ctx, a: number, then: AfterEffect): void {
+  const s = c.s;
+  const e = s.effect!;
+  const seat = s.actor;
+  const multi = e.card === SHOTS_EVERYONE || e.card === BRAWL;
+  if (a === A.A_EXCUSE_CANCEL || a === A.A_EXCUSE_LEFT || a === A.A_EXCUSE_RIGHT) {
+    discardFromHand(c, seat, EXCUSE_ME);
+    if (a !== A.A_EXCUSE_CANCEL) {
+      const to = redirectTarget(s, a === A.A_EXCUSE_LEFT ? 1 : -1);
+      emit(c, { k: 'excuse', seat, card: e.card, redirect: to });
+      e.avoided |= 1 << seat;
+      return askResponse(c, to);
+    }
+    emit(c, { k: 'excuse', seat, card: e.card });
+    if (multi) {
+      e.excused |= 1 << seat;
+      return nextInQueue(c, then);
+    }
+    s.effect = null;
+    return then(c, e.card);
+  }
+  if (multi) {
+    if (a !== A.A_PASS) shotChoice(c, seat, a);
+    return nextInQueue(c, then);
+  }
+  if (e.card === LETS_DO_A_SHOT) {
+    emit(c, { k: 'resolve', seat: e.by, card: e.card, target: seat });
+    shotChoice(c, seat, a);
+  } else {
+    resolveOnTarget(c, seat);
+  }
+  s.effect = null;
+  then(c, e.card);
+}
+
+/**
+ * Brawl: starting with the fewest cards in hand (ties: nearest clockwise from the active
+ * player, who counts as nearest), each brawler in clockwise order takes one random card from
+ * every other brawler's hand.
+ */
+function brawl(c: Ctx, excused: number): void {
+  const s = c.s;
+  const n = s.players;
+  const fighters: number[] = [];
+  for (let k = 0; k < n; k++) {
+    const seat = (s.active + k) % n;
+    if (k === 0 || (isEligible(s, seat) && !(excused & (1 << seat)))) fighters.push(seat);
+  }
+  let start = 0;
+  for (let i = 1; i < fighters.length; i++) {
+    if (s.handSize[fighters[i]] < s.handSize[fighters[start]]) start = i;
+  }
+  for (let i = 0; i < fighters.length; i++) {
+    const taker = fighters[(start + i) % fighters.length];
+    for (let j = 1; j < fighters.length; j++) {
+      const from = fighters[(start + i + j) % fighters.length];
+      if (s.handSize[from] === 0) continue;
+      const t = randomCardInHand(s, from, randInt(s.rng, s.handSize[from]));
+      handMovePrivate(s, from, taker, t);
+      emit(c, { k: 'take', from, to: taker, card: t, by: 'brawl' });
+    }
+  }
+}
+
+/** Index of the last card of type `t` in front of the active player matching `ok`. */
+function lastInFront(s: GameState, t: number, ok: (flags: number) => boolean = () => true): number {
+  const front = s.front[s.active];
+  for (let i = front.length - 1; i >= 0; i--) if (entryType(front[i]) === t && ok(entryFlags(front[i]))) return i;
+  return -1;
+}
+
+/** Takes a card away from in front of the active player, refunding its actions. */
+function removeFromFront(c: Ctx, i: number): number {
+  const s = c.s;
+  const [e] = s.front[s.active].splice(i, 1);
+  const t = entryType(e);
+  if (entryFlags(e) & F_PAID) s.actionsUsed -= c.r.cost[t];
+  s.removed = 1;
+  return t;
+}
+
+/** Applies an X card played in a reaction window. */
+export function applyReaction(c: Ctx, a: number): void {
+  const s = c.s;
+  const r = s.actor;
+  const act = s.active;
+  if (a < A.A_MIXED) {
+    const t = removeFromFront(c, lastInFront(s, a - A.A_KNOCK));
+    s.discard.push(t);
+    discardFromHand(c, r, KNOCKED_OVER);
+    emit(c, { k: 'x', seat: r, card: KNOCKED_OVER, target: t });
+  } else if (a < A.A_WARM) {
+    const take = Math.floor((a - A.A_MIXED) / ORDER_TYPES);
+    const give = (a - A.A_MIXED) % ORDER_TYPES;
+    handLosePublic(s, r, MIXED_UP);
+    const t = removeFromFront(c, lastInFront(s, take));
+    handGainPublic(s, r, t);
+    handLosePublic(s, r, give);
+    s.front[act].push(packEntry(give, F_GIVEN, -1, r));
+    s.discard.push(MIXED_UP);
+    emit(c, { k: 'x', seat: r, card: MIXED_UP, target: t, give });
+  } else if (a < A.A_SIBX_FRONT) {
+    const t = a === A.A_WARM ? BEER : SMALL_BEER;
+    removeFromFront(c, lastInFront(s, t));
+    handGainPublic(s, act, t);
+    if (t === BEER) s.blockedBeer++;
+    else s.blockedSmall++;
+    discardFromHand(c, r, WARM_BEER);
+    emit(c, { k: 'x', seat: r, card: WARM_BEER, target: t });
+  } else {
+    const fromHand = a >= A.A_SIBX_HAND;
+    const t = RUM + (a - (fromHand ? A.A_SIBX_HAND : A.A_SIBX_FRONT));
+    handLosePublic(s, r, SHOT_INTO_BEER);
+    const front = s.front[act];
+    if (fromHand) {
+      handLosePublic(s, r, t);
+      front.push(packEntry(t, F_POURED | F_ADDED, -1, r));
+    } else {
+      const i = lastInFront(s, t, (f) => !(f & F_POURED));
+      front[i] = withFlags(front[i], (entryFlags(front[i]) | F_POURED) & ~F_COUNTED);
+    }
+    front.push(packEntry(SHOT_INTO_BEER, F_MARKER, -1, r));
+    emit(c, { k: 'x', seat: r, card: SHOT_INTO_BEER, target: t, fromHand });
+  }
+}

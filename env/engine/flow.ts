@@ -1,0 +1,295 @@
+/**
+ * The flow of a game between decisions: setup, turns (PAUSE turns, drawing, playing,
+ * reaction windows, digestion, cleanup), the end of the game, and `step`, which applies one
+ * legal action and then runs on until somebody has a real choice to make.
+ */
+import * as A from '../actions.ts';
+import { HAND_TYPES } from '../cards.ts';
+import { seedRng, shuffle } from '../rng.ts';
+import type { CompiledRules } from '../ruleset.ts';
+import {
+  CLOSING_ASIDE, CLOSING_DRAWN, entryType, PHASE_DISCARD, PHASE_OVER, PHASE_PLAY, PHASE_REACTION,
+  PHASE_RESPONSE, popcount, type GameState,
+} from '../state.ts';
+import { emit, handLosePublic, isEligible, nextInGame, type Ctx } from './context.ts';
+import { drawUp } from './deck.ts';
+import { digestionStep } from './digestion.ts';
+import { applyPlay, applyReaction, applyResponse } from './effects.ts';
+import { legalActionsInto } from './legal.ts';
+
+export interface NewGameOptions {
+  players: number;
+  seed: number | string;
+  askAll?: boolean;
+}
+
+/** Sets up a game (shuffle, deal) and runs to the first decision. */
+export function newGame(r: CompiledRules, opts: NewGameOptions, log: Ctx['log'] = null): GameState {
+  const rs = r.ruleset;
+  const n = opts.players;
+  if (!Number.isInteger(n) || n < rs.players.min || n > rs.players.max) {
+    throw new RangeError(`players must be an integer from ${rs.players.min} to ${rs.players.max}, got ${n}`);
+  }
+  const rng = seedRng(opts.seed);
+  const deck: number[] = [];
+  for (let t = 0; t < HAND_TYPES; t++) for (let k = 0; k < r.count[t]; k++) deck.push(t);
+  shuffle(rng, deck);
+  const zeros = () => new Array<number>(n).fill(0);
+  const s: GameState = {
+    players: n,
+    askAll: opts.askAll ?? false,
+    rng,
+    deck,
+    discard: [],
+    hand: new Array<number>(n * HAND_TYPES).fill(0),
+    handSize: zeros(),
+    front: Array.from({ length: n }, () => []),
+    points: zeros(),
+    level: new Array<number>(n).fill(rs.start.level),
+    space: new Array<number>(n).fill(rs.start.space),
+    tokens: zeros(),
+    abstinence: zeros(),
+    paused: zeros(),
+    out: zeros(),
+    titles: zeros(),
+    copying: new Array<number>(n).fill(-1),
+    titlesLeft: rs.titles.map((t) => t.tokens),
+    known: new Array<number>(n * n * HAND_TYPES).fill(0),
+    active: 0,
+    turn: 0,
+    phase: PHASE_PLAY,
+    actor: 0,
+    actionsUsed: 0,
+    played: 0,
+    extraShots: 0,
+    blockedBeer: 0,
+    blockedSmall: 0,
+    playedSame: 0,
+    removed: 0,
+    doneWindow: 0,
+    windowPasses: 0,
+    windowCard: -1,
+    effect: null,
+    reshuffles: 0,
+    closing: { where: CLOSING_ASIDE, drawnBy: -1, lo: 0, hi: 0, pileSize: 0 },
+    finalDone: 0,
+    soloLast: 0,
+    decisions: 0,
+    over: false,
+  };
+  for (let seat = 0; seat < n; seat++) {
+    for (let k = 0; k < rs.initialHandSize; k++) {
+      const t = s.deck.pop()!;
+      s.hand[seat * HAND_TYPES + t]++;
+      s.handSize[seat]++;
+    }
+  }
+  const c: Ctx = { r, s, log };
+  startTurn(c, 0);
+  advance(c);
+  return s;
+}
+
+function startTurn(c: Ctx, seat: number): void {
+  const s = c.s;
+  s.active = seat;
+  s.turn++;
+  s.actionsUsed = 0;
+  s.played = 0;
+  s.extraShots = 0;
+  s.blockedBeer = 0;
+  s.blockedSmall = 0;
+  s.playedSame = 0;
+  s.removed = 0;
+  s.doneWindow = 0;
+  s.effect = null;
+  emit(c, { k: 'turn', seat, turn: s.turn });
+  if (s.paused[seat]) {
+    s.paused[seat] = 0;
+    emit(c, { k: 'pause', seat });
+    // Nobody digests in a PAUSE turn, so a copy aimed at it is lost.
+    for (let o = 0; o < s.players; o++) {
+      if (s.copying[o] === seat) {
+        s.copying[o] = -1;
+        emit(c, { k: 'copy_lost', seat: o, target: seat });
+      }
+    }
+    drawUp(c, seat);
+    return endTurn(c);
+  }
+  drawUp(c, seat);
+  s.phase = PHASE_PLAY;
+  s.actor = seat;
+}
+
+function cleanup(c: Ctx): void {
+  const s = c.s;
+  const a = s.active;
+  const front = s.front[a];
+  for (let i = 0; i < front.length; i++) s.discard.push(entryType(front[i]));
+  s.front[a] = [];
+  emit(c, { k: 'cleanup', seat: a });
+  if (s.out[a] === 0) drawUp(c, a);
+}
+
+function endTurn(c: Ctx): void {
+  const s = c.s;
+  const a = s.active;
+  const front = s.front[a];
+  if (front.length > 0) {
+    for (let i = 0; i < front.length; i++) s.discard.push(entryType(front[i]));
+    s.front[a] = [];
+  }
+  if (s.closing.where === CLOSING_DRAWN) s.finalDone |= 1 << a;
+  let alive = 0;
+  let aliveMask = 0;
+  for (let seat = 0; seat < s.players; seat++) {
+    if (s.out[seat] === 0) {
+      alive++;
+      aliveMask |= 1 << seat;
+    }
+  }
+  if (alive === 0) return finish(c);
+  if (s.closing.where === CLOSING_DRAWN && (s.finalDone & aliveMask) === aliveMask) return finish(c);
+  if (alive === 1) {
+    if (s.soloLast) return finish(c);
+    s.soloLast = 1;
+  }
+  startTurn(c, nextInGame(s, a));
+}
+
+/** Final scores: points plus the shot-type bonus. */
+export function finalScores(r: CompiledRules, s: GameState): number[] {
+  const bonus = r.ruleset.shotBonus;
+  return s.points.map((p, seat) => {
+    const k = popcount(s.tokens[seat]);
+    return p + (k > 0 ? bonus[k - 1] : 0);
+  });
+}
+
+/** Seats with the highest final score (they share the win). */
+export function winners(r: CompiledRules, s: GameState): number[] {
+  const scores = finalScores(r, s);
+  const best = Math.max(...scores);
+  return scores.flatMap((v, seat) => (v === best ? [seat] : []));
+}
+
+function finish(c: Ctx): void {
+  const s = c.s;
+  s.over = true;
+  s.phase = PHASE_OVER;
+  s.actor = -1;
+  s.effect = null;
+  if (c.log) c.log.push({ k: 'end', scores: finalScores(c.r, s), winners: winners(c.r, s) });
+}
+
+/** Players asked in a reaction window: everyone else neither out nor paused. */
+function windowSize(s: GameState): number {
+  let e = 0;
+  for (let seat = 0; seat < s.players; seat++) if (seat !== s.active && isEligible(s, seat)) e++;
+  return e;
+}
+
+function nextInWindow(s: GameState, from: number): number {
+  for (let k = 1; k <= s.players; k++) {
+    const seat = (from + k) % s.players;
+    if (seat !== s.active && isEligible(s, seat)) return seat;
+  }
+  return -1;
+}
+
+/** Opens the reaction window after a card (or after "done", card -1). */
+function openWindow(c: Ctx, card: number): void {
+  const s = c.s;
+  s.windowCard = card;
+  s.windowPasses = 0;
+  const first = nextInWindow(s, s.active);
+  if (first < 0) return closeWindow(c);
+  s.phase = PHASE_REACTION;
+  s.actor = first;
+}
+
+function closeWindow(c: Ctx): void {
+  const s = c.s;
+  s.phase = PHASE_PLAY;
+  s.actor = s.active;
+  if (!s.doneWindow) return;
+  if (s.removed) {
+    // A card was taken away after "done": the active player may play again.
+    s.doneWindow = 0;
+    return;
+  }
+  endPlaying(c);
+}
+
+/** Digestion, cleanup and the end of the turn. */
+function endPlaying(c: Ctx): void {
+  digestionStep(c);
+  cleanup(c);
+  endTurn(c);
+}
+
+const afterEffect = (c: Ctx, card: number): void => openWindow(c, card);
+
+/** Applies one action, assumed legal, for `state.actor`. */
+export function applyAction(c: Ctx, a: number): void {
+  const s = c.s;
+  switch (s.phase) {
+    case PHASE_PLAY:
+      if (a === A.A_DONE) {
+        emit(c, { k: 'done', seat: s.active });
+        s.doneWindow = 1;
+        s.removed = 0;
+        return openWindow(c, -1);
+      }
+      if (a >= A.A_DISCARD && a < A.A_STOP_DISCARD) {
+        s.phase = PHASE_DISCARD;
+        return discardOne(c, a - A.A_DISCARD);
+      }
+      return applyPlay(c, a, afterEffect);
+    case PHASE_DISCARD:
+      if (a === A.A_STOP_DISCARD) {
+        drawUp(c, s.active);
+        return endPlaying(c);
+      }
+      return discardOne(c, a - A.A_DISCARD);
+    case PHASE_REACTION:
+      if (a === A.A_PASS) {
+        s.windowPasses++;
+        if (s.windowPasses >= windowSize(s)) return closeWindow(c);
+        s.actor = nextInWindow(s, s.actor);
+        return;
+      }
+      applyReaction(c, a);
+      s.windowPasses = 0;
+      s.actor = nextInWindow(s, s.actor);
+      return;
+    case PHASE_RESPONSE:
+      return applyResponse(c, a, afterEffect);
+    default:
+      throw new Error('the game is over');
+  }
+}
+
+function discardOne(c: Ctx, t: number): void {
+  handLosePublic(c.s, c.s.active, t);
+  c.s.discard.push(t);
+  emit(c, { k: 'discard', seat: c.s.active, card: t });
+}
+
+const autoBuf = new Int32Array(A.NUM_ACTIONS);
+
+/**
+ * Runs on from the current state while the player to decide has only one legal action
+ * (unless the game asks everybody), applying it for them.
+ */
+export function advance(c: Ctx): void {
+  const s = c.s;
+  while (!s.over && !s.askAll) {
+    const n = legalActionsInto(c, autoBuf);
+    if (n > 1) return;
+    if (n === 0) throw new Error(`engine error: no legal action in phase ${s.phase}`);
+    applyAction(c, autoBuf[0]);
+  }
+}
+

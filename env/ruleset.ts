@@ -1,0 +1,233 @@
+/**
+ * The ruleset: every number of the game in one validated object (RULES.md, "Assumed" values
+ * included), so that a user who owns the printed game can correct a count or a table without
+ * touching rule code. `parseRuleset` rejects a bad ruleset with a message naming the field;
+ * `compileRuleset` turns a valid one into flat arrays the engine reads on its hot path.
+ */
+import { z } from 'zod';
+import { CARD_IDS, HAND_TYPES, ORDER_TYPES, SHOT_TYPES, type CardId } from './cards.ts';
+
+export const RULESET_SCHEMA_VERSION = 1;
+/** The action space is fixed for up to this many seats; rulesets cannot go beyond it. */
+export const MAX_PLAYERS = 6;
+
+const int = () => z.number().int();
+const nonNeg = () => z.number().int().min(0);
+
+const card = z.strictObject({
+  count: nonNeg(),
+  cost: nonNeg(),
+  /** Printed drunkenness of a non-alcoholic order (negative); unused elsewhere. */
+  drunkenness: int().optional(),
+});
+
+const cards = z.strictObject(
+  Object.fromEntries(CARD_IDS.map((id) => [id, card])) as Record<CardId, typeof card>,
+);
+
+const pointsDrunk = z.strictObject({ points: int(), drunkenness: int() });
+
+const closingPlacement = z
+  .strictObject({
+    /** Which reshuffle (1 = the first) the CLOSING TIME card is shuffled into. */
+    reshuffle: z.number().int().min(1),
+    /** Depth range as fractions of the new pile: 0 = top (drawn first), 1 = bottom. */
+    from: z.number().min(0).max(1),
+    to: z.number().min(0).max(1),
+  })
+  .refine((p) => p.from <= p.to, { message: 'from must not exceed to', path: ['to'] });
+
+export const RulesetSchema = z
+  .strictObject({
+    version: z.literal(RULESET_SCHEMA_VERSION),
+    name: z.string().min(1),
+    players: z.strictObject({ min: z.number().int().min(2), max: z.number().int().max(MAX_PLAYERS) }),
+    cards,
+    initialHandSize: z.number().int().min(1),
+    limits: z.strictObject({
+      actionsPerTurn: nonNeg(),
+      beers: nonNeg(),
+      smallBeers: nonNeg(),
+      shots: nonNeg(),
+    }),
+    beerTable: z.strictObject({
+      regular: z.array(pointsDrunk).length(3),
+      withSmall: z.array(pointsDrunk).length(3),
+      perExtraBeer: pointsDrunk,
+    }),
+    shotPoints: int(),
+    /** Drunkenness of each shot drunk, by the number of shot types owned (1..5). */
+    shotDrunkenness: z.array(int()).length(SHOT_TYPES),
+    /** End-of-game bonus by the number of shot types owned (1..5). */
+    shotBonus: z.array(int()).length(SHOT_TYPES),
+    chart: z
+      .array(z.strictObject({ spaces: z.array(int()).min(1), handSize: z.number().int().min(1) }))
+      .min(1),
+    start: z.strictObject({ level: nonNeg(), space: nonNeg() }),
+    roll: z.strictObject({
+      dieSides: z.number().int().min(1),
+      /** Spaces moved forward when the roll is at least the total. */
+      okMove: nonNeg(),
+      /** Spaces moved when the roll falls short by 1..failStep. */
+      failMove: nonNeg(),
+      /** Every further `failStep` of shortfall adds one more space. */
+      failStep: z.number().int().min(1),
+    }),
+    abstinence: z.strictObject({
+      /** Points lost on the first and on the second abstinence in a row; the third throws out. */
+      pointLoss: z.array(int()).length(2),
+      moveBack: nonNeg(),
+      moveBackPerNonAlcoholic: nonNeg(),
+    }),
+    shotChoice: z.strictObject({ beerLoss: int(), smallBeerLoss: int(), nothingLoss: int() }),
+    titles: z.array(z.strictObject({ name: z.string().min(1), points: int(), tokens: nonNeg() })).max(8),
+    closingTime: z.strictObject({
+      '2': closingPlacement,
+      '3': closingPlacement,
+      '4': closingPlacement,
+      '5': closingPlacement,
+      '6': closingPlacement,
+    }),
+  })
+  .superRefine((r, ctx) => {
+    if (r.players.min > r.players.max) {
+      ctx.addIssue({ code: 'custom', path: ['players', 'min'], message: 'min must not exceed max' });
+    }
+    if (r.start.level >= r.chart.length) {
+      ctx.addIssue({ code: 'custom', path: ['start', 'level'], message: `no chart level ${r.start.level}` });
+    } else if (r.start.space >= r.chart[r.start.level].spaces.length) {
+      ctx.addIssue({ code: 'custom', path: ['start', 'space'], message: 'start space is off its row' });
+    }
+    const deck = CARD_IDS.reduce((n, id) => n + r.cards[id].count, 0);
+    if (deck < r.players.max * r.initialHandSize) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['cards'],
+        message: `${deck} cards cannot deal ${r.initialHandSize} to ${r.players.max} players`,
+      });
+    }
+    for (let i = 1; i < r.titles.length; i++) {
+      if (r.titles[i].points < r.titles[i - 1].points) {
+        ctx.addIssue({ code: 'custom', path: ['titles', i, 'points'], message: 'titles must be in ascending order' });
+      }
+    }
+  });
+
+export type Ruleset = z.infer<typeof RulesetSchema>;
+
+export class RulesetError extends Error {
+  override name = 'RulesetError';
+}
+
+/** Validates a ruleset; throws a RulesetError naming every bad field. */
+export function parseRuleset(input: unknown): Ruleset {
+  const result = RulesetSchema.safeParse(input);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
+  throw new RulesetError(`Invalid ruleset: ${problems.join('; ')}`);
+}
+
+const placement = (reshuffle: number, from: number, to: number) => ({ reshuffle, from, to });
+
+/** The default ruleset: RULES.md, with its Assumed numbers. */
+export const DEFAULT_RULESET: Ruleset = parseRuleset({
+  version: RULESET_SCHEMA_VERSION,
+  name: 'czech-pub-standard',
+  players: { min: 2, max: 6 },
+  cards: {
+    beer: { count: 27, cost: 0 },
+    small_beer: { count: 8, cost: 1 },
+    rum: { count: 4, cost: 1 },
+    fernet: { count: 4, cost: 1 },
+    becherovka: { count: 4, cost: 1 },
+    zelena: { count: 4, cost: 1 },
+    vodka: { count: 4, cost: 1 },
+    tea: { count: 3, cost: 1, drunkenness: -2 },
+    coffee: { count: 3, cost: 1, drunkenness: -1 },
+    utopenec: { count: 2, cost: 2, drunkenness: -3 },
+    same: { count: 2, cost: 1 },
+    flattery: { count: 3, cost: 2 },
+    shot_into_beer: { count: 3, cost: 1 },
+    lets_do_a_shot: { count: 3, cost: 1 },
+    shots_everyone: { count: 2, cost: 2 },
+    brawl: { count: 2, cost: 2 },
+    dont_want_it: { count: 3, cost: 1 },
+    insulted_bartender: { count: 2, cost: 1 },
+    thats_my_order: { count: 3, cost: 1 },
+    excuse_me: { count: 4, cost: 0 },
+    mixed_up: { count: 3, cost: 0 },
+    knocked_over: { count: 4, cost: 0 },
+    warm_beer: { count: 3, cost: 0 },
+  },
+  initialHandSize: 7,
+  limits: { actionsPerTurn: 3, beers: 3, smallBeers: 1, shots: 1 },
+  beerTable: {
+    regular: [
+      { points: 1, drunkenness: 0 },
+      { points: 3, drunkenness: 1 },
+      { points: 6, drunkenness: 3 },
+    ],
+    withSmall: [
+      { points: 0, drunkenness: 0 },
+      { points: 2, drunkenness: 0 },
+      { points: 5, drunkenness: 1 },
+    ],
+    perExtraBeer: { points: 1, drunkenness: 1 },
+  },
+  shotPoints: 5,
+  shotDrunkenness: [1, 2, 2, 3, 4],
+  shotBonus: [1, 3, 6, 10, 15],
+  chart: [
+    { spaces: [-2, -1, 0, 1, 2, 3], handSize: 7 },
+    { spaces: [0, 1, 2, 3, 4], handSize: 6 },
+    { spaces: [1, 2, 3, 4], handSize: 5 },
+    { spaces: [2, 3, 4], handSize: 4 },
+  ],
+  start: { level: 0, space: 0 },
+  roll: { dieSides: 6, okMove: 1, failMove: 3, failStep: 3 },
+  abstinence: { pointLoss: [1, 3], moveBack: 1, moveBackPerNonAlcoholic: 1 },
+  shotChoice: { beerLoss: 2, smallBeerLoss: 3, nothingLoss: 5 },
+  titles: [
+    { name: 'Regular', points: 20, tokens: 6 },
+    { name: 'Drinker', points: 40, tokens: 3 },
+    { name: 'Legend', points: 60, tokens: 1 },
+  ],
+  closingTime: {
+    '2': placement(1, 0, 0.5),
+    '3': placement(1, 0, 0.5),
+    '4': placement(1, 0.5, 1),
+    '5': placement(2, 0, 0.5),
+    '6': placement(2, 0.5, 1),
+  },
+});
+
+/** A ruleset flattened into arrays indexed by card type, for the engine's hot path. */
+export interface CompiledRules {
+  readonly ruleset: Ruleset;
+  readonly count: Int32Array;
+  readonly cost: Int32Array;
+  /** Drunkenness printed on non-alcoholic orders (0 for other types). */
+  readonly nonAlcDrunk: Int32Array;
+  readonly deckSize: number;
+  /** Total number of cards including CLOSING TIME. */
+  readonly totalCards: number;
+}
+
+const compiled = new WeakMap<Ruleset, CompiledRules>();
+
+export function compileRuleset(ruleset: Ruleset): CompiledRules {
+  let c = compiled.get(ruleset);
+  if (c) return c;
+  const count = new Int32Array(HAND_TYPES);
+  const cost = new Int32Array(HAND_TYPES);
+  const nonAlcDrunk = new Int32Array(HAND_TYPES);
+  CARD_IDS.forEach((id, t) => {
+    count[t] = ruleset.cards[id].count;
+    cost[t] = ruleset.cards[id].cost;
+    if (t < ORDER_TYPES) nonAlcDrunk[t] = ruleset.cards[id].drunkenness ?? 0;
+  });
+  const deckSize = count.reduce((a, b) => a + b, 0);
+  c = { ruleset, count, cost, nonAlcDrunk, deckSize, totalCards: deckSize + 1 };
+  compiled.set(ruleset, c);
+  return c;
+}
