@@ -15,9 +15,6 @@ export interface Ctx {
   log: GameEvent[] | null;
 }
 
-export function emit(c: Ctx, ev: GameEvent): void {
-  if (c.log) c.log.push(ev);
-}
 
 /** Removes a card everyone sees leave (played, discarded, given). */
 export function handLosePublic(s: GameState, seat: number, t: number): void {

@@ -2,7 +2,7 @@
 import { CLOSING_TIME } from '../cards.ts';
 import { randInt, shuffle } from '../rng.ts';
 import { CLOSING_ASIDE, CLOSING_DRAWN, CLOSING_IN_DECK } from '../state.ts';
-import { emit, handGainPrivate, type Ctx } from './context.ts';
+import { handGainPrivate, type Ctx } from './context.ts';
 
 function reshuffle(c: Ctx): void {
   const s = c.s;
@@ -22,7 +22,7 @@ function reshuffle(c: Ctx): void {
     s.closing = { where: CLOSING_IN_DECK, drawnBy: -1, lo, hi, pileSize: deck.length };
     placed = true;
   }
-  emit(c, { k: 'reshuffle', size: deck.length, closingPlaced: placed });
+  if (c.log) c.log.push({ k: 'reshuffle', size: deck.length, closingPlaced: placed });
 }
 
 /** Draws one card for `seat`; -1 when both piles are empty. CLOSING TIME is revealed and replaced. */
@@ -37,7 +37,7 @@ function drawOne(c: Ctx, seat: number): number {
     if (t !== CLOSING_TIME) return t;
     s.closing.where = CLOSING_DRAWN;
     s.closing.drawnBy = seat;
-    emit(c, { k: 'closing', seat });
+    if (c.log) c.log.push({ k: 'closing', seat });
   }
 }
 
@@ -54,5 +54,5 @@ export function drawUp(c: Ctx, seat: number): void {
     count++;
     if (cards) cards.push(t);
   }
-  if (count > 0 && cards) emit(c, { k: 'draw', seat, count, cards });
+  if (count > 0 && cards) c.log!.push({ k: 'draw', seat, count, cards });
 }

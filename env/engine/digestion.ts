@@ -10,7 +10,7 @@ import {
   entryFlags, entryShot, entryType, F_ADDED, F_COUNTED, F_MARKER, F_POURED, popcount, THROWN_OUT,
   WASTED,
 } from '../state.ts';
-import { emit, handDiscardAll, type Ctx } from './context.ts';
+import { handDiscardAll, type Ctx } from './context.ts';
 
 /** What one player drinks at a digestion. */
 interface Drinks {
@@ -86,7 +86,7 @@ function moveForward(c: Ctx, seat: number, spaces: number): void {
     s.level[seat]++;
     s.space[seat] = 0;
     s.paused[seat] = 1;
-    emit(c, { k: 'level_up', seat, level: s.level[seat] });
+    if (c.log) c.log.push({ k: 'level_up', seat, level: s.level[seat] });
   } else {
     knockOut(c, seat, WASTED);
   }
@@ -106,10 +106,10 @@ export function knockOut(c: Ctx, seat: number, how: number): void {
   for (let o = 0; o < s.players; o++) {
     if (s.copying[o] === seat) {
       s.copying[o] = -1;
-      emit(c, { k: 'copy_lost', seat: o, target: seat });
+      if (c.log) c.log.push({ k: 'copy_lost', seat: o, target: seat });
     }
   }
-  emit(c, { k: 'out', seat, how: how === WASTED ? 'wasted' : 'thrown_out' });
+  if (c.log) c.log.push({ k: 'out', seat, how: how === WASTED ? 'wasted' : 'thrown_out' });
 }
 
 function takeTitles(c: Ctx, seat: number): void {
@@ -119,7 +119,7 @@ function takeTitles(c: Ctx, seat: number): void {
     if (s.titles[seat] & (1 << i) || s.titlesLeft[i] <= 0 || s.points[seat] < titles[i].points) continue;
     s.titles[seat] |= 1 << i;
     s.titlesLeft[i]--;
-    emit(c, { k: 'title', seat, title: i });
+    if (c.log) c.log.push({ k: 'title', seat, title: i });
   }
 }
 

@@ -15,7 +15,7 @@ import {
   PHASE_RESPONSE, withFlags, type GameState,
 } from '../state.ts';
 import {
-  emit, handGainPublic, handLosePublic, handMovePrivate, isEligible, randomCardInHand, type Ctx,
+  handGainPublic, handLosePublic, handMovePrivate, isEligible, randomCardInHand, type Ctx,
 } from './context.ts';
 import { redirectTarget } from './legal.ts';
 
@@ -52,55 +52,57 @@ function othersInPlay(s: GameState): number[] {
   return q;
 }
 
-/** Applies a play-phase action. Returns true if a response is now awaited. */
+/** Plays a card aimed at one player (action = base + offset - 1) and asks them to respond. */
+function playTargeted(c: Ctx, a: number, card: number, base: number): void {
+  const s = c.s;
+  const target = (s.active + (a - base) + 1) % s.players;
+  playFromHand(c, card, F_PAID);
+  if (card === SAME) s.playedSame = 1;
+  if (c.log) c.log.push({ k: 'play', seat: s.active, card, target });
+  startEffect(c, card, target, []);
+  askResponse(c, target);
+}
+
+/** Applies a play-phase action; pub cards aimed at players wait for their responses. */
 export function applyPlay(c: Ctx, a: number, then: AfterEffect): void {
   const s = c.s;
-  const n = s.players;
   if (a < A.A_SAME) {
     playFromHand(c, a, F_PAID | F_COUNTED);
-    emit(c, { k: 'play', seat: s.active, card: a });
+    if (c.log) c.log.push({ k: 'play', seat: s.active, card: a });
     return then(c, a);
   }
-  const targeted = (card: number, base: number) => {
-    const target = (s.active + (a - base) + 1) % n;
-    playFromHand(c, card, F_PAID);
-    if (card === SAME) s.playedSame = 1;
-    emit(c, { k: 'play', seat: s.active, card, target });
-    startEffect(c, card, target, []);
-    askResponse(c, target);
-  };
-  if (a < A.A_FLATTERY) return targeted(SAME, A.A_SAME);
+  if (a < A.A_FLATTERY) return playTargeted(c, a, SAME, A.A_SAME);
   if (a < A.A_SIB) {
     const shot = a - A.A_FLATTERY;
     playFromHand(c, FLATTERY, F_PAID, shot);
-    emit(c, { k: 'play', seat: s.active, card: FLATTERY, shot });
+    if (c.log) c.log.push({ k: 'play', seat: s.active, card: FLATTERY, shot });
     return then(c, FLATTERY);
   }
   if (a === A.A_SIB) {
     playFromHand(c, SHOT_INTO_BEER, F_PAID);
     s.extraShots++;
-    emit(c, { k: 'play', seat: s.active, card: SHOT_INTO_BEER });
+    if (c.log) c.log.push({ k: 'play', seat: s.active, card: SHOT_INTO_BEER });
     return then(c, SHOT_INTO_BEER);
   }
-  if (a < A.A_SHOTS_EVERYONE) return targeted(LETS_DO_A_SHOT, A.A_LDAS);
+  if (a < A.A_SHOTS_EVERYONE) return playTargeted(c, a, LETS_DO_A_SHOT, A.A_LDAS);
   if (a === A.A_SHOTS_EVERYONE || a === A.A_BRAWL) {
     const card = a === A.A_BRAWL ? BRAWL : SHOTS_EVERYONE;
     playFromHand(c, card, F_PAID);
-    emit(c, { k: 'play', seat: s.active, card });
+    if (c.log) c.log.push({ k: 'play', seat: s.active, card });
     const q = othersInPlay(s);
     startEffect(c, card, -1, q);
     return nextInQueue(c, then);
   }
   if (a === A.A_DONT_WANT) {
     playFromHand(c, DONT_WANT_IT, F_PAID);
-    emit(c, { k: 'play', seat: s.active, card: DONT_WANT_IT });
+    if (c.log) c.log.push({ k: 'play', seat: s.active, card: DONT_WANT_IT });
     const t = s.discard.pop()!;
     handGainPublic(s, s.active, t);
-    emit(c, { k: 'pick_up', seat: s.active, card: t });
+    if (c.log) c.log.push({ k: 'pick_up', seat: s.active, card: t });
     return then(c, DONT_WANT_IT);
   }
-  if (a < A.A_THATS_MY) return targeted(INSULTED_BARTENDER, A.A_INSULT);
-  return targeted(THATS_MY_ORDER, A.A_THATS_MY);
+  if (a < A.A_THATS_MY) return playTargeted(c, a, INSULTED_BARTENDER, A.A_INSULT);
+  return playTargeted(c, a, THATS_MY_ORDER, A.A_THATS_MY);
 }
 
 /** Asks the next player in a Shots, everyone! / Brawl queue, or resolves the card. */
@@ -124,7 +126,7 @@ function shotChoice(c: Ctx, seat: number, a: number): void {
   const rs = c.r.ruleset.shotChoice;
   if (a === A.A_SHOT_NOTHING) {
     s.points[seat] -= rs.nothingLoss;
-    emit(c, { k: 'shot_choice', seat, choice: 'nothing', points: -rs.nothingLoss });
+    if (c.log) c.log.push({ k: 'shot_choice', seat, choice: 'nothing', points: -rs.nothingLoss });
     return;
   }
   s.abstinence[seat] = 0;
@@ -133,13 +135,13 @@ function shotChoice(c: Ctx, seat: number, a: number): void {
     const loss = t === BEER ? rs.beerLoss : rs.smallBeerLoss;
     discardFromHand(c, seat, t);
     s.points[seat] -= loss;
-    emit(c, { k: 'shot_choice', seat, choice: t === BEER ? 'beer' : 'small_beer', card: t, points: -loss });
+    if (c.log) c.log.push({ k: 'shot_choice', seat, choice: t === BEER ? 'beer' : 'small_beer', card: t, points: -loss });
     return;
   }
   const i = a - A.A_SHOT_DISCARD;
   discardFromHand(c, seat, RUM + i);
   s.tokens[seat] |= 1 << i;
-  emit(c, { k: 'shot_choice', seat, choice: 'shot', card: RUM + i, points: 0 });
+  if (c.log) c.log.push({ k: 'shot_choice', seat, choice: 'shot', card: RUM + i, points: 0 });
 }
 
 /** Moves the active player's pub card to lie in front of its target (I'll get the same, Insulted bartender). */
@@ -157,7 +159,7 @@ function placeInFront(s: GameState, card: number, target: number): void {
 function resolveOnTarget(c: Ctx, target: number): void {
   const s = c.s;
   const e = s.effect!;
-  emit(c, { k: 'resolve', seat: e.by, card: e.card, target });
+  if (c.log) c.log.push({ k: 'resolve', seat: e.by, card: e.card, target });
   if (e.card === SAME) {
     placeInFront(s, SAME, target);
     s.copying[e.by] = target;
@@ -166,7 +168,7 @@ function resolveOnTarget(c: Ctx, target: number): void {
   } else if (e.card === THATS_MY_ORDER && s.handSize[target] > 0) {
     const t = randomCardInHand(s, target, randInt(s.rng, s.handSize[target]));
     handMovePrivate(s, target, e.by, t);
-    emit(c, { k: 'take', from: target, to: e.by, card: t, by: 'thats_my_order' });
+    if (c.log) c.log.push({ k: 'take', from: target, to: e.by, card: t, by: 'thats_my_order' });
   }
 }
 
@@ -180,11 +182,11 @@ export function applyResponse(c: Ctx, a: number, then: AfterEffect): void {
     discardFromHand(c, seat, EXCUSE_ME);
     if (a !== A.A_EXCUSE_CANCEL) {
       const to = redirectTarget(s, a === A.A_EXCUSE_LEFT ? 1 : -1);
-      emit(c, { k: 'excuse', seat, card: e.card, redirect: to });
+      if (c.log) c.log.push({ k: 'excuse', seat, card: e.card, redirect: to });
       e.avoided |= 1 << seat;
       return askResponse(c, to);
     }
-    emit(c, { k: 'excuse', seat, card: e.card });
+    if (c.log) c.log.push({ k: 'excuse', seat, card: e.card });
     if (multi) {
       e.excused |= 1 << seat;
       return nextInQueue(c, then);
@@ -197,7 +199,7 @@ export function applyResponse(c: Ctx, a: number, then: AfterEffect): void {
     return nextInQueue(c, then);
   }
   if (e.card === LETS_DO_A_SHOT) {
-    emit(c, { k: 'resolve', seat: e.by, card: e.card, target: seat });
+    if (c.log) c.log.push({ k: 'resolve', seat: e.by, card: e.card, target: seat });
     shotChoice(c, seat, a);
   } else {
     resolveOnTarget(c, seat);
@@ -230,15 +232,17 @@ function brawl(c: Ctx, excused: number): void {
       if (s.handSize[from] === 0) continue;
       const t = randomCardInHand(s, from, randInt(s.rng, s.handSize[from]));
       handMovePrivate(s, from, taker, t);
-      emit(c, { k: 'take', from, to: taker, card: t, by: 'brawl' });
+      if (c.log) c.log.push({ k: 'take', from, to: taker, card: t, by: 'brawl' });
     }
   }
 }
 
 /** Index of the last card of type `t` in front of the active player matching `ok`. */
-function lastInFront(s: GameState, t: number, ok: (flags: number) => boolean = () => true): number {
+function lastInFront(s: GameState, t: number, skipFlags = 0): number {
   const front = s.front[s.active];
-  for (let i = front.length - 1; i >= 0; i--) if (entryType(front[i]) === t && ok(entryFlags(front[i]))) return i;
+  for (let i = front.length - 1; i >= 0; i--) {
+    if (entryType(front[i]) === t && !(entryFlags(front[i]) & skipFlags)) return i;
+  }
   return -1;
 }
 
@@ -261,7 +265,7 @@ export function applyReaction(c: Ctx, a: number): void {
     const t = removeFromFront(c, lastInFront(s, a - A.A_KNOCK));
     s.discard.push(t);
     discardFromHand(c, r, KNOCKED_OVER);
-    emit(c, { k: 'x', seat: r, card: KNOCKED_OVER, target: t });
+    if (c.log) c.log.push({ k: 'x', seat: r, card: KNOCKED_OVER, target: t });
   } else if (a < A.A_WARM) {
     const take = Math.floor((a - A.A_MIXED) / ORDER_TYPES);
     const give = (a - A.A_MIXED) % ORDER_TYPES;
@@ -271,7 +275,7 @@ export function applyReaction(c: Ctx, a: number): void {
     handLosePublic(s, r, give);
     s.front[act].push(packEntry(give, F_GIVEN, -1, r));
     s.discard.push(MIXED_UP);
-    emit(c, { k: 'x', seat: r, card: MIXED_UP, target: t, give });
+    if (c.log) c.log.push({ k: 'x', seat: r, card: MIXED_UP, target: t, give });
   } else if (a < A.A_SIBX_FRONT) {
     const t = a === A.A_WARM ? BEER : SMALL_BEER;
     removeFromFront(c, lastInFront(s, t));
@@ -279,7 +283,7 @@ export function applyReaction(c: Ctx, a: number): void {
     if (t === BEER) s.blockedBeer++;
     else s.blockedSmall++;
     discardFromHand(c, r, WARM_BEER);
-    emit(c, { k: 'x', seat: r, card: WARM_BEER, target: t });
+    if (c.log) c.log.push({ k: 'x', seat: r, card: WARM_BEER, target: t });
   } else {
     const fromHand = a >= A.A_SIBX_HAND;
     const t = RUM + (a - (fromHand ? A.A_SIBX_HAND : A.A_SIBX_FRONT));
@@ -289,10 +293,10 @@ export function applyReaction(c: Ctx, a: number): void {
       handLosePublic(s, r, t);
       front.push(packEntry(t, F_POURED | F_ADDED, -1, r));
     } else {
-      const i = lastInFront(s, t, (f) => !(f & F_POURED));
+      const i = lastInFront(s, t, F_POURED);
       front[i] = withFlags(front[i], (entryFlags(front[i]) | F_POURED) & ~F_COUNTED);
     }
     front.push(packEntry(SHOT_INTO_BEER, F_MARKER, -1, r));
-    emit(c, { k: 'x', seat: r, card: SHOT_INTO_BEER, target: t, fromHand });
+    if (c.log) c.log.push({ k: 'x', seat: r, card: SHOT_INTO_BEER, target: t, fromHand });
   }
 }

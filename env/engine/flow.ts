@@ -11,7 +11,7 @@ import {
   CLOSING_ASIDE, CLOSING_DRAWN, entryType, PHASE_DISCARD, PHASE_OVER, PHASE_PLAY, PHASE_REACTION,
   PHASE_RESPONSE, popcount, type GameState,
 } from '../state.ts';
-import { emit, handLosePublic, isEligible, nextInGame, type Ctx } from './context.ts';
+import { handLosePublic, isEligible, nextInGame, type Ctx } from './context.ts';
 import { drawUp } from './deck.ts';
 import { digestionStep } from './digestion.ts';
 import { applyPlay, applyReaction, applyResponse } from './effects.ts';
@@ -103,15 +103,15 @@ function startTurn(c: Ctx, seat: number): void {
   s.removed = 0;
   s.doneWindow = 0;
   s.effect = null;
-  emit(c, { k: 'turn', seat, turn: s.turn });
+  if (c.log) c.log.push({ k: 'turn', seat, turn: s.turn });
   if (s.paused[seat]) {
     s.paused[seat] = 0;
-    emit(c, { k: 'pause', seat });
+    if (c.log) c.log.push({ k: 'pause', seat });
     // Nobody digests in a PAUSE turn, so a copy aimed at it is lost.
     for (let o = 0; o < s.players; o++) {
       if (s.copying[o] === seat) {
         s.copying[o] = -1;
-        emit(c, { k: 'copy_lost', seat: o, target: seat });
+        if (c.log) c.log.push({ k: 'copy_lost', seat: o, target: seat });
       }
     }
     drawUp(c, seat);
@@ -128,7 +128,7 @@ function cleanup(c: Ctx): void {
   const front = s.front[a];
   for (let i = 0; i < front.length; i++) s.discard.push(entryType(front[i]));
   s.front[a] = [];
-  emit(c, { k: 'cleanup', seat: a });
+  if (c.log) c.log.push({ k: 'cleanup', seat: a });
   if (s.out[a] === 0) drawUp(c, a);
 }
 
@@ -237,7 +237,7 @@ export function applyAction(c: Ctx, a: number): void {
   switch (s.phase) {
     case PHASE_PLAY:
       if (a === A.A_DONE) {
-        emit(c, { k: 'done', seat: s.active });
+        if (c.log) c.log.push({ k: 'done', seat: s.active });
         s.doneWindow = 1;
         s.removed = 0;
         return openWindow(c, -1);
@@ -274,7 +274,7 @@ export function applyAction(c: Ctx, a: number): void {
 function discardOne(c: Ctx, t: number): void {
   handLosePublic(c.s, c.s.active, t);
   c.s.discard.push(t);
-  emit(c, { k: 'discard', seat: c.s.active, card: t });
+  if (c.log) c.log.push({ k: 'discard', seat: c.s.active, card: t });
 }
 
 const autoBuf = new Int32Array(A.NUM_ACTIONS);

@@ -71,6 +71,10 @@ function pushTargets(s: GameState, out: Int32Array, n: number, base: number): nu
   return n;
 }
 
+function canPlay(s: GameState, cost: Int32Array, h: number, left: number, t: number): boolean {
+  return s.hand[h + t] > 0 && cost[t] <= left;
+}
+
 function legalPlay(c: Ctx, out: Int32Array): number {
   const s = c.s;
   const a = s.active;
@@ -100,16 +104,15 @@ function legalPlay(c: Ctx, out: Int32Array): number {
       out[n++] = A.A_ORDER + t;
     }
   }
-  const can = (t: number) => s.hand[h + t] > 0 && cost[t] <= left;
-  if (s.played === 0 && can(SAME)) n = pushTargets(s, out, n, A.A_SAME);
-  if (can(FLATTERY)) for (let i = 0; i < SHOT_TYPES; i++) out[n++] = A.A_FLATTERY + i;
-  if (can(SHOT_INTO_BEER) && f.beers > 0 && f.ownShot) out[n++] = A.A_SIB;
-  if (can(LETS_DO_A_SHOT)) n = pushTargets(s, out, n, A.A_LDAS);
-  if (can(SHOTS_EVERYONE)) out[n++] = A.A_SHOTS_EVERYONE;
-  if (can(BRAWL)) out[n++] = A.A_BRAWL;
-  if (can(DONT_WANT_IT) && s.discard.length > 0) out[n++] = A.A_DONT_WANT;
-  if (can(INSULTED_BARTENDER)) n = pushTargets(s, out, n, A.A_INSULT);
-  if (can(THATS_MY_ORDER)) n = pushTargets(s, out, n, A.A_THATS_MY);
+  if (s.played === 0 && canPlay(s, cost, h, left, SAME)) n = pushTargets(s, out, n, A.A_SAME);
+  if (canPlay(s, cost, h, left, FLATTERY)) for (let i = 0; i < SHOT_TYPES; i++) out[n++] = A.A_FLATTERY + i;
+  if (canPlay(s, cost, h, left, SHOT_INTO_BEER) && f.beers > 0 && f.ownShot) out[n++] = A.A_SIB;
+  if (canPlay(s, cost, h, left, LETS_DO_A_SHOT)) n = pushTargets(s, out, n, A.A_LDAS);
+  if (canPlay(s, cost, h, left, SHOTS_EVERYONE)) out[n++] = A.A_SHOTS_EVERYONE;
+  if (canPlay(s, cost, h, left, BRAWL)) out[n++] = A.A_BRAWL;
+  if (canPlay(s, cost, h, left, DONT_WANT_IT) && s.discard.length > 0) out[n++] = A.A_DONT_WANT;
+  if (canPlay(s, cost, h, left, INSULTED_BARTENDER)) n = pushTargets(s, out, n, A.A_INSULT);
+  if (canPlay(s, cost, h, left, THATS_MY_ORDER)) n = pushTargets(s, out, n, A.A_THATS_MY);
   out[n++] = A.A_DONE;
   if (s.played === 0) {
     for (let t = 0; t < HAND_TYPES; t++) if (s.hand[h + t] > 0) out[n++] = A.A_DISCARD + t;
