@@ -1,0 +1,74 @@
+/**
+ * Determinization for search bots: deal anew everything `seat` cannot see (the other
+ * hands, the draw pile's order, where CLOSING TIME lies in it, the dice to come), keeping
+ * everything it knows: its own hand, all public cards, hand sizes, the cards it knows to be
+ * in other hands (state.known), and CLOSING TIME's possible depth given the cards drawn
+ * since it went in.
+ *
+ * Not kept: the exact make-up of the draw pile after a reshuffle (which a seat with a
+ * perfect memory of the discard pile could know); unseen cards are treated as one pool
+ * shared by the other hands and the pile. Other seats' private knowledge is not used (the
+ * seat cannot know it); in the copy, whatever they "knew" is clipped to the new hands so
+ * the state stays consistent.
+ */
+import { CLOSING_TIME, HAND_TYPES } from './cards.ts';
+import type { CompiledRules } from './ruleset.ts';
+import { randInt, seedRng, shuffle } from './rng.ts';
+import { cloneState, CLOSING_IN_DECK, type GameState } from './state.ts';
+import { closingDepth } from './observation/view.ts';
+
+
+export function resampleState(_r: CompiledRules, state: GameState, seat: number, seed: number | string): GameState {
+  const s = cloneState(state);
+  const n = s.players;
+  const rng = seedRng(seed);
+  const closingInDeck = s.closing.where === CLOSING_IN_DECK;
+  const depth = closingDepth(s);
+
+  // The unseen pool: other players' hands and the draw pile.
+  const pool = new Array<number>(HAND_TYPES).fill(0);
+  for (const t of s.deck) if (t !== CLOSING_TIME) pool[t]++;
+  for (let p = 0; p < n; p++) {
+    if (p === seat) continue;
+    for (let t = 0; t < HAND_TYPES; t++) {
+      pool[t] += s.hand[p * HAND_TYPES + t];
+      s.hand[p * HAND_TYPES + t] = 0;
+    }
+  }
+  // Cards the seat knows about go back to their holders first.
+  for (let p = 0; p < n; p++) {
+    if (p === seat) continue;
+    const kb = (seat * n + p) * HAND_TYPES;
+    for (let t = 0; t < HAND_TYPES; t++) {
+      const k = s.known[kb + t];
+      if (k > pool[t]) throw new Error(`resample: seat ${seat} knows of ${k} cards of type ${t} in seat ${p}'s hand, but only ${pool[t]} are unseen`);
+      s.hand[p * HAND_TYPES + t] = k;
+      pool[t] -= k;
+    }
+  }
+  const rest: number[] = [];
+  for (let t = 0; t < HAND_TYPES; t++) for (let k = 0; k < pool[t]; k++) rest.push(t);
+  shuffle(rng, rest);
+  for (let p = 0; p < n; p++) {
+    if (p === seat) continue;
+    let have = 0;
+    for (let t = 0; t < HAND_TYPES; t++) have += s.hand[p * HAND_TYPES + t];
+    for (; have < s.handSize[p]; have++) s.hand[p * HAND_TYPES + rest.pop()!]++;
+  }
+  s.deck = rest;
+  if (closingInDeck && depth) {
+    const d = depth[0] + randInt(rng, depth[1] - depth[0] + 1);
+    s.deck.splice(s.deck.length - Math.min(d, s.deck.length), 0, CLOSING_TIME);
+  }
+  // Others' knowledge of the new hands can only be what those hands hold.
+  for (let o = 0; o < n; o++) {
+    if (o === seat) continue;
+    for (let p = 0; p < n; p++) {
+      if (p === seat || p === o) continue;
+      const kb = (o * n + p) * HAND_TYPES;
+      for (let t = 0; t < HAND_TYPES; t++) s.known[kb + t] = Math.min(s.known[kb + t], s.hand[p * HAND_TYPES + t]);
+    }
+  }
+  s.rng = seedRng(`${seed}:dice`);
+  return s;
+}
