@@ -33,6 +33,10 @@ describe('ruleset', () => {
     expect(() => parseRuleset(r)).toThrow(field);
   });
 
+  it.each([null, 'beer', 42, {}, [], { version: 1 }])('rejects a non-ruleset %j with a RulesetError, not a crash', (input) => {
+    expect(() => parseRuleset(input)).toThrow(RulesetError);
+  });
+
   it('a corrected ruleset is used by the engine', () => {
     const r = copy();
     r.cards.beer.count = 30;

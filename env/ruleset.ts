@@ -93,12 +93,14 @@ export const RulesetSchema = z
     if (r.players.min > r.players.max) {
       ctx.addIssue({ code: 'custom', path: ['players', 'min'], message: 'min must not exceed max' });
     }
-    if (r.start.level >= r.chart.length) {
-      ctx.addIssue({ code: 'custom', path: ['start', 'level'], message: `no chart level ${r.start.level}` });
-    } else if (r.start.space >= r.chart[r.start.level].spaces.length) {
+    // Zod runs this even when fields above failed, so look before reaching into them.
+    const startRow = Array.isArray(r.chart) ? r.chart[r.start?.level] : undefined;
+    if (!startRow) {
+      ctx.addIssue({ code: 'custom', path: ['start', 'level'], message: `no chart level ${r.start?.level}` });
+    } else if (!Array.isArray(startRow.spaces) || !(r.start.space < startRow.spaces.length)) {
       ctx.addIssue({ code: 'custom', path: ['start', 'space'], message: 'start space is off its row' });
     }
-    const deck = CARD_IDS.reduce((n, id) => n + r.cards[id].count, 0);
+    const deck = CARD_IDS.reduce((n, id) => n + (r.cards?.[id]?.count ?? 0), 0);
     if (deck < r.players.max * r.initialHandSize) {
       ctx.addIssue({
         code: 'custom',
@@ -106,8 +108,8 @@ export const RulesetSchema = z
         message: `${deck} cards cannot deal ${r.initialHandSize} to ${r.players.max} players`,
       });
     }
-    for (let i = 1; i < r.titles.length; i++) {
-      if (r.titles[i].points < r.titles[i - 1].points) {
+    for (let i = 1; Array.isArray(r.titles) && i < r.titles.length; i++) {
+      if (r.titles[i]?.points < r.titles[i - 1]?.points) {
         ctx.addIssue({ code: 'custom', path: ['titles', i, 'points'], message: 'titles must be in ascending order' });
       }
     }
