@@ -1,0 +1,17 @@
+/** Czech Pub engine and multi-agent environment: the public API. */
+export * from './actions.ts';
+export * from './cards.ts';
+export * from './env.ts';
+export * from './events.ts';
+export * from './rewards.ts';
+export * from './ruleset.ts';
+export * from './vector.ts';
+export { resampleState } from './resample.ts';
+export { encodeObservation, OBS_LAYOUT, OBS_SIZE, OBSERVATION_VERSION, PLAYER_FEATURES } from './observation/encode.ts';
+export { renderText } from './observation/text.ts';
+export { makeView, type DecisionView, type FrontCardView, type PlayerPublicView, type PlayerView, type TurnView } from './observation/view.ts';
+export {
+  applyStep, cardCensus, createState, finalScores, IllegalActionError, isLegal, legalActions, legalActionsFast,
+  replay, rulesFor, winners, type GameConfig,
+} from './engine/index.ts';
+export { cloneState, PHASE_NAMES, type GameState, type PhaseName } from './state.ts';
