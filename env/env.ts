@@ -32,6 +32,7 @@ import { makeView, type PlayerView } from './observation/view.ts';
 import { resampleState } from './resample.ts';
 import { DEFAULT_RULESET, type CompiledRules, type Ruleset } from './ruleset.ts';
 import { terminalRewards, type RewardScheme } from './rewards.ts';
+import { envSpec, type EnvSpec } from './spec.ts';
 import { cloneState, PHASE_NAMES, type GameState, type PhaseName } from './state.ts';
 
 export const DEFAULT_MAX_DECISIONS = 5000;
@@ -110,6 +111,11 @@ export class CzechPubEnv {
 
   private gameConfig(): GameConfig {
     return { players: this.cfg.players, seed: this.cfg.seed, ruleset: this.cfg.ruleset, askAll: this.cfg.askAll };
+  }
+
+  /** Versions and sizes that make results comparable (see spec.ts). */
+  get spec(): EnvSpec {
+    return envSpec(this.cfg.ruleset);
   }
 
   get players(): number {

@@ -4,6 +4,7 @@ export * from './cards.ts';
 export * from './env.ts';
 export * from './events.ts';
 export * from './rewards.ts';
+export * from './spec.ts';
 export * from './ruleset.ts';
 export * from './vector.ts';
 export { resampleState } from './resample.ts';
