@@ -1,0 +1,72 @@
+/**
+ * Command-line parsing on top of Node's util.parseArgs, with its errors turned into
+ * UsageErrors that name the problem, and typed checks for numeric values.
+ */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { UsageError } from './io.ts';
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+/**
+ * `--seconds -1` would make parseArgs complain about an "ambiguous" argument; joining it
+ * into `--seconds=-1` lets the value check say what is wrong with it instead.
+ */
+function joinNegativeValues(args: readonly string[], options: Options): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    const name = a.startsWith('--') ? a.slice(2) : '';
+    const next = args[i + 1];
+    if (options[name]?.type === 'string' && next !== undefined && /^-\.?\d/.test(next)) {
+      out.push(`${a}=${next}`);
+      i++;
+    } else {
+      out.push(a);
+    }
+  }
+  return out;
+}
+
+function cleanMessage(e: unknown): string {
+  const err = e as { code?: string; message?: string };
+  const msg = String(err.message ?? e);
+  if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `unknown option '${msg.match(/'([^']+)'/)?.[1] ?? msg}'`;
+  if (err.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return `unexpected argument '${msg.match(/'([^']+)'/)?.[1] ?? msg}'`;
+  return msg.split('\n')[0].replace(/^Option/, 'option');
+}
+
+/** Parses `args` against `options` (strict); positionals are allowed only if `positionals` is set. */
+export function parseCommand<T extends Options>(
+  args: readonly string[],
+  options: T,
+  positionals = false,
+): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+  try {
+    const r = parseArgs({ args: joinNegativeValues(args, options), options, strict: true, allowPositionals: positionals });
+    return { values: r.values as Record<string, string | boolean | undefined>, positionals: r.positionals };
+  } catch (e) {
+    throw new UsageError(cleanMessage(e));
+  }
+}
+
+/** An integer option within [min, max], or `fallback` when absent. */
+export function intOption(values: Record<string, unknown>, name: string, fallback: number, min: number, max: number): number {
+  const raw = values[name];
+  if (raw === undefined) return fallback;
+  const v = Number(raw);
+  if (typeof raw !== 'string' || raw.trim() === '' || !Number.isInteger(v) || v < min || v > max) {
+    throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, got '${String(raw)}'`);
+  }
+  return v;
+}
+
+/** A number option in (0, max], or `fallback` when absent. */
+export function positiveOption(values: Record<string, unknown>, name: string, fallback: number, max: number): number {
+  const raw = values[name];
+  if (raw === undefined) return fallback;
+  const v = Number(raw);
+  if (typeof raw !== 'string' || raw.trim() === '' || !Number.isFinite(v) || v <= 0 || v > max) {
+    throw new UsageError(`--${name} must be a number greater than 0 and at most ${max}, got '${String(raw)}'`);
+  }
+  return v;
+}

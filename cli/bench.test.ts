@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { NUM_ACTIONS } from '../env/actions.ts';
+import { OBS_SIZE } from '../env/observation/encode.ts';
+import { bufferIo } from './io.ts';
+import { main } from './main.ts';
+
+describe('czech-pub bench env', () => {
+  it('--json prints exactly one JSON object with positive figures', async () => {
+    const io = bufferIo();
+    expect(await main(['bench', 'env', '--json', '--seconds', '0.2', '--players', '3'], io)).toBe(0);
+    expect(io.stdout).toHaveLength(1);
+    const r = JSON.parse(io.stdout[0]) as Record<string, unknown>;
+    for (const key of ['decisionsPerSec', 'encodedDecisionsPerSec', 'gamesPerSec', 'decisionsPerGame']) {
+      expect(r[key], key).toBeTypeOf('number');
+      expect(r[key] as number, key).toBeGreaterThan(0);
+    }
+    expect(r).toMatchObject({ players: 3, seconds: 0.2, node: process.version, obsSize: OBS_SIZE, numActions: NUM_ACTIONS });
+  });
+
+  it('prints a readable table by default', async () => {
+    const io = bufferIo();
+    expect(await main(['bench', 'env', '--seconds', '0.1'], io)).toBe(0);
+    const text = io.stdout.join('\n');
+    expect(text).toContain('4 players');
+    expect(text).toMatch(/engine only \(legal \+ step\)\s+[\d,]+/);
+    expect(text).toMatch(/with encoding \+ mask\s+[\d,]+/);
+  });
+});

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { bufferIo } from './io.ts';
+import { main } from './main.ts';
+
+async function run(...argv: string[]) {
+  const io = bufferIo();
+  const code = await main(argv, io);
+  return { code, out: io.stdout.join('\n'), err: io.stderr.join('\n') };
+}
+
+describe('czech-pub command line', () => {
+  it('prints usage for --help, and for each command', async () => {
+    const top = await run('--help');
+    expect(top.code).toBe(0);
+    expect(top.out).toMatch(/^Usage: czech-pub <command>/);
+    expect(top.out).toContain('bench env');
+    for (const argv of [['play', '--help'], ['bench', '--help'], ['bench', 'env', '--help'], ['play', '-h']]) {
+      const r = await run(...argv);
+      expect(r.code, argv.join(' ')).toBe(0);
+      expect(r.out).toMatch(new RegExp(`^Usage: czech-pub ${argv[0]}`));
+    }
+  });
+
+  it('without a command prints usage to stderr and returns 2', async () => {
+    const r = await run();
+    expect(r.code).toBe(2);
+    expect(r.out).toBe('');
+    expect(r.err).toMatch(/^Usage:/);
+  });
+
+  it.each([
+    [['frob'], "unknown command 'frob'"],
+    [['toString'], "unknown command 'toString'"],
+    [['--frob'], "unknown option '--frob'"],
+    [['play', '--frob'], "unknown option '--frob'"],
+    [['play', '--players', '9'], "--players must be a whole number from 2 to 6, got '9'"],
+    [['play', '--players', '1'], "--players must be a whole number from 2 to 6, got '1'"],
+    [['play', '--players', 'four'], "--players must be a whole number from 2 to 6, got 'four'"],
+    [['play', '--players'], "option '--players <value>' argument missing"],
+    [['play', '--seed', ''], '--seed must not be empty'],
+    [['play', 'now'], "unexpected argument 'now'"],
+    [['bench'], "try 'czech-pub bench env'"],
+    [['bench', 'agents'], "unknown bench target 'agents'"],
+    [['bench', 'env', '--seconds', '-1'], "--seconds must be a number greater than 0 and at most 3600, got '-1'"],
+    [['bench', 'env', '--seconds', '0'], "got '0'"],
+    [['bench', 'env', '--seconds=abc'], "got 'abc'"],
+    [['bench', 'env', '--players', '7'], "--players must be a whole number from 2 to 6, got '7'"],
+    [['bench', 'env', '--json=yes'], "option '--json' does not take an argument"],
+  ])('%j is a usage error: %s', async (argv, message) => {
+    const r = await run(...argv);
+    expect(r.code).toBe(2);
+    expect(r.out).toBe('');
+    expect(r.err).toContain(message);
+    expect(r.err).toContain('--help');
+  });
+});

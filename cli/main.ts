@@ -1,0 +1,48 @@
+/**
+ * The `czech-pub` command line: an adapter over env/ that parses arguments, runs one
+ * subcommand and returns the exit code (0 ok, 1 failure, 2 bad usage). No rules live here.
+ */
+import { benchCommand } from './bench.ts';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, processIo, UsageError, type Io } from './io.ts';
+import { playCommand } from './play.ts';
+
+export const USAGE = `Usage: czech-pub <command> [options]
+
+Commands:
+  play        play one seeded game between random agents and print it
+  bench env   measure how fast the environment steps
+
+Run 'czech-pub <command> --help' for a command's options.`;
+
+/** Each command parses its own arguments and prints its own --help. */
+const COMMANDS: Record<string, (args: readonly string[], io: Io) => number> = {
+  play: playCommand,
+  bench: benchCommand,
+};
+
+export async function main(argv: string[], io: Io = processIo): Promise<number> {
+  const [cmd, ...rest] = argv;
+  if (cmd === undefined) {
+    io.err(USAGE);
+    return EXIT_USAGE;
+  }
+  if (cmd === '--help' || cmd === '-h' || cmd === 'help') {
+    io.out(USAGE);
+    return EXIT_OK;
+  }
+  const command = Object.hasOwn(COMMANDS, cmd) ? COMMANDS[cmd] : undefined;
+  try {
+    if (!command) {
+      throw new UsageError(cmd.startsWith('-') ? `unknown option '${cmd}'` : `unknown command '${cmd}'`);
+    }
+    return command(rest, io);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.err(`czech-pub${command ? ` ${cmd}` : ''}: ${e.message}`);
+      io.err(`Run 'czech-pub${command ? ` ${cmd}` : ''} --help' for usage.`);
+      return EXIT_USAGE;
+    }
+    io.err(`czech-pub: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    return EXIT_FAILURE;
+  }
+}
