@@ -17,7 +17,7 @@ describe('czech-pub play', () => {
     expect(out.some((l) => /^ {2}Player \d (plays|discards|draws) /.test(l))).toBe(true);
     expect(out.some((l) => l.startsWith('  Game over. Scores: '))).toBe(true);
     expect(out.some((l) => /^Final scores after \d+ turns and \d+ decisions:$/.test(l))).toBe(true);
-    expect(out.at(-1)).toMatch(/^Winners? (\(shared\))?: ?Player \d/);
+    expect(out.at(-1)).toMatch(/^Winners?( \(shared\))?: Player \d/);
     expect(out.filter((l) => /^ {2}Player \d[ *]/.test(l) && /\d+$/.test(l))).toHaveLength(4);
   });
 

@@ -10,6 +10,7 @@ import {
   entryFlags, entryShot, entryType, F_ADDED, F_COUNTED, F_MARKER, F_POURED, popcount, THROWN_OUT,
   WASTED,
 } from '../state.ts';
+import type { GameEvent } from '../events.ts';
 import { handDiscardAll, type Ctx } from './context.ts';
 
 /** What one player drinks at a digestion. */
@@ -99,16 +100,21 @@ export function knockOut(c: Ctx, seat: number, how: number): void {
   s.paused[seat] = 0;
   s.copying[seat] = -1;
   handDiscardAll(s, seat);
-  if (seat !== s.active) {
-    for (const e of s.front[seat]) s.discard.push(entryType(e));
-    s.front[seat] = [];
-  }
+  // The active player leaves at their own digestion, after drinking: whoever copies them still
+  // drinks the same (digestionStep), so only a copy of a player out before their turn is lost.
+  if (seat === s.active) return emitOut(c, seat, how);
+  for (const e of s.front[seat]) s.discard.push(entryType(e));
+  s.front[seat] = [];
   for (let o = 0; o < s.players; o++) {
     if (s.copying[o] === seat) {
       s.copying[o] = -1;
       if (c.log) c.log.push({ k: 'copy_lost', seat: o, target: seat });
     }
   }
+  emitOut(c, seat, how);
+}
+
+function emitOut(c: Ctx, seat: number, how: number): void {
   if (c.log) c.log.push({ k: 'out', seat, how: how === WASTED ? 'wasted' : 'thrown_out' });
 }
 
@@ -174,21 +180,31 @@ function digestDrinks(c: Ctx, seat: number, d: Drinks, copyOf: number): void {
   total = drunk + rs.chart[s.level[seat]].spaces[s.space[seat]];
   die = 1 + randInt(s.rng, rs.roll.dieSides);
   move = die >= total ? rs.roll.okMove : rs.roll.failMove + Math.floor((total - die - 1) / rs.roll.failStep);
-  emitDigest(c, seat, copyOf, points, drunk, total, die, move);
+  const ev = emitDigest(c, seat, copyOf, points, drunk, total, die, move);
   moveForward(c, seat, move);
+  // The event goes before any level_up / out it causes, but reports where the figure ended
+  // up, as it does for an abstinence.
+  if (ev) {
+    ev.level = s.level[seat];
+    ev.space = s.space[seat];
+  }
 }
+
+type DigestEvent = Extract<GameEvent, { k: 'digest' }>;
 
 function emitDigest(
   c: Ctx, seat: number, copyOf: number, points: number, drunkenness: number,
   total: number | undefined, die: number | undefined, move: number,
-): void {
-  if (!c.log) return;
+): DigestEvent | null {
+  if (!c.log) return null;
   const s = c.s;
-  c.log.push({
+  const ev: DigestEvent = {
     k: 'digest', seat, ...(copyOf >= 0 ? { copyOf } : {}), points, drunkenness,
     ...(total !== undefined ? { total, die } : {}), move, abstinence: s.abstinence[seat],
     level: s.level[seat], space: s.space[seat],
-  });
+  };
+  c.log.push(ev);
+  return ev;
 }
 
 /**

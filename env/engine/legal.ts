@@ -152,7 +152,8 @@ function legalReaction(s: GameState, out: Int32Array): number {
   }
   if (hasSib && f.beers > 0) {
     for (let i = 0; i < SHOT_TYPES; i++) if (f.pourable & (1 << i)) out[n++] = A.A_SIBX_FRONT + i;
-    for (let i = 0; i < SHOT_TYPES; i++) if (s.hand[h + RUM + i] > 0) out[n++] = A.A_SIBX_HAND + i;
+    // The Czech rulebook: a shot may be added from one's hand only "if he lacks a shot".
+    if (f.pourable === 0) for (let i = 0; i < SHOT_TYPES; i++) if (s.hand[h + RUM + i] > 0) out[n++] = A.A_SIBX_HAND + i;
   }
   return n;
 }
@@ -181,20 +182,20 @@ function legalResponse(s: GameState, out: Int32Array): number {
   const h = s.actor * HAND_TYPES;
   const excuse = s.hand[h + EXCUSE_ME] > 0;
   const shotChoice = e.card === LETS_DO_A_SHOT || e.card === SHOTS_EVERYONE;
-  if (shotChoice) {
-    for (let i = 0; i < SHOT_TYPES; i++) if (s.hand[h + RUM + i] > 0) out[n++] = A.A_SHOT_DISCARD + i;
-    if (s.hand[h + BEER] > 0) out[n++] = A.A_SHOT_BEER;
-    if (s.hand[h + SMALL_BEER] > 0) out[n++] = A.A_SHOT_SMALL;
-    out[n++] = A.A_SHOT_NOTHING;
-  } else {
-    out[n++] = A.A_PASS;
-  }
+  // Written in ascending order (pass < Excuse me < shot choices), as legalActions promises.
+  if (!shotChoice) out[n++] = A.A_PASS;
   if (excuse) {
     out[n++] = A.A_EXCUSE_CANCEL;
     if (e.card === SAME || e.card === LETS_DO_A_SHOT || e.card === INSULTED_BARTENDER || e.card === THATS_MY_ORDER) {
       if (redirectTarget(s, 1) >= 0) out[n++] = A.A_EXCUSE_LEFT;
       if (redirectTarget(s, -1) >= 0) out[n++] = A.A_EXCUSE_RIGHT;
     }
+  }
+  if (shotChoice) {
+    for (let i = 0; i < SHOT_TYPES; i++) if (s.hand[h + RUM + i] > 0) out[n++] = A.A_SHOT_DISCARD + i;
+    if (s.hand[h + BEER] > 0) out[n++] = A.A_SHOT_BEER;
+    if (s.hand[h + SMALL_BEER] > 0) out[n++] = A.A_SHOT_SMALL;
+    out[n++] = A.A_SHOT_NOTHING;
   }
   return n;
 }
