@@ -169,6 +169,23 @@ describe("George copies Kůrka with I'll get the same", () => {
   });
 });
 
+describe("I'll get the same copies the orders the target played", () => {
+  it('not an order given by Mixed-up (the rulebooks: "the orders he played")', () => {
+    const g = scenario({ players: 3 });
+    setHand(g, 0, ['same']);
+    setHand(g, 1, ['beer', 'tea']);
+    setHand(g, 2, ['mixed_up', 'rum']);
+    act(g, 'play:same:+1');
+    forceDice(g, 6, 6);
+    playTurn(g, 'play:beer', 'pass', 'play:tea', 'x:mixed_up:tea>rum');
+    const [target, copier] = events(g, 'digest');
+    // The target drinks the given Rum too (5 points); the copier only the Beer it played.
+    expect(target).toMatchObject({ seat: 1, points: 1 + 5 });
+    expect(copier).toMatchObject({ seat: 0, copyOf: 1, points: 1, drunkenness: 0 });
+    expect(g.s.tokens[0]).toBe(0);
+  });
+});
+
 describe('the beer table', () => {
   it.each([
     [['beer'], 1, 0],

@@ -7,7 +7,7 @@ import {
 } from '../cards.ts';
 import { randInt } from '../rng.ts';
 import {
-  entryFlags, entryShot, entryType, F_ADDED, F_COUNTED, F_MARKER, F_POURED, popcount, THROWN_OUT,
+  entryFlags, entryShot, entryType, F_ADDED, F_COUNTED, F_GIVEN, F_MARKER, F_POURED, popcount, THROWN_OUT,
   WASTED,
 } from '../state.ts';
 import type { GameEvent } from '../events.ts';
@@ -31,36 +31,39 @@ function emptyDrinks(): Drinks {
  * The drinks of the cards in front of `seat` at digestion. The extra shot of an own-turn
  * Shot into a beer is dropped if no beer remains, and so is a shot poured in from another
  * player's hand; a poured own shot without a beer scores again.
- * With `copy`, returns what a player copying `seat` drinks: the orders only (no Flattery,
- * no shot poured in by someone else).
+ * With `copy`, returns what a player copying `seat` drinks: the orders `seat` played (the
+ * rulebooks: "the orders he played"), so no Flattery, no order given by Mixed-up and no shot
+ * poured in from someone's hand.
  */
 function drinksInFront(c: Ctx, seat: number, copy: boolean): Drinks {
   const s = c.s;
   const front = s.front[seat];
   const d = emptyDrinks();
+  let beers = 0;
+  let counted = 0;
   for (const e of front) {
     const t = entryType(e);
-    if (t === BEER || t === SMALL_BEER) {
-      d.beers++;
-      if (t === SMALL_BEER) d.small = true;
-    }
+    if (t === BEER || t === SMALL_BEER) beers++;
+    else if (isShot(t) && entryFlags(e) & F_COUNTED) counted++;
   }
-  let counted = 0;
-  for (const e of front) if (isShot(entryType(e)) && entryFlags(e) & F_COUNTED) counted++;
   // Without a beer, the counted shots beyond the limit (allowed by Shot into a beer) go.
-  let dropExcess = d.beers === 0 ? Math.max(0, counted - c.r.ruleset.limits.shots) : 0;
+  let dropExcess = beers === 0 ? Math.max(0, counted - c.r.ruleset.limits.shots) : 0;
   for (let i = front.length - 1; i >= 0; i--) {
     const e = front[i];
     const t = entryType(e);
     const fl = entryFlags(e);
-    if (isShot(t)) {
+    if (copy && fl & (F_GIVEN | F_ADDED | F_MARKER)) continue;
+    if (t === BEER || t === SMALL_BEER) {
+      d.beers++;
+      if (t === SMALL_BEER) d.small = true;
+    } else if (isShot(t)) {
       if (fl & F_COUNTED && dropExcess > 0) {
         dropExcess--;
         continue;
       }
-      if (fl & F_ADDED && (copy || d.beers === 0)) continue;
+      if (fl & F_ADDED && beers === 0) continue;
       d.shots.push(t - RUM);
-      if (copy || !(fl & F_POURED) || d.beers === 0) d.scoringShots++;
+      if (copy || !(fl & F_POURED) || beers === 0) d.scoringShots++;
     } else if (t === FLATTERY && !copy && !(fl & F_MARKER)) {
       d.shots.push(entryShot(e));
       d.scoringShots++;
