@@ -2,14 +2,14 @@
  * Determinization for search bots: deal anew everything `seat` cannot see (the other
  * hands, the draw pile's order, where CLOSING TIME lies in it, the dice to come), keeping
  * everything it knows: its own hand, all public cards, hand sizes, the cards it knows to be
- * in other hands (state.known), and CLOSING TIME's possible depth given the cards drawn
- * since it went in.
+ * in other hands (state.known), what the draw pile may still hold (state.pileKnown: the pile
+ * as laid at the last reshuffle less its own draws), and CLOSING TIME's possible depth given
+ * the cards drawn since it went in.
  *
- * Not kept: the exact make-up of the draw pile after a reshuffle (which a seat with a
- * perfect memory of the discard pile could know); unseen cards are treated as one pool
- * shared by the other hands and the pile. Other seats' private knowledge is not used (the
- * seat cannot know it); in the copy, whatever they "knew" is clipped to the new hands so
- * the state stays consistent.
+ * It is a consistent deal, not an exact draw from the seat's posterior: which of the pile's
+ * cards each opponent drew since the reshuffle is not weighed. Other seats' private
+ * knowledge is not used (the seat cannot know it); in the copy, whatever they "knew" is
+ * clipped to the new hands so the state stays consistent.
  */
 import { CLOSING_TIME, HAND_TYPES } from './cards.ts';
 import type { CompiledRules } from './ruleset.ts';
@@ -46,6 +46,16 @@ export function resampleState(_r: CompiledRules, state: GameState, seat: number,
       pool[t] -= k;
     }
   }
+  // The draw pile first, from what the seat knows it may hold; the other hands get the rest.
+  const deckSize = s.deck.length - (closingInDeck ? 1 : 0);
+  const candidates: number[] = [];
+  for (let t = 0; t < HAND_TYPES; t++) {
+    for (let k = Math.min(pool[t], s.pileKnown[seat * HAND_TYPES + t]); k > 0; k--) candidates.push(t);
+  }
+  if (candidates.length < deckSize) throw new Error(`resample: seat ${seat} rules out too many cards for the draw pile`);
+  shuffle(rng, candidates);
+  const deck = candidates.slice(0, deckSize);
+  for (const t of deck) pool[t]--;
   const rest: number[] = [];
   for (let t = 0; t < HAND_TYPES; t++) for (let k = 0; k < pool[t]; k++) rest.push(t);
   shuffle(rng, rest);
@@ -55,12 +65,22 @@ export function resampleState(_r: CompiledRules, state: GameState, seat: number,
     for (let t = 0; t < HAND_TYPES; t++) have += s.hand[p * HAND_TYPES + t];
     for (; have < s.handSize[p]; have++) s.hand[p * HAND_TYPES + rest.pop()!]++;
   }
-  s.deck = rest;
+  if (rest.length !== 0) throw new Error('resample: cards left over after dealing');
+  s.deck = deck;
   if (closingInDeck && depth) {
     const d = depth[0] + randInt(rng, depth[1] - depth[0] + 1);
     s.deck.splice(s.deck.length - Math.min(d, s.deck.length), 0, CLOSING_TIME);
   }
-  // Others' knowledge of the new hands can only be what those hands hold.
+  // Others' knowledge must stay true of the new deal: what the pile may hold can only grow,
+  // what a hand holds can only shrink.
+  const inDeck = new Array<number>(HAND_TYPES).fill(0);
+  for (const t of deck) if (t !== CLOSING_TIME) inDeck[t]++;
+  for (let o = 0; o < n; o++) {
+    for (let t = 0; t < HAND_TYPES; t++) {
+      const i = o * HAND_TYPES + t;
+      if (s.pileKnown[i] < inDeck[t]) s.pileKnown[i] = inDeck[t];
+    }
+  }
   for (let o = 0; o < n; o++) {
     if (o === seat) continue;
     for (let p = 0; p < n; p++) {

@@ -103,6 +103,12 @@ export interface GameState {
    * known[(observer * players + owner) * HAND_TYPES + type].
    */
   known: number[];
+  /**
+   * What each seat knows the draw pile may still hold, per type (an upper bound): the pile
+   * as it was laid at the last reshuffle (or the whole deck less its own hand at the deal),
+   * less the cards this seat drew from it since: pileKnown[seat * HAND_TYPES + type].
+   */
+  pileKnown: number[];
   active: number;
   turn: number;
   phase: number;
@@ -156,6 +162,7 @@ export function cloneState(s: GameState): GameState {
     copying: s.copying.slice(),
     titlesLeft: s.titlesLeft.slice(),
     known: s.known.slice(),
+    pileKnown: s.pileKnown.slice(),
     effect: s.effect && { ...s.effect, queue: s.effect.queue.slice() },
     closing: { ...s.closing },
   };

@@ -31,6 +31,13 @@ function checkCardsAccounted(s: GameState): void {
     if (counts[t] !== RULES.count[t]) throw new Error(`card type ${t}: ${counts[t]} found, ${RULES.count[t]} exist`);
   }
   if (closing !== 'aside' && closing !== 'deck' && closing !== 'drawn') throw new Error(`CLOSING TIME is ${closing}`);
+  const inDeck = new Array<number>(HAND_TYPES).fill(0);
+  for (const t of s.deck) if (t !== CLOSING_TIME) inDeck[t]++;
+  for (let p = 0; p < s.players; p++) {
+    for (let t = 0; t < HAND_TYPES; t++) {
+      if (inDeck[t] > s.pileKnown[p * HAND_TYPES + t]) throw new Error(`seat ${p} rules out a card type ${t} that is in the draw pile`);
+    }
+  }
   for (let p = 0; p < s.players; p++) {
     let sum = 0;
     for (let t = 0; t < HAND_TYPES; t++) {

@@ -1,5 +1,5 @@
 /** Drawing, reshuffling the discard pile, and where CLOSING TIME goes into the deck. */
-import { CLOSING_TIME } from '../cards.ts';
+import { CLOSING_TIME, HAND_TYPES } from '../cards.ts';
 import { randInt, shuffle } from '../rng.ts';
 import { CLOSING_ASIDE, CLOSING_DRAWN, CLOSING_IN_DECK } from '../state.ts';
 import { handGainPrivate, type Ctx } from './context.ts';
@@ -11,6 +11,11 @@ function reshuffle(c: Ctx): void {
   shuffle(s.rng, deck);
   s.deck = deck;
   s.reshuffles++;
+  // Everyone saw the discard pile that became the draw pile.
+  s.pileKnown.fill(0);
+  for (let i = 0; i < deck.length; i++) {
+    for (let seat = 0; seat < s.players; seat++) s.pileKnown[seat * HAND_TYPES + deck[i]]++;
+  }
   let placed = false;
   const rule = c.r.ruleset.closingTime[String(s.players) as '2'];
   if (s.closing.where === CLOSING_ASIDE && s.reshuffles === rule.reshuffle) {
@@ -51,6 +56,7 @@ export function drawUp(c: Ctx, seat: number): void {
     const t = drawOne(c, seat);
     if (t < 0) break;
     handGainPrivate(s, seat, t);
+    s.pileKnown[seat * HAND_TYPES + t]--;
     count++;
     if (cards) cards.push(t);
   }

@@ -55,6 +55,7 @@ export function newGame(r: CompiledRules, opts: NewGameOptions, log: Ctx['log'] 
     copying: new Array<number>(n).fill(-1),
     titlesLeft: rs.titles.map((t) => t.tokens),
     known: new Array<number>(n * n * HAND_TYPES).fill(0),
+    pileKnown: new Array<number>(n * HAND_TYPES).fill(0),
     active: 0,
     turn: 0,
     phase: PHASE_PLAY,
@@ -83,6 +84,7 @@ export function newGame(r: CompiledRules, opts: NewGameOptions, log: Ctx['log'] 
       s.hand[seat * HAND_TYPES + t]++;
       s.handSize[seat]++;
     }
+    for (let t = 0; t < HAND_TYPES; t++) s.pileKnown[seat * HAND_TYPES + t] = r.count[t] - s.hand[seat * HAND_TYPES + t];
   }
   const c: Ctx = { r, s, log };
   startTurn(c, 0);

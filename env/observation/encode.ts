@@ -27,6 +27,9 @@
  * | pile            | 3    | draw pile size/100, discard pile size/100, reshuffles/3             |
  * | discard_counts  | 23   | cards of each type in the discard pile / ruleset count              |
  * | discard_top     | 24   | one-hot top card of the discard pile (23 = empty)                   |
+ * | pile_may_hold   | 23   | cards of each type the draw pile may still hold, as far as the      |
+ * |                 |      | observer knows (the pile laid at the last reshuffle less its own    |
+ * |                 |      | draws) / ruleset count                                              |
  * | closing         | 5    | one-hot aside / in deck / drawn, depth range lo/100, hi/100         |
  * | end             | 2    | the observer still has a last turn to take, solo last turn pending  |
  * | titles_left     | 4    | tokens left of each title (first 4) / their ruleset count           |
@@ -72,6 +75,7 @@ const SLICES: [name: string, size: number][] = [
   ['pile', 3],
   ['discard_counts', HAND_TYPES],
   ['discard_top', HAND_TYPES + 1],
+  ['pile_may_hold', HAND_TYPES],
   ['closing', 5],
   ['end', 2],
   ['titles_left', 4],
@@ -198,6 +202,7 @@ export function encodeObservation(r: CompiledRules, s: GameState, seat: number, 
   out[offset + O.pile + 2] = s.reshuffles / 3;
   for (const t of s.discard) out[offset + O.discard_counts + t] += 1 / Math.max(1, r.count[t]);
   out[offset + O.discard_top + (s.discard.length > 0 ? s.discard[s.discard.length - 1] : HAND_TYPES)] = 1;
+  for (let t = 0; t < HAND_TYPES; t++) out[offset + O.pile_may_hold + t] = s.pileKnown[seat * HAND_TYPES + t] / Math.max(1, r.count[t]);
   out[offset + O.closing + (s.closing.where === CLOSING_DRAWN ? 2 : inDeck ? 1 : 0)] = 1;
   const depth = closingDepth(s);
   if (depth) {

@@ -95,7 +95,8 @@ export interface PlayerView {
   handSize: number;
   turnState: TurnView;
   table: PlayerPublicView[];
-  deck: { size: number; reshuffles: number };
+  /** `mayHold`: what the draw pile may still hold, as far as this seat knows (state.pileKnown). */
+  deck: { size: number; reshuffles: number; mayHold: Record<CardId, number> };
   discard: { size: number; top: CardId | null; counts: Record<CardId, number> };
   closingTime: {
     where: 'aside' | 'in_deck' | 'drawn';
@@ -199,7 +200,11 @@ export function makeView(r: CompiledRules, s: GameState, seat: number): PlayerVi
       afterDone: s.doneWindow === 1,
     },
     table,
-    deck: { size: s.deck.length - (s.closing.where === CLOSING_IN_DECK ? 1 : 0), reshuffles: s.reshuffles },
+    deck: {
+      size: s.deck.length - (s.closing.where === CLOSING_IN_DECK ? 1 : 0),
+      reshuffles: s.reshuffles,
+      mayHold: counts((t) => s.pileKnown[seat * HAND_TYPES + t]),
+    },
     discard: { size: s.discard.length, top, counts: counts((t) => discardCounts[t]) },
     closingTime: {
       where: s.closing.where === CLOSING_ASIDE ? 'aside' : s.closing.where === CLOSING_IN_DECK ? 'in_deck' : 'drawn',
