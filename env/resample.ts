@@ -7,9 +7,9 @@
  * the cards drawn since it went in.
  *
  * It is a consistent deal, not an exact draw from the seat's posterior: which of the pile's
- * cards each opponent drew since the reshuffle is not weighed. Other seats' private
- * knowledge is not used (the seat cannot know it); in the copy, whatever they "knew" is
- * clipped to the new hands so the state stays consistent.
+ * cards each opponent drew since the reshuffle is not weighed. Nothing the seat may not know
+ * survives in the copy: other seats' private knowledge is replaced by what is public, so a
+ * search bot reading the copy learns nothing it could not see.
  */
 import { CLOSING_TIME, HAND_TYPES } from './cards.ts';
 import type { CompiledRules } from './ruleset.ts';
@@ -71,22 +71,17 @@ export function resampleState(_r: CompiledRules, state: GameState, seat: number,
     const d = depth[0] + randInt(rng, depth[1] - depth[0] + 1);
     s.deck.splice(s.deck.length - Math.min(d, s.deck.length), 0, CLOSING_TIME);
   }
-  // Others' knowledge must stay true of the new deal: what the pile may hold can only grow,
-  // what a hand holds can only shrink.
-  const inDeck = new Array<number>(HAND_TYPES).fill(0);
-  for (const t of deck) if (t !== CLOSING_TIME) inDeck[t]++;
-  for (let o = 0; o < n; o++) {
-    for (let t = 0; t < HAND_TYPES; t++) {
-      const i = o * HAND_TYPES + t;
-      if (s.pileKnown[i] < inDeck[t]) s.pileKnown[i] = inDeck[t];
-    }
-  }
+  // Other seats' private knowledge (what they drew, what passed between two of them) is not
+  // the seat's to know: in the copy they know the public part of each hand, and the pile
+  // bound the seat itself has (true of the new pile, which was dealt from it). What they know
+  // of the seat's own hand follows from events the seat saw, so it stays.
   for (let o = 0; o < n; o++) {
     if (o === seat) continue;
+    for (let t = 0; t < HAND_TYPES; t++) s.pileKnown[o * HAND_TYPES + t] = s.pileKnown[seat * HAND_TYPES + t];
     for (let p = 0; p < n; p++) {
       if (p === seat || p === o) continue;
       const kb = (o * n + p) * HAND_TYPES;
-      for (let t = 0; t < HAND_TYPES; t++) s.known[kb + t] = Math.min(s.known[kb + t], s.hand[p * HAND_TYPES + t]);
+      for (let t = 0; t < HAND_TYPES; t++) s.known[kb + t] = s.knownPublic[p * HAND_TYPES + t];
     }
   }
   s.rng = seedRng(`${seed}:dice`);

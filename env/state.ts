@@ -103,6 +103,8 @@ export interface GameState {
    * known[(observer * players + owner) * HAND_TYPES + type].
    */
   known: number[];
+  /** The part of that everyone knows (Mixed-up, That beer is warm, the discard pile): knownPublic[owner * HAND_TYPES + type]. */
+  knownPublic: number[];
   /**
    * What each seat knows the draw pile may still hold, per type (an upper bound): the pile
    * as it was laid at the last reshuffle (or the whole deck less its own hand at the deal),
@@ -162,6 +164,7 @@ export function cloneState(s: GameState): GameState {
     copying: s.copying.slice(),
     titlesLeft: s.titlesLeft.slice(),
     known: s.known.slice(),
+    knownPublic: s.knownPublic.slice(),
     pileKnown: s.pileKnown.slice(),
     effect: s.effect && { ...s.effect, queue: s.effect.queue.slice() },
     closing: { ...s.closing },

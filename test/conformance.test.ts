@@ -45,6 +45,14 @@ function checkCardsAccounted(s: GameState): void {
       sum += s.hand[p * HAND_TYPES + t];
     }
     if (sum !== s.handSize[p]) throw new Error(`seat ${p}: hand size ${s.handSize[p]} but ${sum} cards`);
+    for (let t = 0; t < HAND_TYPES; t++) {
+      const held = s.hand[p * HAND_TYPES + t];
+      if (s.knownPublic[p * HAND_TYPES + t] > held) throw new Error(`everyone "knows" seat ${p} holds a card it does not`);
+      for (let o = 0; o < s.players; o++) {
+        const k = s.known[(o * s.players + p) * HAND_TYPES + t];
+        if (o !== p && (k > held || k < s.knownPublic[p * HAND_TYPES + t])) throw new Error(`seat ${o}'s knowledge of seat ${p}'s hand is wrong`);
+      }
+    }
   }
 }
 
@@ -224,6 +232,12 @@ describe.each(COUNTS)('conformance at %i players', (players) => {
             const i = p * HAND_TYPES + c;
             if (p === seat && t.hand[i] !== s.hand[i]) throw new Error('own hand changed');
             if (t.hand[i] < t.known[(seat * players + p) * HAND_TYPES + c]) throw new Error('a known card is missing');
+            // Nothing private to other seats survives: they know only the public part.
+            for (let o = 0; o < players; o++) {
+              if (o === seat || o === p || p === seat) continue;
+              if (t.known[(o * players + p) * HAND_TYPES + c] !== t.knownPublic[i]) throw new Error('private knowledge leaked into the copy');
+            }
+            if (p !== seat && t.pileKnown[i] !== t.pileKnown[seat * HAND_TYPES + c]) throw new Error("another seat's draws leaked into the copy");
           }
         }
         if (step % 30 === 0) {

@@ -25,6 +25,7 @@ export function handLosePublic(s: GameState, seat: number, t: number): void {
     const k = (o * n + seat) * HAND_TYPES + t;
     if (s.known[k] > 0) s.known[k]--;
   }
+  if (s.knownPublic[seat * HAND_TYPES + t] > 0) s.knownPublic[seat * HAND_TYPES + t]--;
 }
 
 /** Adds a card everyone sees go into the hand (Mixed-up, warm beer, the discard pile). */
@@ -33,6 +34,7 @@ export function handGainPublic(s: GameState, seat: number, t: number): void {
   s.handSize[seat]++;
   const n = s.players;
   for (let o = 0; o < n; o++) if (o !== seat) s.known[(o * n + seat) * HAND_TYPES + t]++;
+  s.knownPublic[seat * HAND_TYPES + t]++;
 }
 
 /** Adds a card only its new holder sees (a draw). */
@@ -61,6 +63,8 @@ export function handMovePrivate(s: GameState, from: number, to: number, t: numbe
     }
   }
   s.known[(from * n + to) * HAND_TYPES + t]++;
+  const pub = from * HAND_TYPES;
+  for (let u = 0; u < HAND_TYPES; u++) if (s.knownPublic[pub + u] > 0) s.knownPublic[pub + u]--;
 }
 
 /** Empties a hand onto the discard pile face up (a player leaving the game). */
@@ -72,6 +76,7 @@ export function handDiscardAll(s: GameState, seat: number): void {
     s.hand[i] = 0;
   }
   s.handSize[seat] = 0;
+  for (let u = 0; u < HAND_TYPES; u++) s.knownPublic[seat * HAND_TYPES + u] = 0;
   for (let o = 0; o < n; o++) {
     const base = (o * n + seat) * HAND_TYPES;
     for (let u = 0; u < HAND_TYPES; u++) s.known[base + u] = 0;

@@ -55,6 +55,7 @@ export function newGame(r: CompiledRules, opts: NewGameOptions, log: Ctx['log'] 
     copying: new Array<number>(n).fill(-1),
     titlesLeft: rs.titles.map((t) => t.tokens),
     known: new Array<number>(n * n * HAND_TYPES).fill(0),
+    knownPublic: new Array<number>(n * HAND_TYPES).fill(0),
     pileKnown: new Array<number>(n * HAND_TYPES).fill(0),
     active: 0,
     turn: 0,
