@@ -1,0 +1,49 @@
+/**
+ * The one agent interface every agent in the project implements. An agent is given what
+ * its seat may see and returns one of the legal actions; it may be asynchronous (LLM and
+ * HTTP agents are). Agents never receive the game state.
+ *
+ * The observation is built lazily: `view`, `encoding`, `text` and `events` are computed the
+ * first time they are read, so a fast scripted agent pays only for what it uses.
+ */
+import type { CzechPubEnv } from '../env/env.ts';
+import type { GameEvent } from '../env/events.ts';
+import type { PlayerView } from '../env/observation/view.ts';
+
+export interface AgentObservation {
+  seat: number;
+  players: number;
+  /** Legal actions, ascending; never empty. */
+  legalActions: readonly number[];
+  /** The seat's view (typed object). */
+  readonly view: PlayerView;
+  /** The seat's observation encoding (env/observation/encode.ts). */
+  readonly encoding: Float32Array;
+  /** Legal-action mask over the whole action space. */
+  readonly mask: Uint8Array;
+  /** The seat's view as text, with its legal actions listed. */
+  readonly text: string;
+  /** Events the seat saw since its last decision. */
+  readonly events: readonly GameEvent[];
+  /**
+   * A copy of the game in which everything this seat cannot see is dealt anew, consistent
+   * with what it knows (env.resample): for search bots. Absent where the game is not held
+   * locally (e.g. a remote client's view).
+   */
+  sampleWorld?(seed: string): CzechPubEnv;
+}
+
+export interface GameStart {
+  seat: number;
+  players: number;
+  /** A seed for the agent's own randomness in this game (tournaments derive it per game and seat). */
+  seed: string;
+}
+
+export interface Agent {
+  /** The spec string that made this agent, e.g. `ismcts:iterations=500`. */
+  readonly spec: string;
+  /** Called before each game. */
+  reset?(game: GameStart): void;
+  act(obs: AgentObservation): number | Promise<number>;
+}

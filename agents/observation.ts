@@ -1,0 +1,51 @@
+/** Builds the lazy AgentObservation of a seat from a local env. */
+import { describeAction, NUM_ACTIONS } from '../env/actions.ts';
+import type { CzechPubEnv } from '../env/env.ts';
+import type { GameEvent } from '../env/events.ts';
+import { OBS_SIZE } from '../env/observation/encode.ts';
+import type { PlayerView } from '../env/observation/view.ts';
+import type { AgentObservation } from './agent.ts';
+
+export class EnvObservation implements AgentObservation {
+  readonly seat: number;
+  readonly players: number;
+  readonly legalActions: readonly number[];
+  private cachedView?: PlayerView;
+  private cachedEncoding?: Float32Array;
+  private cachedMask?: Uint8Array;
+  private cachedText?: string;
+  private cachedEvents?: GameEvent[];
+
+  constructor(private readonly env: CzechPubEnv, seat: number, legal?: readonly number[]) {
+    this.seat = seat;
+    this.players = env.players;
+    this.legalActions = legal ?? env.legalActions();
+  }
+
+  get view(): PlayerView {
+    return (this.cachedView ??= this.env.view(this.seat));
+  }
+  get encoding(): Float32Array {
+    return (this.cachedEncoding ??= this.env.encode(this.seat, new Float32Array(OBS_SIZE)));
+  }
+  get mask(): Uint8Array {
+    if (!this.cachedMask) {
+      this.cachedMask = new Uint8Array(NUM_ACTIONS);
+      for (const a of this.legalActions) this.cachedMask[a] = 1;
+    }
+    return this.cachedMask;
+  }
+  get text(): string {
+    return (this.cachedText ??= this.env.text(this.seat));
+  }
+  get events(): readonly GameEvent[] {
+    return (this.cachedEvents ??= this.env.events(this.seat));
+  }
+  sampleWorld(seed: string): CzechPubEnv {
+    return this.env.resample(this.seat, seed);
+  }
+  /** The legal actions in words, for logs and LLM prompts. */
+  describeLegal(): string[] {
+    return this.legalActions.map((a) => describeAction(a, this.seat, this.players));
+  }
+}

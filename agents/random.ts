@@ -1,0 +1,16 @@
+/** `random`: uniform over the legal actions, from a generator seeded per game. */
+import { randInt, seedRng, type RngState } from '../env/rng.ts';
+import type { Agent, AgentObservation, GameStart } from './agent.ts';
+
+export class RandomAgent implements Agent {
+  readonly spec = 'random';
+  private rng: RngState = seedRng('random');
+
+  reset(game: GameStart): void {
+    this.rng = seedRng(`random/${game.seed}`);
+  }
+
+  act(obs: AgentObservation): number {
+    return obs.legalActions[randInt(this.rng, obs.legalActions.length)];
+  }
+}

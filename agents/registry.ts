@@ -1,0 +1,79 @@
+/**
+ * Agents by spec string, usable everywhere (CLI, tournaments, later the server):
+ * `name` or `name:options`, where options are `key=value` pairs separated by `:`
+ * (e.g. `ismcts:iterations=500:rollout=greedy`), or one argument for agents that take a
+ * path or address (`ppo:<checkpoint>`, `http:<url>`).
+ */
+import type { Agent } from './agent.ts';
+import { RandomAgent } from './random.ts';
+
+export interface AgentFactory {
+  /** One line for listings. */
+  description: string;
+  create(spec: string, options: string): Agent;
+}
+
+const factories = new Map<string, AgentFactory>();
+
+export function registerAgent(name: string, factory: AgentFactory): void {
+  if (factories.has(name)) throw new Error(`agent '${name}' is already registered`);
+  factories.set(name, factory);
+}
+
+export function knownAgents(): { name: string; description: string }[] {
+  return [...factories].map(([name, f]) => ({ name, description: f.description }));
+}
+
+export class UnknownAgentError extends Error {
+  override name = 'UnknownAgentError';
+}
+
+/** Creates an agent from its spec; an unknown name fails listing the known ones. */
+export function createAgent(spec: string): Agent {
+  const trimmed = spec.trim();
+  const i = trimmed.indexOf(':');
+  const name = i < 0 ? trimmed : trimmed.slice(0, i);
+  const options = i < 0 ? '' : trimmed.slice(i + 1);
+  const f = factories.get(name);
+  if (!f) {
+    throw new UnknownAgentError(`unknown agent '${spec}'; known agents: ${[...factories.keys()].join(', ')}`);
+  }
+  return f.create(trimmed, options);
+}
+
+/**
+ * Parses `key=value` options separated by `:` against defaults, converting to the defaults'
+ * types; unknown keys and bad values fail naming the spec.
+ */
+export function parseOptions<T extends Record<string, number | string | boolean>>(spec: string, options: string, defaults: T): T {
+  const out: Record<string, number | string | boolean> = { ...defaults };
+  if (options === '') return out as T;
+  for (const part of options.split(':')) {
+    const eq = part.indexOf('=');
+    const key = eq < 0 ? part : part.slice(0, eq);
+    const raw = eq < 0 ? 'true' : part.slice(eq + 1);
+    if (!(key in defaults)) {
+      throw new Error(`agent '${spec}': unknown option '${key}'; options: ${Object.keys(defaults).join(', ') || 'none'}`);
+    }
+    const d = defaults[key];
+    if (typeof d === 'number') {
+      const v = Number(raw);
+      if (raw.trim() === '' || !Number.isFinite(v)) throw new Error(`agent '${spec}': option '${key}' must be a number, got '${raw}'`);
+      out[key] = v;
+    } else if (typeof d === 'boolean') {
+      if (raw !== 'true' && raw !== 'false') throw new Error(`agent '${spec}': option '${key}' must be true or false, got '${raw}'`);
+      out[key] = raw === 'true';
+    } else {
+      out[key] = raw;
+    }
+  }
+  return out as T;
+}
+
+registerAgent('random', {
+  description: 'uniform over the legal actions',
+  create: (spec, options) => {
+    parseOptions(spec, options, {});
+    return new RandomAgent();
+  },
+});

@@ -1,0 +1,1 @@
+/** Registers the scripted baselines (greedy, cautious, heuristic). */

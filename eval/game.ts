@@ -1,0 +1,78 @@
+/** Plays one game between agents, one per seat, and reports how it went. */
+import { CzechPubEnv, DEFAULT_MAX_DECISIONS } from '../env/env.ts';
+import type { Ruleset } from '../env/ruleset.ts';
+import { THROWN_OUT, WASTED } from '../env/state.ts';
+import type { Agent } from '../agents/agent.ts';
+import { EnvObservation } from '../agents/observation.ts';
+
+export interface GameRecord {
+  seed: string;
+  /** Final scores by seat. */
+  scores: number[];
+  points: number[];
+  /** Winners' seats (tied winners share the win). */
+  winners: number[];
+  turns: number;
+  decisions: number;
+  /** Per seat: null, 'wasted' or 'thrown_out'. */
+  out: (null | 'wasted' | 'thrown_out')[];
+  truncated: boolean;
+  /** Decisions taken and time spent deciding, by seat. */
+  agentDecisions: number[];
+  agentMillis: number[];
+}
+
+export interface PlayOptions {
+  seed: string;
+  ruleset?: Ruleset;
+  askAll?: boolean;
+  maxDecisions?: number;
+  /** Keep the event log so agents can read `events` (default true). */
+  log?: boolean;
+  /** Clock for timing agents (injected: the env and agents stay clock-free). */
+  now?: () => number;
+}
+
+export class IllegalAgentActionError extends Error {
+  override name = 'IllegalAgentActionError';
+}
+
+/** Plays a game with agents[seat] at each seat. Agents are reset with a per-seat seed. */
+export async function playGame(agents: readonly Agent[], opts: PlayOptions): Promise<GameRecord> {
+  const players = agents.length;
+  const env = new CzechPubEnv({
+    seed: opts.seed, players, ruleset: opts.ruleset, askAll: opts.askAll,
+    maxDecisions: opts.maxDecisions ?? DEFAULT_MAX_DECISIONS, log: opts.log ?? true,
+  });
+  agents.forEach((a, seat) => a.reset?.({ seat, players, seed: `${opts.seed}/seat${seat}` }));
+  const now = opts.now ?? (() => 0);
+  const agentDecisions = new Array<number>(players).fill(0);
+  const agentMillis = new Array<number>(players).fill(0);
+  while (!env.done) {
+    const seat = env.currentPlayer;
+    const obs = new EnvObservation(env, seat);
+    const t0 = now();
+    const action = await agents[seat].act(obs);
+    agentMillis[seat] += now() - t0;
+    agentDecisions[seat]++;
+    if (!obs.legalActions.includes(action)) {
+      throw new IllegalAgentActionError(
+        `agent '${agents[seat].spec}' at seat ${seat} chose ${action}, not one of ${obs.legalActions.join(', ')} (game seed ${opts.seed})`,
+      );
+    }
+    env.step(action);
+  }
+  const s = env.state;
+  return {
+    seed: opts.seed,
+    scores: env.scores(),
+    points: s.points.slice(),
+    winners: env.scores().flatMap((v, i, all) => (v === Math.max(...all) ? [i] : [])),
+    turns: s.turn,
+    decisions: s.decisions,
+    out: s.out.map((o) => (o === WASTED ? 'wasted' : o === THROWN_OUT ? 'thrown_out' : null)),
+    truncated: env.truncated,
+    agentDecisions,
+    agentMillis,
+  };
+}
