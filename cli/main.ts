@@ -5,19 +5,22 @@
 import { benchCommand } from './bench.ts';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, processIo, UsageError, type Io } from './io.ts';
 import { playCommand } from './play.ts';
+import { tournamentCommand } from './tournament.ts';
 
 export const USAGE = `Usage: czech-pub <command> [options]
 
 Commands:
   play        play one seeded game between random agents and print it
   bench env   measure how fast the environment steps
+  tournament  play agents against each other and rank them
 
 Run 'czech-pub <command> --help' for a command's options.`;
 
 /** Each command parses its own arguments and prints its own --help. */
-const COMMANDS: Record<string, (args: readonly string[], io: Io) => number> = {
+const COMMANDS: Record<string, (args: readonly string[], io: Io) => number | Promise<number>> = {
   play: playCommand,
   bench: benchCommand,
+  tournament: tournamentCommand,
 };
 
 export async function main(argv: string[], io: Io = processIo): Promise<number> {
@@ -35,7 +38,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     if (!command) {
       throw new UsageError(cmd.startsWith('-') ? `unknown option '${cmd}'` : `unknown command '${cmd}'`);
     }
-    return command(rest, io);
+    return await command(rest, io);
   } catch (e) {
     if (e instanceof UsageError) {
       io.err(`czech-pub${command ? ` ${cmd}` : ''}: ${e.message}`);

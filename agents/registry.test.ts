@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import './index.ts';
+import { createAgent, knownAgents, parseOptions, UnknownAgentError } from './registry.ts';
+
+describe('agent registry', () => {
+  it('creates agents by spec and lists them', () => {
+    expect(createAgent('random').spec).toBe('random');
+    expect(knownAgents().map((a) => a.name)).toContain('random');
+  });
+
+  it('an unknown spec fails listing the known agents', () => {
+    expect(() => createAgent('nobody:x=1')).toThrow(UnknownAgentError);
+    expect(() => createAgent('nobody')).toThrow(/unknown agent 'nobody'; known agents: random/);
+  });
+
+  it('options parse to the defaults’ types; bad ones fail naming the option', () => {
+    const d = { iterations: 100, rollout: 'random', fast: false };
+    expect(parseOptions('x', '', d)).toEqual(d);
+    expect(parseOptions('x', 'iterations=5:rollout=greedy:fast', d)).toEqual({ iterations: 5, rollout: 'greedy', fast: true });
+    expect(() => parseOptions('x:depth=2', 'depth=2', d)).toThrow("agent 'x:depth=2': unknown option 'depth'; options: iterations, rollout, fast");
+    expect(() => parseOptions('x', 'iterations=lots', d)).toThrow("option 'iterations' must be a number, got 'lots'");
+    expect(() => parseOptions('x', 'fast=maybe', d)).toThrow("option 'fast' must be true or false");
+    expect(() => createAgent('random:x=1')).toThrow("agent 'random:x=1': unknown option 'x'");
+  });
+});

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { bufferIo } from './io.ts';
+import { main } from './main.ts';
+
+describe('czech-pub tournament', () => {
+  it('--json prints the summary with the documented fields', async () => {
+    const io = bufferIo();
+    const code = await main(['tournament', '--agents', 'random,random,random', '--games', '9', '--seed', '3', '--workers', '0', '--json'], io);
+    expect(code).toBe(0);
+    expect(io.stdout.length).toBe(1);
+    const s = JSON.parse(io.stdout[0]);
+    expect(s.games).toBe(9);
+    expect(s.gamesPerSec).toBeGreaterThan(0);
+    expect(s.agents[0]).toMatchObject({ spec: 'random', games: 27 });
+    for (const key of ['wins', 'winRate', 'winRateCI', 'meanScore', 'rating']) expect(s.agents[0]).toHaveProperty(key);
+    expect(s.agents[0].winRateCI).toHaveLength(2);
+  });
+
+  it('prints a Markdown leaderboard by default', async () => {
+    const io = bufferIo();
+    expect(await main(['tournament', '--agents', 'random,random', '--games', '4', '--workers', '0'], io)).toBe(0);
+    expect(io.stdout.join('\n')).toContain('| # | agent | games | wins |');
+  });
+
+  it('bad usage exits 2 naming the problem', async () => {
+    const cases: [string[], RegExp][] = [
+      [['tournament'], /--agents is required/],
+      [['tournament', '--agents', 'random,nobody'], /unknown agent 'nobody'; known agents: random/],
+      [['tournament', '--agents', 'random,random', '--players', '3'], /2 agents for 3 players/],
+      [['tournament', '--agents', 'random,random', '--games', '0'], /--games must be a whole number/],
+      [['tournament', '--agents', 'random,,random'], /empty entry/],
+      [['tournament', '--agents', 'random,random', '--bogus'], /unknown option '--bogus'/],
+    ];
+    for (const [args, message] of cases) {
+      const io = bufferIo();
+      expect(await main(args, io)).toBe(2);
+      expect(io.stderr.join('\n')).toMatch(message);
+    }
+  });
+
+  it('--help lists the known agents', async () => {
+    const io = bufferIo();
+    expect(await main(['tournament', '--help'], io)).toBe(0);
+    expect(io.stdout.join('\n')).toMatch(/Agents:[\s\S]*random\s+uniform over the legal actions/);
+  });
+});

@@ -1,0 +1,103 @@
+/** Tournament reports: a Markdown leaderboard and a self-contained HTML page with a chart. */
+import type { TournamentResult } from './tournament.ts';
+
+const pct = (x: number): string => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : '–');
+const num = (x: number, d = 1): string => (Number.isFinite(x) ? x.toFixed(d) : '–');
+
+export function leaderboardMarkdown(r: TournamentResult): string {
+  const c = r.config;
+  const lines = [
+    `# Czech Pub tournament: ${c.players} players, ${r.gamesPlayed} games${r.complete ? '' : ` (interrupted: ${r.gamesPlayed} of ${r.gamesScheduled})`}`,
+    '',
+    `Seed ${c.seed}, ${c.duplicate ? 'duplicate deals' : 'independent deals'}, seats rotated; ruleset ${r.env.ruleset.name} ` +
+      `(${r.env.ruleset.fingerprint}); ${num(r.gamesPerSec)} games/s on ${c.workers} worker${c.workers === 1 ? '' : 's'}.`,
+    '',
+    '| # | agent | games | wins | win rate (95% CI) | mean score (95% CI) | mean rank | rating (σ) | wasted | thrown out | ms/decision |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+    ...r.summary.agents.map((a, i) =>
+      `| ${i + 1} | \`${a.spec}\`${a.seats > 1 ? ` ×${a.seats}` : ''} | ${a.games} | ${num(a.wins)} | ${pct(a.winRate)} (${pct(a.winRateCI[0])}–${pct(a.winRateCI[1])}) | ` +
+        `${num(a.meanScore)} (${num(a.scoreCI[0])}–${num(a.scoreCI[1])}) | ${num(a.meanRank, 2)} | ${num(a.rating)} (${num(a.ratingSigma, 2)}) | ` +
+        `${pct(a.wastedRate)} | ${pct(a.thrownOutRate)} | ${num(a.msPerDecision, 3)} |`),
+    '',
+    `Games last ${num(r.summary.meanTurns)} turns and ${num(r.summary.meanDecisions)} decisions on average` +
+      `${r.summary.truncatedGames ? `; ${r.summary.truncatedGames} were cut off at the decision cap` : ''}.`,
+  ];
+  const specs = r.summary.agents.map((a) => a.spec);
+  if (specs.length > 1) {
+    lines.push('', 'Head to head (row finished above column, ties half):', '', `| | ${specs.map((s) => `\`${s}\``).join(' | ')} |`,
+      `|---|${specs.map(() => '---').join('|')}|`,
+      ...specs.map((a) => `| \`${a}\` | ${specs.map((b) => (a === b ? '' : pct(r.summary.headToHead[a]?.[b] ?? Number.NaN))).join(' | ')} |`));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+const esc = (s: string): string => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+
+/** An SVG bar chart of win rates with their 95% intervals. */
+function winRateChart(r: TournamentResult): string {
+  const agents = r.summary.agents;
+  const rowH = 34, left = 220, width = 520, top = 30;
+  const height = top + agents.length * rowH + 30;
+  const max = Math.min(1, Math.max(0.05, ...agents.map((a) => (Number.isFinite(a.winRateCI[1]) ? a.winRateCI[1] : a.winRate))) * 1.1);
+  const x = (v: number) => left + (Math.max(0, v) / max) * width;
+  const ticks = Array.from({ length: 6 }, (_, i) => (max * i) / 5);
+  const parts = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${left + width + 40}" height="${height}" role="img" aria-label="Win rates with 95% intervals">`,
+    ...ticks.map((t) => `<line x1="${x(t)}" y1="${top - 8}" x2="${x(t)}" y2="${height - 24}" stroke="#ddd"/>` +
+      `<text x="${x(t)}" y="${height - 8}" font-size="11" text-anchor="middle">${(100 * t).toFixed(0)}%</text>`),
+  ];
+  const even = 1 / r.config.players;
+  parts.push(`<line x1="${x(even)}" y1="${top - 12}" x2="${x(even)}" y2="${height - 24}" stroke="#999" stroke-dasharray="4 3"/>`,
+    `<text x="${x(even) + 4}" y="${top - 14}" font-size="11" fill="#666">even share ${(100 * even).toFixed(0)}%</text>`);
+  agents.forEach((a, i) => {
+    const y = top + i * rowH;
+    parts.push(
+      `<text x="${left - 8}" y="${y + 20}" font-size="13" text-anchor="end">${esc(a.spec)}</text>`,
+      `<rect x="${left}" y="${y + 6}" width="${x(a.winRate) - left}" height="20" fill="#4a7ab5"/>`,
+      `<line x1="${x(a.winRateCI[0])}" y1="${y + 16}" x2="${x(a.winRateCI[1])}" y2="${y + 16}" stroke="#111" stroke-width="2"/>`,
+      `<line x1="${x(a.winRateCI[0])}" y1="${y + 10}" x2="${x(a.winRateCI[0])}" y2="${y + 22}" stroke="#111" stroke-width="2"/>`,
+      `<line x1="${x(a.winRateCI[1])}" y1="${y + 10}" x2="${x(a.winRateCI[1])}" y2="${y + 22}" stroke="#111" stroke-width="2"/>`,
+      `<text x="${x(Math.max(a.winRate, a.winRateCI[1])) + 6}" y="${y + 20}" font-size="12">${pct(a.winRate)}</text>`,
+    );
+  });
+  parts.push('</svg>');
+  return parts.join('\n');
+}
+
+/** Renders the markdown table rows as an HTML table (same figures). */
+function leaderboardHtml(r: TournamentResult): string {
+  const head = ['#', 'agent', 'games', 'wins', 'win rate', '95% CI', 'mean score', '95% CI', 'mean rank', 'rating', 'σ', 'wasted', 'thrown out', 'ms/decision'];
+  const rows = r.summary.agents.map((a, i) => [
+    String(i + 1), `${esc(a.spec)}${a.seats > 1 ? ` ×${a.seats}` : ''}`, String(a.games), num(a.wins), pct(a.winRate),
+    `${pct(a.winRateCI[0])}–${pct(a.winRateCI[1])}`, num(a.meanScore), `${num(a.scoreCI[0])}–${num(a.scoreCI[1])}`,
+    num(a.meanRank, 2), num(a.rating), num(a.ratingSigma, 2), pct(a.wastedRate), pct(a.thrownOutRate), num(a.msPerDecision, 3),
+  ]);
+  return `<table><thead><tr>${head.map((h) => `<th>${h}</th>`).join('')}</tr></thead><tbody>` +
+    rows.map((row) => `<tr>${row.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('') + '</tbody></table>';
+}
+
+export function reportHtml(r: TournamentResult): string {
+  const c = r.config;
+  const specs = r.summary.agents.map((a) => a.spec);
+  const h2h = `<table><thead><tr><th>row above column</th>${specs.map((s) => `<th>${esc(s)}</th>`).join('')}</tr></thead><tbody>` +
+    specs.map((a) => `<tr><th>${esc(a)}</th>${specs.map((b) => `<td>${a === b ? '' : pct(r.summary.headToHead[a]?.[b] ?? Number.NaN)}</td>`).join('')}</tr>`).join('') +
+    '</tbody></table>';
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Czech Pub tournament: ${esc(specs.join(', '))}</title>
+<style>body{font-family:system-ui,sans-serif;margin:2rem;max-width:1100px}table{border-collapse:collapse;margin:1rem 0}
+td,th{border:1px solid #ccc;padding:4px 8px;text-align:right}th{background:#f4f4f4}td:nth-child(2){text-align:left}</style></head>
+<body>
+<h1>Czech Pub tournament</h1>
+<p>${c.players} players, ${r.gamesPlayed} games${r.complete ? '' : ` (interrupted after ${r.gamesPlayed} of ${r.gamesScheduled})`}, seed <code>${esc(c.seed)}</code>,
+${c.duplicate ? 'duplicate deals' : 'independent deals'}, seats rotated. Ruleset <code>${esc(r.env.ruleset.name)}</code> (${r.env.ruleset.fingerprint}),
+observation v${r.env.observationVersion}, action space v${r.env.actionSpaceVersion}. ${num(r.gamesPerSec)} games/s on ${c.workers} worker(s); ${esc(r.finishedAt)}.</p>
+<h2>Win rates with 95% intervals</h2>
+${winRateChart(r)}
+<h2>Leaderboard</h2>
+${leaderboardHtml(r)}
+<p>Games last ${num(r.summary.meanTurns)} turns and ${num(r.summary.meanDecisions)} decisions on average.</p>
+<h2>Head to head</h2>
+${h2h}
+</body></html>
+`;
+}

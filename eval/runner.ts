@@ -1,0 +1,101 @@
+/**
+ * Runs scheduled games, in-process or on a pool of worker threads. Each game depends only
+ * on its own seed and seating (agents are reset per game with a seed derived from it), so
+ * the results are the same whatever the number of workers; they are keyed by game index.
+ */
+import { Worker } from 'node:worker_threads';
+import '../agents/index.ts';
+import { createAgent } from '../agents/registry.ts';
+import { playGame } from './game.ts';
+import type { ScheduledGame } from './schedule.ts';
+import type { GameResult } from './summary.ts';
+import type { WorkerMessage, WorkerSetup } from './worker.ts';
+
+export interface RunOptions extends WorkerSetup {
+  games: readonly ScheduledGame[];
+  /** 0 plays in this thread. */
+  workers: number;
+  /** Called for each finished game, in the order they finish. */
+  onGame?: (result: GameResult) => void;
+  /** Aborting stops handing out games; games in progress are dropped, finished ones kept. */
+  signal?: AbortSignal;
+}
+
+export interface RunOutcome {
+  results: GameResult[];
+  interrupted: boolean;
+}
+
+async function runInThread(o: RunOptions): Promise<RunOutcome> {
+  const agents = o.entries.map((spec) => createAgent(spec));
+  const results: GameResult[] = [];
+  for (const g of o.games) {
+    if (o.signal?.aborted) return { results, interrupted: true };
+    const record = await playGame(g.seating.map((e) => agents[e]), {
+      seed: g.seed, ruleset: o.ruleset, askAll: o.askAll, maxDecisions: o.maxDecisions, now: () => performance.now(),
+    });
+    const result = { ...g, ...record };
+    results.push(result);
+    o.onGame?.(result);
+  }
+  return { results, interrupted: false };
+}
+
+/** A worker that loads the TypeScript worker module through tsx, from any working directory. */
+function startWorker(setup: WorkerSetup): Worker {
+  // The ESM entry of tsx's API (its CommonJS one cannot register hooks in a worker).
+  const tsxApi = import.meta.resolve('tsx/esm/api');
+  const module = new URL('./worker.ts', import.meta.url).href;
+  const boot = `import(${JSON.stringify(tsxApi)}).then(({ register }) => { register(); return import(${JSON.stringify(module)}); })`;
+  return new Worker(boot, { eval: true, workerData: setup });
+}
+
+export async function runGames(o: RunOptions): Promise<RunOutcome> {
+  if (o.workers <= 0 || o.games.length === 0) return runInThread(o);
+  const setup: WorkerSetup = { entries: o.entries, ruleset: o.ruleset, askAll: o.askAll, maxDecisions: o.maxDecisions };
+  const count = Math.min(o.workers, o.games.length);
+  // Small chunks keep the workers evenly loaded and an interrupt prompt.
+  const chunk = Math.max(1, Math.min(16, Math.floor(o.games.length / (count * 8))));
+  let next = 0;
+  const results: GameResult[] = [];
+  const workers: Worker[] = [];
+  return new Promise<RunOutcome>((resolve, reject) => {
+    let busy = 0;
+    let settled = false;
+    const finish = (error?: Error) => {
+      if (settled) return;
+      settled = true;
+      for (const w of workers) void w.terminate();
+      if (error) reject(error);
+      else resolve({ results, interrupted: o.signal?.aborted === true });
+    };
+    const feed = (w: Worker) => {
+      if (o.signal?.aborted || next >= o.games.length) {
+        if (busy === 0) finish();
+        return;
+      }
+      busy++;
+      w.postMessage(o.games.slice(next, next + chunk));
+      next += chunk;
+    };
+    o.signal?.addEventListener('abort', () => finish(), { once: true });
+    for (let i = 0; i < count; i++) {
+      const w = startWorker(setup);
+      workers.push(w);
+      w.on('message', (m: WorkerMessage) => {
+        if (m.type === 'game') {
+          const r = m.result as GameResult;
+          results.push(r);
+          o.onGame?.(r);
+        } else if (m.type === 'idle') {
+          busy--;
+          feed(w);
+        } else {
+          finish(new Error(`tournament worker failed: ${m.message}`));
+        }
+      });
+      w.on('error', (e) => finish(e));
+      feed(w);
+    }
+  });
+}

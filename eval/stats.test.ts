@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { meanCI, ranks, t975, winShares } from './stats.ts';
+
+describe('stats', () => {
+  it('t quantiles match the table', () => {
+    // Two-sided 95% critical values of Student's t.
+    const table: [number, number][] = [[1, 12.706], [2, 4.303], [3, 3.182], [5, 2.571], [10, 2.228], [30, 2.042], [40, 2.021], [60, 2.000], [120, 1.980]];
+    for (const [df, t] of table) expect(t975(df)).toBeCloseTo(t, 3);
+    expect(t975(1e9)).toBeCloseTo(1.96, 3);
+  });
+
+  it('mean and interval, computed by hand', () => {
+    // xs = 1, 2, 3, 4: mean 2.5, sample sd = sqrt(5/3) = 1.29099, se = 0.645497, t(3) = 3.18245
+    const ci = meanCI([1, 2, 3, 4]);
+    expect(ci.mean).toBe(2.5);
+    expect(ci.hi - ci.mean).toBeCloseTo(3.1824 * 0.645497, 4);
+    expect(ci.lo).toBeCloseTo(2.5 - 2.05426, 3);
+    expect(meanCI([7])).toEqual({ mean: 7, lo: 7, hi: 7, n: 1 });
+    expect(Number.isNaN(meanCI([]).mean)).toBe(true);
+  });
+
+  it('ranks share tied places; win shares split ties', () => {
+    expect(ranks([10, 30, 20, 30])).toEqual([4, 1.5, 3, 1.5]);
+    expect(winShares([10, 30, 20, 30])).toEqual([0, 0.5, 0, 0.5]);
+    expect(winShares([5, 1])).toEqual([1, 0]);
+  });
+});

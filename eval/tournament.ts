@@ -1,0 +1,168 @@
+/**
+ * A tournament: agent specs, a player count, a number of games and a seed in; per-agent
+ * results with intervals and ratings out. Seats rotate and deals are duplicated (schedule.ts);
+ * games run in parallel on worker threads with results independent of the worker count
+ * (runner.ts). With an output folder, every finished game is appended to games.jsonl as it
+ * ends, and results.json, leaderboard.md and report.html are written at the end, also when
+ * the run is interrupted, from the games finished so far.
+ */
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import '../agents/index.ts';
+import { createAgent } from '../agents/registry.ts';
+import { DEFAULT_MAX_DECISIONS } from '../env/env.ts';
+import { DEFAULT_RULESET, parseRuleset, type Ruleset } from '../env/ruleset.ts';
+import { envSpec, type EnvSpec } from '../env/spec.ts';
+import { leaderboardMarkdown, reportHtml } from './report.ts';
+import { runGames } from './runner.ts';
+import { roundedGames, schedule } from './schedule.ts';
+import { summarize, type GameResult, type Summary } from './summary.ts';
+
+export const RESULTS_FORMAT = 'czech-pub-tournament/1';
+
+export interface TournamentOptions {
+  agents: string[];
+  players?: number;
+  games: number;
+  seed: string;
+  duplicate?: boolean;
+  ruleset?: Ruleset;
+  askAll?: boolean;
+  maxDecisions?: number;
+  /** Worker threads; default: all cores. 0 plays in this thread. */
+  workers?: number;
+  /** Folder for games.jsonl, results.json, leaderboard.md, report.html. */
+  out?: string;
+  signal?: AbortSignal;
+  onGame?: (done: number, total: number) => void;
+}
+
+export interface TournamentConfig {
+  agents: string[];
+  players: number;
+  games: number;
+  seed: string;
+  duplicate: boolean;
+  askAll: boolean;
+  maxDecisions: number;
+  workers: number;
+  ruleset: Ruleset;
+}
+
+export interface TournamentResult {
+  format: string;
+  env: EnvSpec;
+  config: TournamentConfig;
+  gamesScheduled: number;
+  gamesPlayed: number;
+  complete: boolean;
+  elapsedSec: number;
+  gamesPerSec: number;
+  startedAt: string;
+  finishedAt: string;
+  summary: Summary;
+}
+
+export class TournamentConfigError extends Error {
+  override name = 'TournamentConfigError';
+}
+
+export function resolveConfig(o: TournamentOptions): TournamentConfig {
+  const players = o.players ?? o.agents.length;
+  const ruleset = o.ruleset ? parseRuleset(o.ruleset) : DEFAULT_RULESET;
+  if (!Number.isInteger(players) || players < ruleset.players.min || players > ruleset.players.max) {
+    throw new TournamentConfigError(`players must be from ${ruleset.players.min} to ${ruleset.players.max}, got ${players}`);
+  }
+  if (o.agents.length !== players) {
+    throw new TournamentConfigError(
+      `${o.agents.length} agents for ${players} players: give one agent spec per seat (repeat a spec to field it twice)`,
+    );
+  }
+  for (const spec of o.agents) createAgent(spec); // fails early, naming the known agents
+  if (!Number.isInteger(o.games) || o.games < 1) throw new TournamentConfigError(`games must be a positive integer, got ${o.games}`);
+  const workers = o.workers ?? availableParallelism();
+  if (!Number.isInteger(workers) || workers < 0) throw new TournamentConfigError(`workers must be 0 or more, got ${workers}`);
+  return {
+    agents: o.agents.slice(),
+    players,
+    games: roundedGames(o.games, players),
+    seed: o.seed,
+    duplicate: o.duplicate ?? true,
+    askAll: o.askAll ?? false,
+    maxDecisions: o.maxDecisions ?? DEFAULT_MAX_DECISIONS,
+    workers,
+    ruleset,
+  };
+}
+
+export async function runTournament(o: TournamentOptions): Promise<TournamentResult> {
+  const config = resolveConfig(o);
+  const games = schedule({ entries: config.players, games: config.games, seed: config.seed, duplicate: config.duplicate });
+  const startedAt = new Date();
+  const t0 = performance.now();
+  let gamesFile: string | null = null;
+  if (o.out) {
+    mkdirSync(o.out, { recursive: true });
+    gamesFile = join(o.out, 'games.jsonl');
+    writeFileSync(gamesFile, '');
+  }
+  let done = 0;
+  const outcome = await runGames({
+    entries: config.agents,
+    games,
+    ruleset: config.ruleset === DEFAULT_RULESET ? undefined : config.ruleset,
+    askAll: config.askAll,
+    maxDecisions: config.maxDecisions,
+    workers: config.workers,
+    signal: o.signal,
+    onGame: (r: GameResult) => {
+      if (gamesFile) appendFileSync(gamesFile, `${JSON.stringify({ ...r, agents: r.seating.map((e) => config.agents[e]) })}\n`);
+      o.onGame?.(++done, games.length);
+    },
+  });
+  const elapsedSec = (performance.now() - t0) / 1000;
+  const result: TournamentResult = {
+    format: RESULTS_FORMAT,
+    env: envSpec(config.ruleset),
+    config,
+    gamesScheduled: games.length,
+    gamesPlayed: outcome.results.length,
+    complete: !outcome.interrupted && outcome.results.length === games.length,
+    elapsedSec,
+    gamesPerSec: outcome.results.length / elapsedSec,
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    summary: summarize(config.agents, outcome.results),
+  };
+  if (o.out) writeReports(o.out, result);
+  return result;
+}
+
+export function writeReports(dir: string, r: TournamentResult): void {
+  writeFileSync(join(dir, 'results.json'), `${JSON.stringify(r, null, 2)}\n`);
+  writeFileSync(join(dir, 'leaderboard.md'), leaderboardMarkdown(r));
+  writeFileSync(join(dir, 'report.html'), reportHtml(r));
+}
+
+/** The summary `--json` prints: the headline figures of each agent. */
+export function jsonSummary(r: TournamentResult) {
+  return {
+    games: r.gamesPlayed,
+    gamesScheduled: r.gamesScheduled,
+    complete: r.complete,
+    gamesPerSec: r.gamesPerSec,
+    elapsedSec: r.elapsedSec,
+    players: r.config.players,
+    seed: r.config.seed,
+    workers: r.config.workers,
+    env: r.env,
+    agents: r.summary.agents.map((a) => ({
+      spec: a.spec, seats: a.seats, games: a.games, wins: a.wins, winRate: a.winRate, winRateCI: a.winRateCI,
+      meanScore: a.meanScore, scoreCI: a.scoreCI, meanRank: a.meanRank, rating: a.rating, ratingSigma: a.ratingSigma,
+      wastedRate: a.wastedRate, thrownOutRate: a.thrownOutRate, msPerDecision: a.msPerDecision,
+    })),
+    meanTurns: r.summary.meanTurns,
+    meanDecisions: r.summary.meanDecisions,
+  };
+}
