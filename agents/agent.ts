@@ -23,7 +23,7 @@ export interface AgentObservation {
   readonly mask: Uint8Array;
   /** The seat's view as text, with its legal actions listed. */
   readonly text: string;
-  /** Events the seat saw since its last decision. */
+  /** Events the seat saw since its last decision (kept only for agents that set `readsEvents`). */
   readonly events: readonly GameEvent[];
   /**
    * A copy of the game in which everything this seat cannot see is dealt anew, consistent
@@ -43,6 +43,8 @@ export interface GameStart {
 export interface Agent {
   /** The spec string that made this agent, e.g. `ismcts:iterations=500`. */
   readonly spec: string;
+  /** Set by agents that read `obs.events`: the game then keeps its event log (it costs speed). */
+  readonly readsEvents?: boolean;
   /** Called before each game. */
   reset?(game: GameStart): void;
   act(obs: AgentObservation): number | Promise<number>;

@@ -27,7 +27,7 @@ export interface PlayOptions {
   ruleset?: Ruleset;
   askAll?: boolean;
   maxDecisions?: number;
-  /** Keep the event log so agents can read `events` (default true). */
+  /** Keep the event log so agents can read `events` (default: when an agent sets readsEvents). */
   log?: boolean;
   /** Clock for timing agents (injected: the env and agents stay clock-free). */
   now?: () => number;
@@ -42,7 +42,7 @@ export async function playGame(agents: readonly Agent[], opts: PlayOptions): Pro
   const players = agents.length;
   const env = new CzechPubEnv({
     seed: opts.seed, players, ruleset: opts.ruleset, askAll: opts.askAll,
-    maxDecisions: opts.maxDecisions ?? DEFAULT_MAX_DECISIONS, log: opts.log ?? true,
+    maxDecisions: opts.maxDecisions ?? DEFAULT_MAX_DECISIONS, log: opts.log ?? agents.some((a) => a.readsEvents === true),
   });
   agents.forEach((a, seat) => a.reset?.({ seat, players, seed: `${opts.seed}/seat${seat}` }));
   const now = opts.now ?? (() => 0);
