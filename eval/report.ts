@@ -1,6 +1,7 @@
 /** Tournament reports: a Markdown leaderboard and a self-contained HTML page with a chart. */
 import type { TournamentResult } from './tournament.ts';
 
+const workersText = (w: number): string => (w === 0 ? 'in one thread' : `on ${w} worker thread${w === 1 ? '' : 's'}`);
 const pct = (x: number): string => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : '–');
 const num = (x: number, d = 1): string => (Number.isFinite(x) ? x.toFixed(d) : '–');
 
@@ -10,7 +11,7 @@ export function leaderboardMarkdown(r: TournamentResult): string {
     `# Czech Pub tournament: ${c.players} players, ${r.gamesPlayed} games${r.complete ? '' : ` (interrupted: ${r.gamesPlayed} of ${r.gamesScheduled})`}`,
     '',
     `Seed ${c.seed}, ${c.duplicate ? 'duplicate deals' : 'independent deals'}, seats rotated; ruleset ${r.env.ruleset.name} ` +
-      `(${r.env.ruleset.fingerprint}); ${num(r.gamesPerSec)} games/s on ${c.workers} worker${c.workers === 1 ? '' : 's'}.`,
+      `(${r.env.ruleset.fingerprint}); ${num(r.gamesPerSec)} games/s ${workersText(c.workers)}.`,
     '',
     '| # | agent | games | wins | win rate (95% CI) | mean score (95% CI) | mean rank | rating (σ) | wasted | thrown out | ms/decision |',
     '|---|---|---|---|---|---|---|---|---|---|---|',
@@ -38,9 +39,11 @@ function winRateChart(r: TournamentResult): string {
   const agents = r.summary.agents;
   const rowH = 34, left = 220, width = 520, top = 30;
   const height = top + agents.length * rowH + 30;
-  const max = Math.min(1, Math.max(0.05, ...agents.map((a) => (Number.isFinite(a.winRateCI[1]) ? a.winRateCI[1] : a.winRate))) * 1.1);
-  const x = (v: number) => left + (Math.max(0, v) / max) * width;
-  const ticks = Array.from({ length: 6 }, (_, i) => (max * i) / 5);
+  const top95 = Math.max(0.05, ...agents.map((a) => (Number.isFinite(a.winRateCI[1]) ? a.winRateCI[1] : a.winRate)));
+  const step = top95 <= 0.2 ? 0.05 : top95 <= 0.5 ? 0.1 : 0.2;
+  const max = Math.min(1, Math.ceil((top95 + 0.01) / step) * step);
+  const x = (v: number) => left + (Math.min(max, Math.max(0, v)) / max) * width;
+  const ticks = Array.from({ length: Math.round(max / step) + 1 }, (_, i) => i * step);
   const parts = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${left + width + 40}" height="${height}" role="img" aria-label="Win rates with 95% intervals">`,
     ...ticks.map((t) => `<line x1="${x(t)}" y1="${top - 8}" x2="${x(t)}" y2="${height - 24}" stroke="#ddd"/>` +
@@ -48,7 +51,7 @@ function winRateChart(r: TournamentResult): string {
   ];
   const even = 1 / r.config.players;
   parts.push(`<line x1="${x(even)}" y1="${top - 12}" x2="${x(even)}" y2="${height - 24}" stroke="#999" stroke-dasharray="4 3"/>`,
-    `<text x="${x(even) + 4}" y="${top - 14}" font-size="11" fill="#666">even share ${(100 * even).toFixed(0)}%</text>`);
+    `<text x="${x(even) - 4}" y="${top - 14}" font-size="11" fill="#666" text-anchor="end">even share ${(100 * even).toFixed(0)}%</text>`);
   agents.forEach((a, i) => {
     const y = top + i * rowH;
     parts.push(
@@ -90,7 +93,7 @@ td,th{border:1px solid #ccc;padding:4px 8px;text-align:right}th{background:#f4f4
 <h1>Czech Pub tournament</h1>
 <p>${c.players} players, ${r.gamesPlayed} games${r.complete ? '' : ` (interrupted after ${r.gamesPlayed} of ${r.gamesScheduled})`}, seed <code>${esc(c.seed)}</code>,
 ${c.duplicate ? 'duplicate deals' : 'independent deals'}, seats rotated. Ruleset <code>${esc(r.env.ruleset.name)}</code> (${r.env.ruleset.fingerprint}),
-observation v${r.env.observationVersion}, action space v${r.env.actionSpaceVersion}. ${num(r.gamesPerSec)} games/s on ${c.workers} worker(s); ${esc(r.finishedAt)}.</p>
+observation v${r.env.observationVersion}, action space v${r.env.actionSpaceVersion}. ${num(r.gamesPerSec)} games/s ${workersText(c.workers)}; ${esc(r.finishedAt)}.</p>
 <h2>Win rates with 95% intervals</h2>
 ${winRateChart(r)}
 <h2>Leaderboard</h2>
