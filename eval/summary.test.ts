@@ -48,8 +48,15 @@ describe('summarize, against hand-computed figures', () => {
 
   it('intervals are over per-deal means: A has 0.75 and 0.5, so 0.625 ± t(1)·0.125', () => {
     // sd of {0.75, 0.5} = 0.17678, se = 0.125, t975(1) = 12.7062
-    expect(A.winRateCI[0]).toBeCloseTo(0.625 - 12.7062 * 0.125, 3);
-    expect(A.winRateCI[1]).toBeCloseTo(0.625 + 12.7062 * 0.125, 3);
+    // 0.625 ± 1.588, clipped to the range of a rate.
+    expect(A.winRateCI).toEqual([0, 1]);
+    const many = summarize(['A', 'B'], Array.from({ length: 40 }, (_, i) => game(i, Math.floor(i / 2), i % 2 ? [1, 0] : [0, 1], i % 4 === 3 ? [1, 2] : [2, 1])));
+    const a = many.agents.find((x) => x.spec === 'A')!;
+    // Per deal A wins 1 and 1 (deals 0, 2, ...) or 1 and 0 (deals 1, 3, ...): 10 × 1 and 10 × 0.5,
+    // mean 0.75, sd 0.25649, se 0.057354, t(19) = 2.093.
+    expect(a.winRate).toBe(0.75);
+    expect(a.winRateCI[0]).toBeCloseTo(0.75 - 2.093 * 0.057354, 4);
+    expect(a.winRateCI[1]).toBeCloseTo(0.75 + 2.093 * 0.057354, 4);
     // Scores: deal means A (10+3)/2 = 6.5 and (0+6)/2 = 3; mean 4.75.
     expect(A.meanScore).toBe(4.75);
     expect(A.scoreCI[1] - A.meanScore).toBeCloseTo(12.7062 * 1.75, 3);

@@ -107,7 +107,8 @@ export function summarize(entries: readonly string[], results: readonly GameResu
       games: a.n,
       wins: a.wins,
       winRate: a.n ? a.wins / a.n : Number.NaN,
-      winRateCI: [win.lo, win.hi],
+      // A rate lies in [0, 1]; the t interval around it need not.
+      winRateCI: [Math.max(0, win.lo), Math.min(1, win.hi)],
       meanScore: a.n ? a.score / a.n : Number.NaN,
       scoreCI: [score.lo, score.hi],
       meanRank: a.n ? a.rank / a.n : Number.NaN,
