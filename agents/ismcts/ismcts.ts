@@ -1,0 +1,143 @@
+/**
+ * `ismcts`: single-observer information-set Monte Carlo tree search (Cowling, Powley &
+ * Whitehouse 2012; OpenSpiel's ISMCTS is the same idea keyed by information-state strings).
+ *
+ * Per decision, a fresh tree is rooted at the seat's information set. Each iteration:
+ *   1. determinize: obs.sampleWorld(seed) deals everything the seat cannot see anew (other
+ *      hands, draw-pile order, future dice) consistently with what it knows — the agent's
+ *      only view of a full state, so it never reads the real hidden cards;
+ *   2. select: descend while every action legal in this world has a child, choosing by UCB
+ *      with availability counts for whichever seat acts (each maximises its own reward);
+ *      forced moves (one legal action) are stepped without a node;
+ *   3. expand: add one child for an untried legal action (picked at random);
+ *   4. roll out with the rollout policy to the end, or to the start of the `depth`-th turn
+ *      after the root's, and score it as it stands (value.ts);
+ *   5. back up per-seat rewards (evaluate.ts) along the path.
+ * The decision is the root's most visited action.
+ *
+ * Budget: `iterations` per decision is deterministic — the same game seed gives the same
+ * choices. `timeMs` > 0 searches for that long instead, so choices depend on the machine.
+ */
+import type { CzechPubEnv } from '../../env/env.ts';
+import { randInt, seedRng, type RngState } from '../../env/rng.ts';
+import type { Agent, AgentObservation, GameStart } from '../agent.ts';
+import { outcomeRewards } from './evaluate.ts';
+import type { IsmctsOptions } from './options.ts';
+import { estimateTotals } from './value.ts';
+import { Horizon, makeRollout, rollout, type RolloutPolicy } from './rollout.ts';
+import { backup, bestValued, confidentChoice, markAvailable, mostVisited, Node, selectUcb, settled } from './tree.ts';
+
+export interface SearchStats {
+  iterations: number;
+  /** Visits per root action. */
+  rootVisits: Map<number, number>;
+  root: Node;
+}
+
+export class IsmctsAgent implements Agent {
+  private readonly policy: RolloutPolicy;
+  private gameSeed = 'ismcts';
+  private decision = 0;
+  /** Statistics of the last search, for tests and diagnostics. */
+  lastSearch: SearchStats | null = null;
+
+  constructor(
+    readonly spec: string,
+    private readonly opts: IsmctsOptions,
+    /** Clock for `timeMs` (injected so the search itself stays clock-free). */
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    this.policy = makeRollout(opts.rollout);
+  }
+
+  reset(game: GameStart): void {
+    this.gameSeed = game.seed;
+    this.decision = 0;
+    this.policy.reset(game.players, `ismcts/${game.seed}`);
+  }
+
+  act(obs: AgentObservation): number {
+    const legal = obs.legalActions;
+    const decision = this.decision++;
+    this.lastSearch = null;
+    if (legal.length === 1) return legal[0];
+    if (!obs.sampleWorld) throw new Error(`agent '${this.spec}' needs obs.sampleWorld (a locally held game) to search`);
+    const seed = `${this.gameSeed}/d${decision}`;
+    const rng = seedRng(`ismcts/${seed}`);
+    const root = new Node(obs.players, -1, -1);
+    const deadline = this.opts.timeMs > 0 ? this.now() + this.opts.timeMs : Infinity;
+    const budget = this.opts.timeMs > 0 ? Infinity : this.opts.iterations;
+    const first = obs.sampleWorld(`${seed}/i0`);
+    // The seat sees the same in every determinization, so one of them gives the policy's choice.
+    const base = this.policy.guides ? this.policy.act(first, legal, rng) : -1;
+    let it = 0;
+    while (it < budget) {
+      if (it > 0 && deadline !== Infinity && this.now() >= deadline) break;
+      this.iterate(root, it === 0 ? first : obs.sampleWorld(`${seed}/i${it}`), rng);
+      it++;
+      // Stop once the most visited action cannot be overtaken in the iterations left.
+      if (budget !== Infinity && it % 10 === 0 && settled(root, obs.seat, budget - it)) break;
+    }
+    this.lastSearch = {
+      iterations: it,
+      rootVisits: new Map(legal.map((a) => [a, root.child(obs.seat, a)?.visits ?? 0])),
+      root,
+    };
+    const best = this.opts.final === 'value' ? bestValued(root, obs.seat, legal) : mostVisited(root, obs.seat, legal);
+    if (best < 0) return base >= 0 ? base : legal[0];
+    return confidentChoice(root, obs.seat, best, base, this.opts.confidence);
+  }
+
+  private readonly available: Node[] = [];
+  private readonly untried: number[] = [];
+  private readonly path: Node[] = [];
+  private rewardBuf = new Float64Array(0);
+  private totals = new Float64Array(0);
+
+  /** The rollout policy's action if it is untried, so a young node plays like the policy; else a random untried one. */
+  private expansion(world: CzechPubEnv, legal: readonly number[], rng: RngState): number {
+    const untried = this.untried;
+    if (this.policy.guides) {
+      const a = this.policy.act(world, legal, rng);
+      if (untried.includes(a)) return a;
+    }
+    return untried[randInt(rng, untried.length)];
+  }
+
+  private iterate(root: Node, world: CzechPubEnv, rng: RngState): void {
+    const path = this.path;
+    path.length = 0;
+    path.push(root);
+    let node = root;
+    const horizon = new Horizon(world, this.opts.depth);
+    // Selection and expansion.
+    while (!world.done && !horizon.reached) {
+      const legal = world.legalActions();
+      if (legal.length === 1) {
+        world.step(legal[0]);
+        horizon.update(world);
+        continue;
+      }
+      const actor = world.currentPlayer;
+      markAvailable(node, actor, legal, this.available, this.untried);
+      const width = this.opts.widen > 0 ? Math.ceil(this.opts.widen * Math.sqrt(node.visits + 1)) : Infinity;
+      if (this.untried.length > 0 && this.available.length < width) {
+        const a = this.expansion(world, legal, rng);
+        const child = node.addChild(actor, a);
+        child.avail = 1;
+        path.push(child);
+        world.step(a);
+        horizon.update(world);
+        break;
+      }
+      node = selectUcb(this.available, actor, this.opts.c);
+      path.push(node);
+      world.step(node.action);
+      horizon.update(world);
+    }
+    rollout(world, this.policy, rng, horizon);
+    if (this.rewardBuf.length !== world.players) this.rewardBuf = new Float64Array(world.players);
+    if (this.totals.length !== world.players) this.totals = new Float64Array(world.players);
+    backup(path, outcomeRewards(estimateTotals(world, this.totals), this.opts, this.rewardBuf));
+  }
+}

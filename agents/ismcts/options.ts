@@ -1,0 +1,51 @@
+/** The ismcts agent's options: defaults, one line each, and their validation. */
+import { createAgent, parseOptions } from '../registry.ts';
+
+export const ISMCTS_DEFAULTS = {
+  /** Iterations per decision: the deterministic budget (used when timeMs is 0). */
+  iterations: 300,
+  /** Milliseconds per decision; when > 0 it replaces `iterations` (results then depend on the machine). */
+  timeMs: 0,
+  /** UCB exploration constant (rewards lie in [0, 1]). */
+  c: 0.7,
+  /** Rollout policy: `random` or a registered agent's spec (greedy, cautious, heuristic). */
+  rollout: 'heuristic',
+  /** Progressive widening: a node visited n times has at most ceil(widen·√(n+1)) children; 0 = all at once. */
+  widen: 1,
+  /** The search's choice: `visits` (most visited) or `value` (best mean among the well-explored). */
+  final: 'visits',
+  /** Standard errors by which the search's choice must beat the rollout policy's own to replace it; 0 = always the search's. */
+  confidence: 1,
+  /** Turn starts after the root's turn at which an iteration is scored as it stands (rollout.ts); 0 = play to the end. */
+  depth: 1,
+  /** Weight of the score-margin term in the backed-up reward (evaluate.ts); 0 = pure win share. */
+  scoreWeight: 1,
+  /** Points of margin that count as a clear lead in that term. */
+  scoreScale: 15,
+};
+
+export type IsmctsOptions = typeof ISMCTS_DEFAULTS;
+
+/** Parses `key=value:…` options; a bad value fails naming the spec and the option. */
+export function parseIsmctsOptions(spec: string, options: string): IsmctsOptions {
+  const o = parseOptions(spec, options, ISMCTS_DEFAULTS);
+  const fail = (key: keyof IsmctsOptions, want: string): never => {
+    throw new Error(`agent '${spec}': option '${key}' must be ${want}, got '${o[key]}'`);
+  };
+  if (!Number.isInteger(o.iterations) || o.iterations < 1) fail('iterations', 'an integer ≥ 1');
+  if (o.timeMs < 0) fail('timeMs', '≥ 0');
+  if (o.c < 0) fail('c', '≥ 0');
+  if (o.final !== 'visits' && o.final !== 'value') fail('final', 'visits or value');
+  if (o.confidence < 0) fail('confidence', '≥ 0');
+  if (o.widen < 0) fail('widen', '≥ 0');
+  if (!Number.isInteger(o.depth) || o.depth < 0) fail('depth', 'an integer ≥ 0');
+  if (o.scoreWeight < 0 || o.scoreWeight > 1) fail('scoreWeight', 'between 0 and 1');
+  if (!(o.scoreScale > 0)) fail('scoreScale', '> 0');
+  if (o.rollout === '' || o.rollout.startsWith('ismcts')) fail('rollout', 'random or a scripted agent (greedy, cautious, heuristic)');
+  try {
+    if (o.rollout !== 'random') createAgent(o.rollout);
+  } catch (e) {
+    fail('rollout', `random or a registered agent's spec (${(e as Error).message})`);
+  }
+  return o;
+}
