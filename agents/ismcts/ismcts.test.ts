@@ -10,7 +10,7 @@ import { createAgent } from '../registry.ts';
 import '../index.ts';
 import type { IsmctsAgent } from './ismcts.ts';
 
-const FAST = 'ismcts:iterations=12:depth=3';
+const FAST = 'ismcts:iterations=8';
 
 /** Plays a game of `specs` on a local env, returning the actions taken. */
 function play(specs: string[], seed: string): number[] {

@@ -19,11 +19,11 @@
  * choices. `timeMs` > 0 searches for that long instead, so choices depend on the machine.
  */
 import type { CzechPubEnv } from '../../env/env.ts';
-import { randInt, seedRng, type RngState } from '../../env/rng.ts';
+import { randInt, seedRng, shuffle, type RngState } from '../../env/rng.ts';
 import type { Agent, AgentObservation, GameStart } from '../agent.ts';
 import { outcomeRewards } from './evaluate.ts';
 import type { IsmctsOptions } from './options.ts';
-import { estimateTotals } from './value.ts';
+import { Evaluator } from './value.ts';
 import { Horizon, makeRollout, rollout, type RolloutPolicy } from './rollout.ts';
 import { backup, bestValued, confidentChoice, markAvailable, mostVisited, Node, selectUcb, settled } from './tree.ts';
 
@@ -48,6 +48,7 @@ export class IsmctsAgent implements Agent {
     private readonly now: () => number = () => performance.now(),
   ) {
     this.policy = makeRollout(opts.rollout);
+    this.evaluator = new Evaluator(opts.eval);
   }
 
   reset(game: GameStart): void {
@@ -62,30 +63,55 @@ export class IsmctsAgent implements Agent {
     this.lastSearch = null;
     if (legal.length === 1) return legal[0];
     if (!obs.sampleWorld) throw new Error(`agent '${this.spec}' needs obs.sampleWorld (a locally held game) to search`);
+    const seat = obs.seat;
     const seed = `${this.gameSeed}/d${decision}`;
     const rng = seedRng(`ismcts/${seed}`);
+    // The root is the seat's own information set: the same legal actions in every
+    // determinization, and the same choice of the policy in any of them.
+    const base = this.policy.guides ? this.policy.act(obs.sampleWorld(`${seed}/base`), legal, rng) : -1;
+    const order = legal.filter((a) => a !== base);
+    shuffle(rng, order);
+    if (base >= 0) order.unshift(base);
     const root = new Node(obs.players, -1, -1);
     const deadline = this.opts.timeMs > 0 ? this.now() + this.opts.timeMs : Infinity;
     const budget = this.opts.timeMs > 0 ? Infinity : this.opts.iterations;
-    const first = obs.sampleWorld(`${seed}/i0`);
-    // The seat sees the same in every determinization, so one of them gives the policy's choice.
-    const base = this.policy.guides ? this.policy.act(first, legal, rng) : -1;
     let it = 0;
     while (it < budget) {
       if (it > 0 && deadline !== Infinity && this.now() >= deadline) break;
-      this.iterate(root, it === 0 ? first : obs.sampleWorld(`${seed}/i${it}`), rng);
+      const child = this.selectRoot(root, seat, order);
+      // The k-th visit of every root action meets the same k-th world (and dice and rollout
+      // draws): common random numbers, so root actions are compared on equal deals.
+      const k = child.visits;
+      const world = obs.sampleWorld(`${seed}/w${k}`);
+      const horizon = new Horizon(world, this.opts.depth);
+      world.step(child.action);
+      horizon.update(world);
+      this.iterate(root, child, world, horizon, seedRng(`ismcts/${seed}/r${k}`));
       it++;
       // Stop once the most visited action cannot be overtaken in the iterations left.
-      if (budget !== Infinity && it % 10 === 0 && settled(root, obs.seat, budget - it)) break;
+      if (budget !== Infinity && it % 10 === 0 && settled(root, seat, budget - it)) break;
     }
     this.lastSearch = {
       iterations: it,
-      rootVisits: new Map(legal.map((a) => [a, root.child(obs.seat, a)?.visits ?? 0])),
+      rootVisits: new Map(legal.map((a) => [a, root.child(seat, a)?.visits ?? 0])),
       root,
     };
-    const best = this.opts.final === 'value' ? bestValued(root, obs.seat, legal) : mostVisited(root, obs.seat, legal);
+    const best = this.opts.final === 'value' ? bestValued(root, seat, legal) : mostVisited(root, seat, legal);
     if (best < 0) return base >= 0 ? base : legal[0];
-    return confidentChoice(root, obs.seat, best, base, this.opts.confidence);
+    return confidentChoice(root, seat, best, base, this.opts.confidence);
+  }
+
+  /** UCB over the root's actions, widening in `order` (the policy's choice first). */
+  private selectRoot(root: Node, seat: number, order: readonly number[]): Node {
+    for (const ch of root.children.values()) ch.avail++;
+    const width = this.opts.widen > 0 ? Math.ceil(this.opts.widen * Math.sqrt(root.visits + 1)) : Infinity;
+    if (root.children.size < order.length && root.children.size < width) {
+      const child = root.addChild(seat, order[root.children.size]);
+      child.avail = 1;
+      child.samples = [];
+      return child;
+    }
+    return selectUcb([...root.children.values()], seat, this.opts.c);
   }
 
   private readonly available: Node[] = [];
@@ -93,6 +119,7 @@ export class IsmctsAgent implements Agent {
   private readonly path: Node[] = [];
   private rewardBuf = new Float64Array(0);
   private totals = new Float64Array(0);
+  private readonly evaluator: Evaluator;
 
   /** The rollout policy's action if it is untried, so a young node plays like the policy; else a random untried one. */
   private expansion(world: CzechPubEnv, legal: readonly number[], rng: RngState): number {
@@ -104,12 +131,12 @@ export class IsmctsAgent implements Agent {
     return untried[randInt(rng, untried.length)];
   }
 
-  private iterate(root: Node, world: CzechPubEnv, rng: RngState): void {
+  /** One iteration below the root's chosen `child`, whose action `world` has just taken. */
+  private iterate(root: Node, child: Node, world: CzechPubEnv, horizon: Horizon, rng: RngState): void {
     const path = this.path;
     path.length = 0;
-    path.push(root);
-    let node = root;
-    const horizon = new Horizon(world, this.opts.depth);
+    path.push(root, child);
+    let node = child;
     // Selection and expansion.
     while (!world.done && !horizon.reached) {
       const legal = world.legalActions();
@@ -138,6 +165,8 @@ export class IsmctsAgent implements Agent {
     rollout(world, this.policy, rng, horizon);
     if (this.rewardBuf.length !== world.players) this.rewardBuf = new Float64Array(world.players);
     if (this.totals.length !== world.players) this.totals = new Float64Array(world.players);
-    backup(path, outcomeRewards(estimateTotals(world, this.totals), this.opts, this.rewardBuf));
+    const rewards = outcomeRewards(this.evaluator.totals(world, this.totals), this.opts, this.rewardBuf);
+    backup(path, rewards);
+    child.samples!.push(rewards[child.actor]);
   }
 }

@@ -1,5 +1,6 @@
 /** The ismcts agent's options: defaults, one line each, and their validation. */
 import { createAgent, parseOptions } from '../registry.ts';
+import { EVALUATIONS, type Evaluation } from './value.ts';
 
 export const ISMCTS_DEFAULTS = {
   /** Iterations per decision: the deterministic budget (used when timeMs is 0). */
@@ -18,6 +19,8 @@ export const ISMCTS_DEFAULTS = {
   confidence: 1,
   /** Turn starts after the root's turn at which an iteration is scored as it stands (rollout.ts); 0 = play to the end. */
   depth: 1,
+  /** Evaluation where an iteration is cut off: `learned` (a fitted model) or `chart` (the heuristic's own numbers); value.ts. */
+  eval: 'learned' as Evaluation,
   /** Weight of the score-margin term in the backed-up reward (evaluate.ts); 0 = pure win share. */
   scoreWeight: 1,
   /** Points of margin that count as a clear lead in that term. */
@@ -36,6 +39,7 @@ export function parseIsmctsOptions(spec: string, options: string): IsmctsOptions
   if (o.timeMs < 0) fail('timeMs', '≥ 0');
   if (o.c < 0) fail('c', '≥ 0');
   if (o.final !== 'visits' && o.final !== 'value') fail('final', 'visits or value');
+  if (!EVALUATIONS.includes(o.eval)) fail('eval', EVALUATIONS.join(' or '));
   if (o.confidence < 0) fail('confidence', '≥ 0');
   if (o.widen < 0) fail('widen', '≥ 0');
   if (!Number.isInteger(o.depth) || o.depth < 0) fail('depth', 'an integer ≥ 0');

@@ -21,8 +21,8 @@ export class Node {
   avail = 0;
   /** Sum of the backed-up reward of each seat. */
   readonly reward: Float64Array;
-  /** Sum of the squared reward of the seat that chose this edge (for the root's confidence test). */
-  rewardSq = 0;
+  /** At the root's children: the seat's reward of each visit in order (the k-th on the k-th world). */
+  samples: number[] | null = null;
   readonly children = new Map<number, Node>();
 
   constructor(
@@ -89,7 +89,6 @@ export function backup(path: readonly Node[], rewards: ArrayLike<number>): void 
   for (const n of path) {
     n.visits++;
     for (let p = 0; p < n.reward.length; p++) n.reward[p] += rewards[p];
-    if (n.actor >= 0) n.rewardSq += rewards[n.actor] * rewards[n.actor];
   }
 }
 
@@ -116,17 +115,27 @@ export function mostVisited(root: Node, seat: number, legal: readonly number[]):
 
 /**
  * Keeps the rollout policy's own choice `base` unless the search's choice beats it by more
- * than `z` standard errors of the difference of their means: most near-ties the search
- * resolves are noise, and the policy's choice is the better prior among them.
+ * than `z` standard errors: most near-ties the search resolves are noise, and the policy's
+ * choice is the better prior among them. The test is paired, visit k of one against visit k
+ * of the other, since both met the same k-th world.
  */
 export function confidentChoice(root: Node, seat: number, best: number, base: number, z: number): number {
   if (best === base || base < 0 || z <= 0) return best;
-  const b = root.child(seat, base);
-  const x = root.child(seat, best);
-  if (!b || !x || b.visits < 2 || x.visits < 2) return best;
-  const variance = (n: Node): number => Math.max(0, n.rewardSq / n.visits - n.mean(seat) ** 2) / (n.visits - 1);
-  const diff = x.mean(seat) - b.mean(seat);
-  return diff > z * Math.sqrt(variance(x) + variance(b)) ? best : base;
+  const x = root.child(seat, best)?.samples;
+  const b = root.child(seat, base)?.samples;
+  if (!x || !b) return best;
+  const n = Math.min(x.length, b.length);
+  if (n < 2) return best;
+  let sum = 0;
+  let sq = 0;
+  for (let k = 0; k < n; k++) {
+    const d = x[k] - b[k];
+    sum += d;
+    sq += d * d;
+  }
+  const mean = sum / n;
+  const variance = Math.max(0, sq / n - mean * mean) / (n - 1);
+  return mean > z * Math.sqrt(variance) ? best : base;
 }
 
 /** Whether the seat's most visited root action leads the runner-up by more than `left` visits. */

@@ -1,60 +1,66 @@
 /**
- * What each seat's game is worth where a rollout is cut off: its score now, plus the points
- * it can expect from its place on the drunkenness chart over the turns it has left, plus
- * what its hand is worth against the fresh draws that would replace it. Without the hand
- * term a cut-off search spends cards for nothing (an X card on a stray beer, a small beer
- * for no points), since a card kept would only pay after the cut-off.
+ * What each seat's game is worth where an iteration is cut off (rollout.ts): its score now
+ * plus the points it can expect to add, by one of two evaluations.
  *
- * These are the heuristic agent's own measures, reused rather than re-derived: the chart's
- * dynamic programme (scripted/future.ts), the turns left from the public view
- * (scripted/horizon.ts; the mean over CLOSING TIME's possible depths rather than this
- * determinization's exact one, so the evaluation adds no variance of its own) and the keep
- * values of cards (scripted/hand.ts, HEURISTIC_KEEP). A seat that is out has only its score.
- * Effects still to come are counted in turns: a paused seat loses one to the PAUSE, an
- * insulted one loses one (no orders: about a PAUSE), and one copying another with I'll get
- * the same has one more (the copy is a turn's drinks, its own digestion was skipped).
+ * `learned` (default): a linear model over features.ts, fitted by fit-value.ts to the points
+ * seats went on to score in heuristic self-play. `chart`: the heuristic agent's own measures —
+ * the chart's expected points for the turns left (scripted/future.ts) plus the keep value of
+ * the hand against fresh draws (scripted/hand.ts). The chart's numbers come from a menu of
+ * typical turns and overstate what is scored in play about twofold (refitted, its weight is
+ * 0.45), so a search judged by them drinks as timidly as the heuristic does, and can find no
+ * fault in choices the heuristic makes by the same numbers: the learned model gives it an
+ * independent, calibrated judge.
+ *
+ * The hand term matters either way: without it a cut-off search spends cards for nothing,
+ * since a card kept only pays after the cut-off.
  */
 import { HAND_TYPES } from '../../env/cards.ts';
 import type { CzechPubEnv } from '../../env/env.ts';
-import type { PlayerView } from '../../env/observation/view.ts';
-import { futureTable, meanFuture } from '../scripted/future.ts';
 import { averageDraw, rankHand } from '../scripted/hand.ts';
 import { HEURISTIC_KEEP } from '../scripted/heuristic.ts';
-import { cardsPerTurn, turnsAfterNow } from '../scripted/horizon.ts';
+import { NUM_FEATURES, seatFeatures } from './features.ts';
+import { VALUE_WEIGHTS } from './value-model.ts';
+
+export const EVALUATIONS = ['learned', 'chart'] as const;
+export type Evaluation = (typeof EVALUATIONS)[number];
 
 /** Keep value of a shot type not yet owned, over its copies' (as the heuristic agent prices it). */
 const NEW_SHOT_KEEP = 0.6;
 const avgDraws = new WeakMap<object, number>();
 
-export function estimateTotals(world: CzechPubEnv, out: Float64Array): Float64Array {
-  const scores = world.scores();
-  for (let p = 0; p < scores.length; p++) out[p] = scores[p];
-  if (world.done) return out;
-  const ruleset = world.config.ruleset;
-  const f = futureTable(ruleset);
-  // Everything read below is public, so any seat's view serves for all.
-  const v = world.view(0);
-  const perTurn = cardsPerTurn(ruleset, v);
-  const future = new Float64Array(f.places * f.abst);
-  for (let p = 0; p < scores.length; p++) {
-    const me = v.table[p];
-    if (me.out !== null) continue;
-    let [lo, hi] = turnsAfterNow(ruleset, { ...v, seat: p } as PlayerView, perTurn);
-    // The active seat's turn has only begun: it still has it to play.
-    const now = v.turnState.active === p ? 1 : 0;
-    const shift = now - (me.paused ? 1 : 0) - (me.insulted ? 1 : 0) + (me.copying !== null ? 1 : 0);
-    lo = Math.max(0, lo + shift);
-    hi = Math.max(0, hi + shift);
-    if (hi === 0) continue;
-    meanFuture(f, lo, hi, future);
-    out[p] += future[(f.levelStart[me.level - 1] + me.space) * f.abst + me.abstinence];
-    out[p] += handValue(world, p, ruleset);
+export class Evaluator {
+  private x = new Float64Array(0);
+
+  constructor(private readonly kind: Evaluation) {
+    if (VALUE_WEIGHTS.length !== NUM_FEATURES) {
+      throw new Error(`ismcts: value-model.ts has ${VALUE_WEIGHTS.length} weights for ${NUM_FEATURES} features; rerun fit-value.ts`);
+    }
   }
-  return out;
+
+  /** Expected final score of every seat, into `out`. */
+  totals(world: CzechPubEnv, out: Float64Array): Float64Array {
+    const scores = world.scores();
+    for (let p = 0; p < scores.length; p++) out[p] = scores[p];
+    if (world.done) return out;
+    if (this.x.length !== scores.length * NUM_FEATURES) this.x = new Float64Array(scores.length * NUM_FEATURES);
+    // Everything read from the view is public, so any seat's serves for all.
+    const x = seatFeatures(world, world.view(0), this.x);
+    for (let p = 0; p < scores.length; p++) {
+      const b = p * NUM_FEATURES;
+      if (x[b] === 0) continue; // out, or no turn left
+      if (this.kind === 'chart') {
+        out[p] += x[b + 1] + handValue(world, p);
+      } else {
+        for (let i = 0; i < NUM_FEATURES; i++) out[p] += VALUE_WEIGHTS[i] * x[b + i];
+      }
+    }
+    return out;
+  }
 }
 
 /** Keep value of a seat's hand less as many average fresh draws. */
-function handValue(world: CzechPubEnv, seat: number, ruleset: CzechPubEnv['config']['ruleset']): number {
+function handValue(world: CzechPubEnv, seat: number): number {
+  const ruleset = world.config.ruleset;
   let avg = avgDraws.get(ruleset);
   if (avg === undefined) avgDraws.set(ruleset, (avg = averageDraw(HEURISTIC_KEEP, ruleset)));
   const s = world.state;
