@@ -5,3 +5,4 @@ export { EnvObservation } from './observation.ts';
 export { RandomAgent } from './random.ts';
 import './scripted/index.ts';
 import './ismcts/index.ts';
+import './ppo/index.ts';

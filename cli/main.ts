@@ -13,6 +13,7 @@ Commands:
   play        play one seeded game between random agents and print it
   bench env   measure how fast the environment steps
   tournament  play agents against each other and rank them
+  train       train a policy by PPO self-play
 
 Run 'czech-pub <command> --help' for a command's options.`;
 
@@ -21,6 +22,8 @@ const COMMANDS: Record<string, (args: readonly string[], io: Io) => number | Pro
   play: playCommand,
   bench: benchCommand,
   tournament: tournamentCommand,
+  // Loaded on demand: it brings in TensorFlow.js, which the other commands do not need.
+  train: async (args, io) => (await import('./train.ts')).trainCommand(args, io),
 };
 
 export async function main(argv: string[], io: Io = processIo): Promise<number> {

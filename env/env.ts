@@ -156,7 +156,7 @@ export class CzechPubEnv {
     return Array.from(this.legalBuf.subarray(0, this.legalCount()));
   }
 
-  legalMask(out = new Uint8Array(NUM_ACTIONS)): Uint8Array {
+  legalMask(out: Uint8Array = new Uint8Array(NUM_ACTIONS)): Uint8Array {
     out.fill(0);
     const n = this.legalCount();
     for (let i = 0; i < n; i++) out[this.legalBuf[i]] = 1;
@@ -192,7 +192,7 @@ export class CzechPubEnv {
     return makeView(this.rules, this.s, this.checkSeat(seat));
   }
 
-  encode(seat: number, out = new Float32Array(OBS_SIZE), offset = 0): Float32Array {
+  encode(seat: number, out: Float32Array = new Float32Array(OBS_SIZE), offset = 0): Float32Array {
     encodeObservation(this.rules, this.s, this.checkSeat(seat), out, offset);
     return out;
   }

@@ -1,0 +1,77 @@
+import * as tf from '@tensorflow/tfjs-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { nextFloat, seedRng } from '../env/rng.ts';
+import { initBackend } from './backend.ts';
+import { initWeights, JsNet, TfNet } from './net.ts';
+
+const shape = { inputs: 10, hidden: [16, 8], actions: 7 };
+
+function batch(rows: number, seed: string) {
+  const rng = seedRng(seed);
+  const x = Float32Array.from({ length: rows * shape.inputs }, () => (nextFloat(rng) < 0.5 ? 0 : nextFloat(rng)));
+  const mask = Uint8Array.from({ length: rows * shape.actions }, (_, i) => (i % shape.actions === 0 || nextFloat(rng) < 0.6 ? 1 : 0));
+  return { x, mask };
+}
+
+describe('policy network', () => {
+  beforeAll(async () => {
+    await initBackend('auto');
+  });
+
+  it('initialises the same weights from the same seed, and others from another', () => {
+    const a = initWeights(shape, 1);
+    expect(initWeights(shape, 1).layers[0].w).toEqual(a.layers[0].w);
+    expect(initWeights(shape, 2).layers[0].w).not.toEqual(a.layers[0].w);
+  });
+
+  it('gives the same logits and values in plain JavaScript as on TensorFlow.js', () => {
+    const w = initWeights(shape, 'js');
+    // Perturb the heads so their outputs are not all near zero.
+    for (const l of w.layers) for (let i = 0; i < l.b.length; i++) l.b[i] = 0.1 * (i % 3);
+    const net = new TfNet(w);
+    const js = new JsNet(w);
+    const { x, mask } = batch(5, 'jsx');
+    const { logits, value } = net.forward(tf.tensor2d(x, [5, shape.inputs]), tf.tensor2d(mask, [5, shape.actions], 'int32'));
+    const tl = logits.arraySync() as number[][];
+    const tv = value.arraySync() as number[];
+    const out = new Float32Array(shape.actions);
+    for (let r = 0; r < 5; r++) {
+      const v = js.forward(x.subarray(r * shape.inputs, (r + 1) * shape.inputs), mask.subarray(r * shape.actions, (r + 1) * shape.actions), out);
+      expect(v).toBeCloseTo(tv[r], 4);
+      for (let a = 0; a < shape.actions; a++) expect(out[a]).toBeCloseTo(tl[r][a], 3);
+    }
+    net.dispose();
+  });
+
+  it("computes the same gradients with its custom dense layer as tf's own matMul", () => {
+    const w = initWeights(shape, 'grad');
+    const net = new TfNet(w);
+    const { x, mask } = batch(6, 'gx');
+    const xt = tf.tensor2d(x, [6, shape.inputs]);
+    const mt = tf.tensor2d(mask, [6, shape.actions], 'int32');
+    const loss = () => {
+      const { logits, value } = net.forward(xt, mt);
+      return tf.add(tf.sum(tf.mul(tf.logSoftmax(logits), tf.cast(mt, 'float32'))), tf.sum(tf.square(value))) as tf.Scalar;
+    };
+    const ours = tf.variableGrads(loss, net.vars).grads;
+    // The same net written with plain ops, differentiated by tf.
+    const plain = () => {
+      const v = net.vars;
+      let h: tf.Tensor2D = xt;
+      for (let i = 0; i < shape.hidden.length; i++) h = tf.tanh(tf.add(tf.matMul(h, v[2 * i]), v[2 * i + 1]));
+      const k = shape.hidden.length;
+      const raw = tf.add(tf.matMul(h, v[2 * k]), v[2 * k + 1]) as tf.Tensor2D;
+      const logits = tf.where(tf.cast(mt, 'bool'), raw, tf.fill(raw.shape, -1e9));
+      const value = tf.reshape(tf.add(tf.matMul(h, v[2 * k + 2]), v[2 * k + 3]), [-1]);
+      return tf.add(tf.sum(tf.mul(tf.logSoftmax(logits), tf.cast(mt, 'float32'))), tf.sum(tf.square(value))) as tf.Scalar;
+    };
+    const theirs = tf.variableGrads(plain, net.vars).grads;
+    for (const name of Object.keys(theirs)) {
+      const a = ours[name].dataSync();
+      const b = theirs[name].dataSync();
+      expect(a.length).toBe(b.length);
+      for (let i = 0; i < a.length; i++) expect(a[i]).toBeCloseTo(b[i], 4);
+    }
+    net.dispose();
+  });
+});

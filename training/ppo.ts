@@ -1,0 +1,303 @@
+/**
+ * PPO self-play for Czech Pub (Schulman et al. 2017), in the manner of CleanRL's ppo.py:
+ * options with defaults, then one loop read top to bottom — rollout, advantages, update
+ * epochs, logging. Plumbing (backend, rollouts, checkpoints, run directory, evaluation)
+ * lives in the files beside this one.
+ *
+ * The policy is a masked categorical over the 198 actions (illegal actions get a logit of
+ * −1e9, which the softmax turns into exactly 0, in sampling and in the loss alike) and every
+ * decision kind — play, discard, X-card reactions, responses — is learned the same way.
+ * Rewards are terminal (env/rewards.ts); each seat's own decisions form its trajectory.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import { NUM_ACTIONS } from '../env/actions.ts';
+import { OBS_SIZE } from '../env/observation/encode.ts';
+import { REWARD_SCHEMES, type RewardScheme } from '../env/rewards.ts';
+import { seedRng, shuffle } from '../env/rng.ts';
+import { describeBackend, initBackend, type BackendChoice } from './backend.ts';
+import { Collector, parsePool, type RolloutStats } from './collect.ts';
+import { explainedVariance } from './gae.ts';
+import { initWeights, TfNet, countParams, type NetWeights } from './net.ts';
+
+export const PPO_DEFAULTS = {
+  /** Seed of everything random: deals, seating, sampling, initial weights, minibatches. */
+  seed: 1,
+  /** Players per training game. */
+  players: 4,
+  /** Learner decisions to train on in all (the run ends at this or at `minutes`). */
+  totalSteps: 5_000_000,
+  /** Wall-clock budget in minutes (0 = none); the learning rate then anneals over time. */
+  minutes: 0,
+  /** Games played side by side; the learner's decisions in them share one forward pass. */
+  numEnvs: 128,
+  /** Learner decisions per rollout (the batch of one update). */
+  rolloutSteps: 8192,
+  /** Hidden layer widths of the shared trunk. */
+  hidden: [256, 256] as number[],
+  /** Adam learning rate (annealed linearly to 0 when `annealLr`). */
+  lr: 3e-4,
+  annealLr: true,
+  /** Discount per own decision, and GAE's λ. */
+  gamma: 0.995,
+  lambda: 0.95,
+  /** Passes over each batch, and minibatch size. */
+  epochs: 4,
+  minibatch: 1024,
+  /** PPO's ratio clip ε, also used to clip the value update. */
+  clip: 0.2,
+  /** Entropy bonus and value-loss coefficients. */
+  entCoef: 0.01,
+  vfCoef: 0.5,
+  /** Global gradient-norm clip. */
+  maxGradNorm: 0.5,
+  /** Stop an update's epochs early once the approximate KL passes this (0 = never). */
+  targetKl: 0.03,
+  /** Terminal reward the learner maximises: 'win', 'rank' or 'score' (env/rewards.ts). */
+  reward: 'rank' as RewardScheme,
+  /** Who sits in the other seats: weighted `self` (current policy), `past` (snapshots), agent specs. */
+  pool: '4*self,2*past,2*heuristic,cautious,greedy',
+  /** Iterations between frozen snapshots for `past`, and how many are kept. */
+  snapshotEvery: 10,
+  maxSnapshots: 8,
+  /** TensorFlow.js backend: auto (node, then wasm, then cpu), node, wasm or cpu. */
+  backend: 'auto' as BackendChoice,
+};
+
+export type PpoOptions = typeof PPO_DEFAULTS;
+
+export function validatePpoOptions(o: PpoOptions): void {
+  const bad = (key: keyof PpoOptions, want: string) => new Error(`ppo option ${key} must be ${want}, got ${JSON.stringify(o[key])}`);
+  const posInt = (k: keyof PpoOptions) => {
+    if (!Number.isInteger(o[k]) || (o[k] as number) < 1) throw bad(k, 'a whole number ≥ 1');
+  };
+  (['players', 'numEnvs', 'rolloutSteps', 'epochs', 'minibatch', 'snapshotEvery', 'maxSnapshots'] as const).forEach(posInt);
+  if (o.players < 2 || o.players > 6) throw bad('players', 'from 2 to 6');
+  if (!(o.totalSteps > 0)) throw bad('totalSteps', '> 0');
+  if (!(o.minutes >= 0)) throw bad('minutes', '≥ 0');
+  if (o.hidden.length === 0 || o.hidden.some((h) => !Number.isInteger(h) || h < 1)) throw bad('hidden', 'a list of widths ≥ 1');
+  for (const k of ['lr', 'clip', 'maxGradNorm'] as const) if (!(o[k] > 0)) throw bad(k, '> 0');
+  for (const k of ['gamma', 'lambda'] as const) if (!(o[k] >= 0 && o[k] <= 1)) throw bad(k, 'in [0, 1]');
+  for (const k of ['entCoef', 'vfCoef', 'targetKl'] as const) if (!(o[k] >= 0)) throw bad(k, '≥ 0');
+  if (!REWARD_SCHEMES.includes(o.reward)) throw bad('reward', REWARD_SCHEMES.join(', '));
+  parsePool(o.pool);
+}
+
+/** One iteration's log line. */
+export interface IterationMetrics {
+  iteration: number;
+  /** Learner decisions trained on so far. */
+  steps: number;
+  envSteps: number;
+  seconds: number;
+  lr: number;
+  policyLoss: number;
+  valueLoss: number;
+  entropy: number;
+  approxKl: number;
+  clipFraction: number;
+  explainedVariance: number;
+  epochsRun: number;
+  games: number;
+  meanReturn: number;
+  winShare: number;
+  winShareVs: Record<string, number>;
+  /** Env steps (all seats) per second while collecting, and samples per second in the update. */
+  rolloutStepsPerSec: number;
+  updateSamplesPerSec: number;
+}
+
+/** Where a run starts from (a fresh net unless resuming or fine-tuning) and what it reports to. */
+export interface TrainHooks {
+  initial?: { weights: NetWeights; iteration: number; steps: number; seconds: number; optimizer?: { name: string; shape: number[]; data: Float32Array }[]; snapshots?: NetWeights[] };
+  log?(line: string): void;
+  /** After every iteration, with everything needed to checkpoint. */
+  onIteration?(m: IterationMetrics, state: TrainerState): Promise<void> | void;
+  /** Once the loop has ended, while the net is still alive (final evaluation and checkpoint). */
+  onEnd?(): Promise<void> | void;
+  /** Polled between iterations: true stops the run cleanly. */
+  shouldStop?(): boolean;
+  now?(): number;
+}
+
+export interface TrainerState {
+  net: TfNet;
+  optimizer: tf.Optimizer;
+  snapshots: NetWeights[];
+}
+
+export async function train(opts: PpoOptions, hooks: TrainHooks = {}): Promise<{ metrics: IterationMetrics[]; weights: NetWeights }> {
+  validatePpoOptions(opts);
+  const now = hooks.now ?? (() => performance.now());
+  const log = hooks.log ?? (() => {});
+  const backend = await initBackend(opts.backend);
+  log(`backend: ${describeBackend(backend)}`);
+
+  // ---- network, optimizer, opponents ----
+  const start = hooks.initial;
+  const net = new TfNet(start?.weights ?? initWeights({ inputs: OBS_SIZE, hidden: opts.hidden, actions: NUM_ACTIONS }, opts.seed));
+  log(`network: ${OBS_SIZE} → ${net.shape.hidden.join(' → ')} → ${NUM_ACTIONS} logits + 1 value (${countParams(net.weights())} parameters)`);
+  const optimizer = tf.train.adam(opts.lr, 0.9, 0.999, 1e-5);
+  if (start?.optimizer) await optimizer.setWeights(start.optimizer.map((t) => ({ name: t.name, tensor: tf.tensor(t.data, t.shape) })));
+  const snapshots: NetWeights[] = start?.snapshots ? [...start.snapshots] : [];
+  const snapshotNets = snapshots.map((w) => new TfNet(w));
+  const runSeed = start ? `${opts.seed}/resume${start.iteration}` : `${opts.seed}`;
+  const collector = new Collector(
+    { numEnvs: opts.numEnvs, players: opts.players, seed: runSeed, pool: parsePool(opts.pool), reward: opts.reward, gamma: opts.gamma, lambda: opts.lambda },
+    opts.rolloutSteps,
+  );
+  collector.setSnapshotCount(snapshots.length);
+  const rng = seedRng(`ppo/${runSeed}`);
+
+  let iteration = start?.iteration ?? 0;
+  let steps = start?.steps ?? 0;
+  const t0 = now() - (start?.seconds ?? 0) * 1000;
+  const metrics: IterationMetrics[] = [];
+  const progress = () => Math.max(steps / opts.totalSteps, opts.minutes > 0 ? (now() - t0) / 60000 / opts.minutes : 0);
+
+  while (progress() < 1 && !hooks.shouldStop?.()) {
+    iteration++;
+    const lr = opts.annealLr ? opts.lr * Math.max(0.02, 1 - progress()) : opts.lr;
+    (optimizer as unknown as { learningRate: number }).learningRate = lr;
+
+    // ---- rollout ----
+    const tRoll = now();
+    const roll: RolloutStats = collector.collect(net, snapshotNets, opts.rolloutSteps);
+    const rollSecs = (now() - tRoll) / 1000;
+    const b = collector.buffer;
+    const rows = Int32Array.from(b.ready);
+    const n = rows.length;
+
+    // ---- update ----
+    const tUpd = now();
+    const mb = Math.min(opts.minibatch, n);
+    const xs = new Float32Array(mb * OBS_SIZE);
+    const ms = new Int32Array(mb * NUM_ACTIONS);
+    const acts = new Int32Array(mb);
+    const oldLogp = new Float32Array(mb);
+    const oldValue = new Float32Array(mb);
+    const advs = new Float32Array(mb);
+    const rets = new Float32Array(mb);
+    const order = Array.from(rows);
+    const sums = { pg: 0, v: 0, ent: 0, kl: 0, clip: 0, count: 0 };
+    let epochsRun = 0;
+    let samples = 0;
+    for (let epoch = 0; epoch < opts.epochs; epoch++) {
+      shuffle(rng, order);
+      let epochKl = 0;
+      let batches = 0;
+      for (let s = 0; s + mb <= n; s += mb) {
+        // Gather the minibatch; advantages are normalised within it.
+        let mean = 0;
+        for (let j = 0; j < mb; j++) {
+          const r = order[s + j];
+          xs.set(b.obs.subarray(r * OBS_SIZE, (r + 1) * OBS_SIZE), j * OBS_SIZE);
+          for (let a = 0; a < NUM_ACTIONS; a++) ms[j * NUM_ACTIONS + a] = b.mask[r * NUM_ACTIONS + a];
+          acts[j] = b.action[r];
+          oldLogp[j] = b.logp[r];
+          oldValue[j] = b.value[r];
+          advs[j] = b.adv[r];
+          rets[j] = b.ret[r];
+          mean += advs[j];
+        }
+        mean /= mb;
+        let sq = 0;
+        for (let j = 0; j < mb; j++) sq += (advs[j] - mean) ** 2;
+        const sd = Math.sqrt(sq / mb) + 1e-8;
+        for (let j = 0; j < mb; j++) advs[j] = (advs[j] - mean) / sd;
+
+        const stats = tf.tidy(() => {
+          const x = tf.tensor2d(xs, [mb, OBS_SIZE]);
+          const m = tf.tensor2d(ms, [mb, NUM_ACTIONS], 'int32');
+          const onehot = tf.oneHot(tf.tensor1d(acts, 'int32'), NUM_ACTIONS);
+          const lpOld = tf.tensor1d(oldLogp);
+          const vOld = tf.tensor1d(oldValue);
+          const adv = tf.tensor1d(advs);
+          const ret = tf.tensor1d(rets);
+          const aux: { t?: tf.Tensor } = {};
+          const { grads } = tf.variableGrads(() => {
+            const { logits, value } = net.forward(x, m);
+            const logp = tf.logSoftmax(logits);
+            const newLogp = tf.sum(tf.mul(logp, onehot), 1);
+            const logRatio = tf.sub(newLogp, lpOld);
+            const ratio = tf.exp(logRatio);
+            // Clipped surrogate objective.
+            const pg = tf.neg(tf.mean(tf.minimum(tf.mul(ratio, adv), tf.mul(tf.clipByValue(ratio, 1 - opts.clip, 1 + opts.clip), adv))));
+            // Clipped value loss.
+            const vClipped = tf.add(vOld, tf.clipByValue(tf.sub(value, vOld), -opts.clip, opts.clip));
+            const vLoss = tf.mul(0.5, tf.mean(tf.maximum(tf.square(tf.sub(value, ret)), tf.square(tf.sub(vClipped, ret)))));
+            // Entropy over the legal actions (illegal ones have probability exactly 0).
+            const entropy = tf.mean(tf.neg(tf.sum(tf.mul(tf.exp(logp), logp), 1)));
+            const kl = tf.mean(tf.sub(tf.sub(ratio, 1), logRatio));
+            const clipped = tf.mean(tf.cast(tf.greater(tf.abs(tf.sub(ratio, 1)), opts.clip), 'float32'));
+            aux.t = tf.keep(tf.stack([pg, vLoss, entropy, kl, clipped]));
+            return tf.add(tf.sub(pg, tf.mul(opts.entCoef, entropy)), tf.mul(opts.vfCoef, vLoss)) as tf.Scalar;
+          }, net.vars);
+          // Global gradient-norm clipping.
+          const names = Object.keys(grads);
+          const norm = tf.sqrt(tf.addN(names.map((k) => tf.sum(tf.square(grads[k])))));
+          const scale = tf.minimum(1, tf.div(opts.maxGradNorm, tf.add(norm, 1e-6)));
+          optimizer.applyGradients(names.map((k) => ({ name: k, tensor: tf.mul(grads[k], scale) })));
+          return aux.t!;
+        });
+        const [pg, v, ent, kl, clipped] = stats.dataSync();
+        stats.dispose();
+        sums.pg += pg;
+        sums.v += v;
+        sums.ent += ent;
+        sums.kl += kl;
+        sums.clip += clipped;
+        sums.count++;
+        epochKl += kl;
+        batches++;
+        samples += mb;
+      }
+      epochsRun++;
+      if (opts.targetKl > 0 && batches > 0 && epochKl / batches > opts.targetKl) break;
+    }
+    const updSecs = (now() - tUpd) / 1000;
+    steps += n;
+
+    // ---- snapshots for `past` ----
+    if (iteration % opts.snapshotEvery === 0) {
+      snapshots.push(net.weights());
+      snapshotNets.push(new TfNet(snapshots[snapshots.length - 1]));
+      if (snapshots.length > opts.maxSnapshots) {
+        snapshots.shift();
+        snapshotNets.shift()!.dispose();
+      }
+      collector.setSnapshotCount(snapshots.length);
+    }
+
+    // ---- logging ----
+    const c = Math.max(1, sums.count);
+    const m: IterationMetrics = {
+      iteration,
+      steps,
+      envSteps: roll.envSteps,
+      seconds: (now() - t0) / 1000,
+      lr,
+      policyLoss: sums.pg / c,
+      valueLoss: sums.v / c,
+      entropy: sums.ent / c,
+      approxKl: sums.kl / c,
+      clipFraction: sums.clip / c,
+      explainedVariance: explainedVariance(Array.from(rows, (r) => b.value[r]), Array.from(rows, (r) => b.ret[r])),
+      epochsRun,
+      games: roll.games,
+      meanReturn: roll.meanReturn,
+      winShare: roll.winShare,
+      winShareVs: roll.winShareVs,
+      rolloutStepsPerSec: roll.envSteps / rollSecs,
+      updateSamplesPerSec: samples / updSecs,
+    };
+    metrics.push(m);
+    collector.startNextRollout();
+    await hooks.onIteration?.(m, { net, optimizer, snapshots });
+  }
+  await hooks.onEnd?.();
+  const weights = net.weights();
+  net.dispose();
+  for (const s of snapshotNets) s.dispose();
+  optimizer.dispose();
+  return { metrics, weights };
+}

@@ -1,0 +1,192 @@
+/**
+ * A training run on disk, around the algorithm in ppo.ts. The run directory, named like
+ * CleanRL's `{env}__{algo}__{seed}__{time}` (`czechpub__ppo__1__1764432000`), holds:
+ *
+ * | file           | what                                                                  |
+ * |----------------|-----------------------------------------------------------------------|
+ * | options.json   | every option, the env spec, the backend, and the command line         |
+ * | metrics.jsonl  | one line per iteration (`"kind":"iteration"`) and per evaluation (`"kind":"eval"`) |
+ * | model.json     | the latest policy checkpoint (`ppo:<dir>/model.json` plays it)         |
+ * | trainer.json   | what --resume needs beyond the policy: optimizer moments, snapshots    |
+ * | curve.svg      | evaluation win rates (95% bands) and training win share against steps |
+ *
+ * Checkpoints are written atomically every `checkpointEvery` iterations and when the run
+ * ends or is stopped. A resumed run reads options.json and the two checkpoints and goes on
+ * appending to the same files; its sampling is reseeded from the iteration it resumes at, so
+ * it is deterministic but not identical to an uninterrupted run.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import * as tf from '@tensorflow/tfjs-core';
+import { DEFAULT_RULESET } from '../env/ruleset.ts';
+import { envSpec } from '../env/spec.ts';
+import { loadCheckpoint, saveCheckpoint, writeFileAtomic } from './checkpoint.ts';
+import { curveSvg, type CurvePoint } from './curve.ts';
+import { evaluatePolicy, type EvalResult } from './evaluate.ts';
+import { PPO_DEFAULTS, train, type IterationMetrics, type PpoOptions, type TrainerState, type TrainHooks } from './ppo.ts';
+import type { NetWeights } from './weights.ts';
+
+export const RUN_DEFAULTS = {
+  ...PPO_DEFAULTS,
+  /** Directory under which the run directory is made. */
+  out: 'runs',
+  /** Iterations between evaluations (0 = only at the end). */
+  evalEvery: 10,
+  /** Deals per evaluation opponent; each is played with the policy in every seat. */
+  evalDeals: 50,
+  /** Opponents evaluated against (the policy in one seat, the opponent in the others). */
+  evalOpponents: 'random,heuristic',
+  /** Iterations between checkpoints. */
+  checkpointEvery: 5,
+};
+
+export type RunOptions = typeof RUN_DEFAULTS;
+
+export interface RunEvents {
+  log?(line: string): void;
+  iteration?(m: IterationMetrics, latestEval: EvalResult[] | null): void;
+  shouldStop?(): boolean;
+}
+
+const TRAINER_FORMAT = 'czech-pub-gym/trainer-state';
+
+function runName(seed: number, time: number): string {
+  return `czechpub__ppo__${seed}__${Math.floor(time / 1000)}`;
+}
+
+function encodeTensor(t: tf.Tensor): { shape: number[]; data: string } {
+  const data = t.dataSync() as Float32Array;
+  return { shape: t.shape, data: Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64') };
+}
+
+function decodeFloats(b64: string): Float32Array {
+  const bytes = Buffer.from(b64, 'base64');
+  const out = new Float32Array(bytes.length / 4);
+  new Uint8Array(out.buffer).set(bytes);
+  return out;
+}
+
+function encodeWeights(w: NetWeights) {
+  return { shape: w.shape, layers: w.layers.map((l) => ({ rows: l.rows, cols: l.cols, w: Buffer.from(l.w.buffer, l.w.byteOffset, l.w.byteLength).toString('base64'), b: Buffer.from(l.b.buffer, l.b.byteOffset, l.b.byteLength).toString('base64') })) };
+}
+
+function decodeWeights(j: ReturnType<typeof encodeWeights>): NetWeights {
+  return { shape: j.shape, layers: j.layers.map((l) => ({ rows: l.rows, cols: l.cols, w: decodeFloats(l.w), b: decodeFloats(l.b) })) };
+}
+
+/** Reads a run directory's options for --resume, with a clear error for anything that is not one. */
+export function readRunOptions(dir: string): RunOptions {
+  const file = path.join(dir, 'options.json');
+  if (!fs.existsSync(file)) throw new Error(`${dir} is not a training run directory (no options.json)`);
+  const j = JSON.parse(fs.readFileSync(file, 'utf8')) as { options?: Partial<RunOptions> };
+  if (!j.options) throw new Error(`${file} has no options`);
+  return { ...RUN_DEFAULTS, ...j.options };
+}
+
+/**
+ * Trains with `o`, writing the run directory. With `resume`, continues the run in that
+ * directory (its own options, except the step and time budgets given here).
+ */
+export async function runTraining(o: RunOptions, events: RunEvents = {}, resume?: string, argv: string[] = []): Promise<{ dir: string; metrics: IterationMetrics[]; evals: EvalResult[][] }> {
+  const log = events.log ?? (() => {});
+  const started = Date.now();
+  let dir: string;
+  let initial: TrainHooks['initial'];
+  if (resume) {
+    dir = resume;
+    const model = loadCheckpoint(path.join(dir, 'model.json'));
+    const stateFile = path.join(dir, 'trainer.json');
+    if (!fs.existsSync(stateFile)) throw new Error(`${dir} has no trainer.json to resume from`);
+    const st = JSON.parse(fs.readFileSync(stateFile, 'utf8'));
+    if (st.format !== TRAINER_FORMAT) throw new Error(`${stateFile} is not a trainer state file`);
+    if (st.iteration !== model.iteration) throw new Error(`${dir}: model.json (iteration ${model.iteration}) and trainer.json (iteration ${st.iteration}) disagree`);
+    initial = {
+      weights: model.weights,
+      iteration: model.iteration,
+      steps: model.steps,
+      seconds: st.seconds,
+      optimizer: st.optimizer.map((t: { name: string; shape: number[]; data: string }) => ({ name: t.name, shape: t.shape, data: decodeFloats(t.data) })),
+      snapshots: st.snapshots.map(decodeWeights),
+    };
+    log(`resuming ${dir} at iteration ${model.iteration} (${model.steps} steps)`);
+  } else {
+    dir = path.join(o.out, runName(o.seed, started));
+    fs.mkdirSync(dir, { recursive: true });
+  }
+  const metricsFile = path.join(dir, 'metrics.jsonl');
+  const evalHistory: { steps: number; results: EvalResult[] }[] = [];
+  const trainHistory: CurvePoint[] = [];
+  if (resume && fs.existsSync(metricsFile)) {
+    for (const line of fs.readFileSync(metricsFile, 'utf8').split('\n')) {
+      if (line.trim() === '') continue;
+      const j = JSON.parse(line);
+      if (j.kind === 'eval') evalHistory.push({ steps: j.steps, results: j.results });
+      if (j.kind === 'iteration') trainHistory.push({ steps: j.steps, value: j.winShare });
+    }
+  }
+  const opponents = o.evalOpponents.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const evals: EvalResult[][] = [];
+  let latestEval: EvalResult[] | null = null;
+  let backendName = '';
+
+  const writeOptions = () =>
+    writeFileAtomic(path.join(dir, 'options.json'), JSON.stringify({ options: o, env: envSpec(DEFAULT_RULESET), backend: backendName, command: argv, startedAt: new Date(started).toISOString() }, null, 2));
+
+  const checkpoint = async (m: IterationMetrics, st: TrainerState) => {
+    // trainer.json first: a crash between the two leaves model.json older, which resume detects.
+    const optimizer = (await st.optimizer.getWeights()).map((t) => ({ name: t.name, ...encodeTensor(t.tensor) }));
+    writeFileAtomic(path.join(dir, 'trainer.json'), JSON.stringify({ format: TRAINER_FORMAT, iteration: m.iteration, seconds: m.seconds, optimizer, snapshots: st.snapshots.map(encodeWeights) }));
+    saveCheckpoint(path.join(dir, 'model.json'), {
+      ruleset: DEFAULT_RULESET, players: o.players, iteration: m.iteration, steps: m.steps, options: o, createdAt: new Date().toISOString(),
+      metrics: { ...m, eval: latestEval }, weights: st.net.weights(),
+    });
+  };
+
+  const evaluate = async (m: IterationMetrics, weights: NetWeights) => {
+    const results: EvalResult[] = [];
+    for (const opp of opponents) results.push(await evaluatePolicy(weights, opp, o.evalDeals, o.players, `${o.seed}`));
+    latestEval = results;
+    evals.push(results);
+    evalHistory.push({ steps: m.steps, results });
+    fs.appendFileSync(metricsFile, `${JSON.stringify({ kind: 'eval', iteration: m.iteration, steps: m.steps, results })}\n`);
+    log(`eval at ${m.steps} steps: ${results.map((r) => `vs ${r.opponent} ${(100 * r.winRate).toFixed(1)}% (${(100 * r.winRateCI[0]).toFixed(1)}–${(100 * r.winRateCI[1]).toFixed(1)})`).join(', ')}`);
+    writeCurve();
+  };
+
+  const writeCurve = () => {
+    const series: { name: string; points: CurvePoint[] }[] = opponents.map((opp) => ({
+      name: `eval vs ${opp}`,
+      points: evalHistory.flatMap((e) => e.results.filter((r) => r.opponent === opp).map((r) => ({ steps: e.steps, value: r.winRate, lo: r.winRateCI[0], hi: r.winRateCI[1] }))),
+    }));
+    series.push({ name: 'training win share', points: trainHistory });
+    fs.writeFileSync(path.join(dir, 'curve.svg'), curveSvg(`PPO self-play, ${o.players} players (seed ${o.seed})`, series, 1 / o.players));
+  };
+
+  let last: { m: IterationMetrics; st: TrainerState } | null = null;
+  const result = await train(o, {
+    initial,
+    log: (line) => {
+      if (line.startsWith('backend: ')) {
+        backendName = line.slice('backend: '.length);
+        writeOptions();
+      }
+      log(line);
+    },
+    shouldStop: events.shouldStop,
+    onIteration: async (m, st) => {
+      last = { m, st };
+      fs.appendFileSync(metricsFile, `${JSON.stringify({ kind: 'iteration', ...m })}\n`);
+      trainHistory.push({ steps: m.steps, value: m.winShare });
+      if (o.evalEvery > 0 && m.iteration % o.evalEvery === 0) await evaluate(m, st.net.weights());
+      if (m.iteration % o.checkpointEvery === 0) await checkpoint(m, st);
+      events.iteration?.(m, latestEval);
+    },
+    onEnd: async () => {
+      if (!last) return;
+      const { m, st } = last;
+      if (o.evalEvery === 0 || m.iteration % o.evalEvery !== 0) await evaluate(m, st.net.weights());
+      await checkpoint(m, st);
+    },
+  });
+  return { dir, metrics: result.metrics, evals };
+}

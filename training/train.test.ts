@@ -1,0 +1,58 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import '../agents/index.ts';
+import { createAgent } from '../agents/registry.ts';
+import { playGame } from '../eval/game.ts';
+import { loadCheckpoint } from './checkpoint.ts';
+import { RUN_DEFAULTS, runTraining, type RunOptions } from './run.ts';
+
+function tiny(out: string, seed = 7): RunOptions {
+  return {
+    ...RUN_DEFAULTS, seed, out, hidden: [16], numEnvs: 8, rolloutSteps: 256, minibatch: 128, epochs: 2,
+    totalSteps: 700, evalEvery: 2, evalDeals: 1, evalOpponents: 'random', checkpointEvery: 1, snapshotEvery: 1, backend: 'auto',
+  };
+}
+
+describe('training', () => {
+  it('a tiny run finishes, logs every iteration and writes a checkpoint an agent can play', async () => {
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'train-'));
+    const lines: string[] = [];
+    const r = await runTraining(tiny(out), { log: (l) => lines.push(l) });
+    expect(lines.some((l) => /^backend: (node|wasm|cpu)/.test(l))).toBe(true);
+    expect(path.basename(r.dir)).toMatch(/^czechpub__ppo__7__\d+$/);
+    expect(r.metrics.length).toBeGreaterThanOrEqual(2);
+    for (const m of r.metrics) {
+      expect(Number.isFinite(m.policyLoss) && Number.isFinite(m.valueLoss) && m.entropy > 0).toBe(true);
+    }
+    const files = fs.readdirSync(r.dir).sort();
+    expect(files).toEqual(['curve.svg', 'metrics.jsonl', 'model.json', 'options.json', 'trainer.json']);
+    const kinds = fs.readFileSync(path.join(r.dir, 'metrics.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l).kind);
+    expect(kinds.filter((k) => k === 'iteration').length).toBe(r.metrics.length);
+    expect(kinds).toContain('eval');
+    expect(fs.readFileSync(path.join(r.dir, 'curve.svg'), 'utf8')).toMatch(/^<svg[\s\S]*<\/svg>$/);
+    const ckpt = loadCheckpoint(path.join(r.dir, 'model.json'));
+    expect(ckpt.iteration).toBe(r.metrics.length);
+    const agent = createAgent(`ppo:${path.join(r.dir, 'model.json')}`);
+    const g = await playGame([agent, createAgent('random'), createAgent('random'), createAgent('random')], { seed: 'ppo-plays' });
+    expect(g.agentDecisions[0]).toBeGreaterThan(0);
+  });
+
+  it('is deterministic for a seed, and --resume continues the run', async () => {
+    const a = await runTraining(tiny(fs.mkdtempSync(path.join(os.tmpdir(), 'train-a-')), 11));
+    const b = await runTraining(tiny(fs.mkdtempSync(path.join(os.tmpdir(), 'train-b-')), 11));
+    const wa = loadCheckpoint(path.join(a.dir, 'model.json')).weights;
+    const wb = loadCheckpoint(path.join(b.dir, 'model.json')).weights;
+    expect(wb.layers.map((l) => [...l.w])).toEqual(wa.layers.map((l) => [...l.w]));
+    expect(b.metrics.map((m) => m.policyLoss)).toEqual(a.metrics.map((m) => m.policyLoss));
+
+    const before = loadCheckpoint(path.join(a.dir, 'model.json'));
+    const resumed = await runTraining({ ...tiny(''), totalSteps: before.steps + 300 }, {}, a.dir);
+    expect(resumed.dir).toBe(a.dir);
+    expect(resumed.metrics[0].iteration).toBe(before.iteration + 1);
+    const after = loadCheckpoint(path.join(a.dir, 'model.json'));
+    expect(after.steps).toBeGreaterThan(before.steps);
+    expect(after.weights.layers[0].w).not.toEqual(before.weights.layers[0].w);
+  });
+});
