@@ -4,6 +4,7 @@
  * after the current iteration and still writes the final evaluation and checkpoint.
  */
 import cliProgress from 'cli-progress';
+import { REWARD_SCHEMES, type RewardScheme } from '../env/rewards.ts';
 import { BACKENDS, type BackendChoice } from '../training/backend.ts';
 import type { EvalResult } from '../training/evaluate.ts';
 import type { IterationMetrics } from '../training/ppo.ts';
@@ -28,6 +29,9 @@ Options:
   --rollout N        learner decisions per update (default ${RUN_DEFAULTS.rolloutSteps})
   --hidden A,B       hidden layer widths (default ${RUN_DEFAULTS.hidden.join(',')})
   --lr X             Adam learning rate (default ${RUN_DEFAULTS.lr})
+  --reward R         terminal reward: ${REWARD_SCHEMES.join(', ')} (default ${RUN_DEFAULTS.reward})
+  --imitate AGENT    warm start: first clone AGENT's choices (e.g. heuristic), then PPO
+  --imitate-steps N  teacher decisions to clone (default ${RUN_DEFAULTS.imitateSteps})
   --opponents POOL   weighted pool of the other seats (default ${RUN_DEFAULTS.pool}):
                      self = the current policy, past = frozen snapshots, or agent specs
   --eval-every K     iterations between evaluations (default ${RUN_DEFAULTS.evalEvery}; 0 = at the end only)
@@ -47,7 +51,10 @@ const OPTIONS = {
   rollout: { type: 'string' },
   hidden: { type: 'string' },
   lr: { type: 'string' },
+  reward: { type: 'string' },
   opponents: { type: 'string' },
+  imitate: { type: 'string' },
+  'imitate-steps': { type: 'string' },
   'eval-every': { type: 'string' },
   'eval-deals': { type: 'string' },
   'eval-vs': { type: 'string' },
@@ -68,7 +75,7 @@ export async function trainCommand(args: readonly string[], io: Io): Promise<num
   const resume = typeof values.resume === 'string' ? values.resume : undefined;
   let o: RunOptions;
   if (resume) {
-    const fixed = ['players', 'seed', 'out', 'envs', 'rollout', 'hidden', 'lr', 'opponents'].filter((k) => values[k] !== undefined);
+    const fixed = ['players', 'seed', 'out', 'envs', 'rollout', 'hidden', 'lr', 'reward', 'opponents', 'imitate', 'imitate-steps'].filter((k) => values[k] !== undefined);
     if (fixed.length > 0) throw new UsageError(`--resume continues a run with its own options; drop ${fixed.map((k) => `--${k}`).join(', ')}`);
     try {
       o = readRunOptions(resume);
@@ -89,7 +96,13 @@ export async function trainCommand(args: readonly string[], io: Io): Promise<num
       o.hidden = h;
     }
     o.lr = positiveOption(values, 'lr', o.lr, 1);
+    if (values.reward !== undefined) {
+      if (!REWARD_SCHEMES.includes(values.reward as RewardScheme)) throw new UsageError(`--reward must be one of ${REWARD_SCHEMES.join(', ')}, got '${values.reward}'`);
+      o.reward = values.reward as RewardScheme;
+    }
     if (typeof values.opponents === 'string') o.pool = values.opponents;
+    if (typeof values.imitate === 'string') o.imitate = values.imitate;
+    o.imitateSteps = intOption(values, 'imitate-steps', o.imitateSteps, 0, 1e9);
   }
   if (values.steps !== undefined) o.totalSteps = intOption(values, 'steps', o.totalSteps, 1, 1e12);
   if (values.minutes !== undefined) {

@@ -58,7 +58,7 @@ describe('policy network', () => {
     const plain = () => {
       const v = net.vars;
       let h: tf.Tensor2D = xt;
-      for (let i = 0; i < shape.hidden.length; i++) h = tf.tanh(tf.add(tf.matMul(h, v[2 * i]), v[2 * i + 1]));
+      for (let i = 0; i < shape.hidden.length; i++) h = tf.tanh(tf.add(tf.matMul(h, v[2 * i]), v[2 * i + 1])) as tf.Tensor2D;
       const k = shape.hidden.length;
       const raw = tf.add(tf.matMul(h, v[2 * k]), v[2 * k + 1]) as tf.Tensor2D;
       const logits = tf.where(tf.cast(mt, 'bool'), raw, tf.fill(raw.shape, -1e9));

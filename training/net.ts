@@ -12,7 +12,7 @@ import { MASKED_LOGIT, type NetShape, type NetWeights } from './weights.ts';
 export { MASKED_LOGIT, initWeights, JsNet, countParams, type NetShape, type NetWeights } from './weights.ts';
 
 /** y = x·W + b, with a gradient of plain (untransposed-flag) matMuls. */
-const dense = tf.customGrad((...args: unknown[]) => {
+const customDense = tf.customGrad((...args: unknown[]) => {
   const [x, w, b, save] = args as [tf.Tensor2D, tf.Tensor2D, tf.Tensor1D, tf.GradSaveFunc];
   save([x, w]);
   return {
@@ -25,12 +25,17 @@ const dense = tf.customGrad((...args: unknown[]) => {
   };
 }) as (x: tf.Tensor2D, w: tf.Variable | tf.Tensor2D, b: tf.Variable | tf.Tensor1D) => tf.Tensor2D;
 
+function plainDense(x: tf.Tensor2D, w: tf.Variable | tf.Tensor2D, b: tf.Variable | tf.Tensor1D): tf.Tensor2D {
+  return tf.add(tf.matMul(x, w as tf.Tensor2D), b);
+}
+
 /** The net's weights as tf variables, trained in place by the optimizer. */
 export class TfNet {
   readonly shape: NetShape;
   readonly vars: tf.Variable[] = [];
 
-  constructor(weights: NetWeights) {
+  /** `plainDense` differentiates dense layers with tf's own gradient (transposed matMuls): a reference for benchmarks. */
+  constructor(weights: NetWeights, private readonly plainDense = false) {
     this.shape = weights.shape;
     for (const l of weights.layers) {
       this.vars.push(tf.variable(tf.tensor2d(l.w, [l.rows, l.cols]), true), tf.variable(tf.tensor1d(l.b), true));
@@ -40,6 +45,7 @@ export class TfNet {
   /** Logits (illegal actions masked to MASKED_LOGIT) and values for a batch. */
   forward(x: tf.Tensor2D, mask: tf.Tensor2D): { logits: tf.Tensor2D; value: tf.Tensor1D } {
     const v = this.vars;
+    const dense = this.plainDense ? plainDense : customDense;
     const trunk = this.shape.hidden.length;
     let h = x;
     for (let i = 0; i < trunk; i++) h = tf.tanh(dense(h, v[2 * i] as tf.Variable, v[2 * i + 1] as tf.Variable));

@@ -16,7 +16,9 @@ import { REWARD_SCHEMES, type RewardScheme } from '../env/rewards.ts';
 import { seedRng, shuffle } from '../env/rng.ts';
 import { describeBackend, initBackend, type BackendChoice } from './backend.ts';
 import { Collector, parsePool, type RolloutStats } from './collect.ts';
+import { createAgent } from '../agents/registry.ts';
 import { explainedVariance } from './gae.ts';
+import { imitate } from './imitate.ts';
 import { initWeights, TfNet, countParams, type NetWeights } from './net.ts';
 
 export const PPO_DEFAULTS = {
@@ -59,6 +61,12 @@ export const PPO_DEFAULTS = {
   /** Iterations between frozen snapshots for `past`, and how many are kept. */
   snapshotEvery: 10,
   maxSnapshots: 8,
+  /** Warm start: first clone this agent's choices (behaviour cloning, imitate.ts); '' = from a random net. */
+  imitate: '',
+  /** Teacher decisions to clone in the warm start. */
+  imitateSteps: 1_000_000,
+  /** Differentiate dense layers with tf's own gradient instead of net.ts's (slower on wasm; for benchmarks). */
+  plainDense: false,
   /** TensorFlow.js backend: auto (node, then wasm, then cpu), node, wasm or cpu. */
   backend: 'auto' as BackendChoice,
 };
@@ -80,6 +88,8 @@ export function validatePpoOptions(o: PpoOptions): void {
   for (const k of ['entCoef', 'vfCoef', 'targetKl'] as const) if (!(o[k] >= 0)) throw bad(k, '≥ 0');
   if (!REWARD_SCHEMES.includes(o.reward)) throw bad('reward', REWARD_SCHEMES.join(', '));
   parsePool(o.pool);
+  if (o.imitate !== '') createAgent(o.imitate);
+  if (!Number.isInteger(o.imitateSteps) || o.imitateSteps < 0) throw bad('imitateSteps', 'a whole number ≥ 0');
 }
 
 /** One iteration's log line. */
@@ -134,8 +144,15 @@ export async function train(opts: PpoOptions, hooks: TrainHooks = {}): Promise<{
 
   // ---- network, optimizer, opponents ----
   const start = hooks.initial;
-  const net = new TfNet(start?.weights ?? initWeights({ inputs: OBS_SIZE, hidden: opts.hidden, actions: NUM_ACTIONS }, opts.seed));
+  const net = new TfNet(start?.weights ?? initWeights({ inputs: OBS_SIZE, hidden: opts.hidden, actions: NUM_ACTIONS }, opts.seed), opts.plainDense);
   log(`network: ${OBS_SIZE} → ${net.shape.hidden.join(' → ')} → ${NUM_ACTIONS} logits + 1 value (${countParams(net.weights())} parameters)`);
+  if (!start && opts.imitate !== '' && opts.imitateSteps > 0) {
+    const r = imitate(net, {
+      teacher: opts.imitate, decisions: opts.imitateSteps, players: opts.players, seed: `${opts.seed}`, reward: opts.reward,
+      lr: opts.lr, minibatch: opts.minibatch, vfCoef: opts.vfCoef, chunk: 65536,
+    }, log, now);
+    log(`warm start: cloned ${r.decisions} ${opts.imitate} decisions in ${r.seconds.toFixed(0)} s (agreement ${(100 * r.agreement).toFixed(1)}% on unseen ones)`);
+  }
   const optimizer = tf.train.adam(opts.lr, 0.9, 0.999, 1e-5);
   if (start?.optimizer) await optimizer.setWeights(start.optimizer.map((t) => ({ name: t.name, tensor: tf.tensor(t.data, t.shape) })));
   const snapshots: NetWeights[] = start?.snapshots ? [...start.snapshots] : [];

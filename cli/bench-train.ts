@@ -1,0 +1,92 @@
+/**
+ * `czech-pub bench train`: how fast the trainer runs with its default network, from a few
+ * PPO iterations with no evaluation or files: env steps per second while collecting
+ * rollouts (every seat's steps, with batched inference for the policy's), and training
+ * samples per second in the update. The update is also timed with tf's own dense-layer
+ * gradient, as a reference in the same run (on wasm it uses slow transposed matMuls).
+ */
+import '../agents/index.ts';
+import { cpus } from 'node:os';
+import { NUM_ACTIONS } from '../env/actions.ts';
+import { OBS_SIZE } from '../env/observation/encode.ts';
+import { BACKENDS, type BackendChoice } from '../training/backend.ts';
+import { PPO_DEFAULTS, train, type IterationMetrics } from '../training/ppo.ts';
+import { intOption, parseCommand } from './args.ts';
+import { EXIT_OK, UsageError, type Io } from './io.ts';
+import { formatNumber, formatTable } from './table.ts';
+
+export const BENCH_TRAIN_USAGE = `Usage: czech-pub bench train [--iterations N] [--backend B] [--no-reference] [--json]
+
+Runs N PPO iterations (default 4; the first is a warm-up and not counted) with the default
+network (${OBS_SIZE} → ${PPO_DEFAULTS.hidden.join(' → ')} → ${NUM_ACTIONS} + value), ${PPO_DEFAULTS.numEnvs} games side by side, ${PPO_DEFAULTS.rolloutSteps} learner
+decisions per rollout and the default opponent pool, and prints the median rates.
+
+Options:
+  --iterations N   iterations to run, 2-100 (default 4)
+  --backend B      ${BACKENDS.join(', ')} (default auto)
+  --no-reference   skip the reference run with tf's own dense gradient
+  --json           print one JSON object
+  -h, --help       show this help`;
+
+const OPTIONS = {
+  iterations: { type: 'string' },
+  backend: { type: 'string' },
+  'no-reference': { type: 'boolean' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+async function measure(iterations: number, backend: BackendChoice, plainDense: boolean, log: (l: string) => void) {
+  let backendName = '';
+  const r = await train(
+    { ...PPO_DEFAULTS, backend, plainDense, totalSteps: iterations * PPO_DEFAULTS.rolloutSteps * 10, snapshotEvery: 1 },
+    { log: (l) => (l.startsWith('backend: ') ? (backendName = l.slice(9).split(' ')[0]) : log(l)), shouldStop: (() => { let n = 0; return () => n++ >= iterations; })() },
+  );
+  const counted = r.metrics.slice(1);
+  return {
+    backend: backendName,
+    rollout: median(counted.map((m: IterationMetrics) => m.rolloutStepsPerSec)),
+    update: median(counted.map((m: IterationMetrics) => m.updateSamplesPerSec)),
+  };
+}
+
+export async function benchTrainCommand(values: Record<string, unknown>, io: Io): Promise<number> {
+  const iterations = intOption(values, 'iterations', 4, 2, 100);
+  const backend = (values.backend ?? 'auto') as BackendChoice;
+  if (!BACKENDS.includes(backend)) throw new UsageError(`--backend must be one of ${BACKENDS.join(', ')}, got '${String(values.backend)}'`);
+  const log = values.json ? () => {} : (l: string) => io.err(l);
+  const ours = await measure(iterations, backend, false, log);
+  const ref = values['no-reference'] ? null : await measure(iterations, backend, true, () => {});
+  const rec = {
+    backend: ours.backend,
+    network: `${OBS_SIZE}-${PPO_DEFAULTS.hidden.join('-')}-${NUM_ACTIONS}+1`,
+    numEnvs: PPO_DEFAULTS.numEnvs,
+    rolloutSteps: PPO_DEFAULTS.rolloutSteps,
+    minibatch: PPO_DEFAULTS.minibatch,
+    iterationsCounted: iterations - 1,
+    rolloutEnvStepsPerSec: Math.round(ours.rollout),
+    updateSamplesPerSec: Math.round(ours.update),
+    referenceUpdateSamplesPerSec: ref ? Math.round(ref.update) : null,
+    node: process.version,
+    cpu: cpus()[0]?.model ?? 'unknown',
+    date: new Date().toISOString(),
+  };
+  if (values.json) {
+    io.out(JSON.stringify(rec));
+    return EXIT_OK;
+  }
+  io.out(`PPO trainer benchmark: backend ${rec.backend}, network ${rec.network}, ${rec.numEnvs} games side by side, median of ${rec.iterationsCounted} iterations`);
+  io.out('');
+  const rows = [
+    ['rollouts: env steps/s (all seats, batched inference)', formatNumber(rec.rolloutEnvStepsPerSec)],
+    ['update: samples/s (custom dense gradient)', formatNumber(rec.updateSamplesPerSec)],
+  ];
+  if (ref) rows.push(["update: samples/s (tf's own dense gradient, reference)", formatNumber(ref.update)]);
+  for (const line of formatTable(['part', 'rate'], rows)) io.out(line);
+  return EXIT_OK;
+}
