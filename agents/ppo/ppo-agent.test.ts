@@ -1,0 +1,47 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { NUM_ACTIONS } from '../../env/actions.ts';
+import { OBS_SIZE } from '../../env/observation/encode.ts';
+import { DEFAULT_RULESET } from '../../env/ruleset.ts';
+import { playGame } from '../../eval/game.ts';
+import { saveCheckpoint } from '../../training/checkpoint.ts';
+import { initWeights } from '../../training/weights.ts';
+import '../index.ts';
+import { createAgent } from '../registry.ts';
+
+function checkpointFile(): string {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ppo-agent-')), 'model.json');
+  const weights = initWeights({ inputs: OBS_SIZE, hidden: [32], actions: NUM_ACTIONS }, 'agent');
+  // Larger head weights than the near-uniform initial ones, so argmax and sampling differ.
+  for (const w of weights.layers[1].w.keys()) weights.layers[1].w[w] *= 300;
+  saveCheckpoint(file, { ruleset: DEFAULT_RULESET, players: 4, iteration: 0, steps: 0, options: {}, metrics: {}, createdAt: '', weights });
+  return file;
+}
+
+describe('ppo agent', () => {
+  const file = checkpointFile();
+
+  it('returns only legal actions at 2–6 players, argmax and sampled', async () => {
+    for (const spec of [`ppo:${file}`, `ppo:${file}:sample=true`]) {
+      for (let players = 2; players <= 6; players++) {
+        const agents = Array.from({ length: players }, () => createAgent(spec));
+        // playGame throws IllegalAgentActionError on an illegal action.
+        const g = await playGame(agents, { seed: `legal/${players}/${spec.length}` });
+        expect(g.agentDecisions.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it('plays the same game from the same seed when sampling', async () => {
+    const play = () => playGame([createAgent(`ppo:${file}:sample=true`), createAgent('random'), createAgent('random')], { seed: 'same' });
+    expect((await play()).scores).toEqual((await play()).scores);
+  });
+
+  it('refuses bad specs and files with a message naming the agent', () => {
+    expect(() => createAgent(`ppo:${file}:temperature=2`)).toThrow(/agent 'ppo:.*': unknown option 'temperature'/);
+    expect(() => createAgent(`ppo:${file}:sample=maybe`)).toThrow(/option 'sample' must be true or false/);
+    expect(() => createAgent('ppo:/nonexistent.json')).toThrow(/agent 'ppo:\/nonexistent.json': cannot read checkpoint/);
+  });
+});
