@@ -21,7 +21,7 @@ import type { Agent } from '../agents/agent.ts';
 import { EnvObservation } from '../agents/observation.ts';
 import { createAgent } from '../agents/registry.ts';
 import { gae } from './gae.ts';
-import type { TfNet } from './net.ts';
+import { maskBias, type TfNet } from './net.ts';
 import { sampleMasked } from './policy.ts';
 
 /** One pool entry: `self` (the learner), `past` (a frozen snapshot) or an agent spec, with a weight. */
@@ -336,10 +336,10 @@ export class Collector {
 
 /** One forward pass for k rows; returns the logits and values as plain arrays. */
 export function infer(net: TfNet, obs: Float32Array, mask: Uint8Array, k: number): { logits: Float32Array; values: Float32Array } {
-  return tf.tidy(() => {
-    const x = tf.tensor2d(obs, [k, OBS_SIZE]);
-    const m = tf.tensor2d(mask, [k, NUM_ACTIONS], 'int32');
-    const { logits, value } = net.forward(x, m);
-    return { logits: logits.dataSync() as Float32Array, values: value.dataSync() as Float32Array };
-  });
+  // Read the results outside tidy: tidy walks whatever it returns, typed arrays element by element.
+  const { logits, value } = tf.tidy(() => net.forward(tf.tensor2d(obs, [k, OBS_SIZE]), tf.tensor2d(maskBias(mask), [k, NUM_ACTIONS])));
+  const out = { logits: logits.dataSync() as Float32Array, values: value.dataSync() as Float32Array };
+  logits.dispose();
+  value.dispose();
+  return out;
 }

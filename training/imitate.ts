@@ -17,7 +17,7 @@ import type { RewardScheme } from '../env/rewards.ts';
 import { seedRng, shuffle } from '../env/rng.ts';
 import { EnvObservation } from '../agents/observation.ts';
 import { createAgent } from '../agents/registry.ts';
-import type { TfNet } from './net.ts';
+import { MASKED_LOGIT, maskBias, type TfNet } from './net.ts';
 
 export interface ImitateOptions {
   teacher: string;
@@ -86,7 +86,7 @@ export function imitate(net: TfNet, o: ImitateOptions, log: (line: string) => vo
   let lastLoss = NaN;
   const mb = o.minibatch;
   const xs = new Float32Array(mb * OBS_SIZE);
-  const ms = new Int32Array(mb * NUM_ACTIONS);
+  const ms = new Float32Array(mb * NUM_ACTIONS);
   const acts = new Int32Array(mb);
   const rets = new Float32Array(mb);
   while (done < o.decisions) {
@@ -94,7 +94,7 @@ export function imitate(net: TfNet, o: ImitateOptions, log: (line: string) => vo
     const d = generate(o, n, games);
     // How often the net already agrees with the teacher on decisions it has not seen.
     agreement = tf.tidy(() => {
-      const { logits } = net.forward(tf.tensor2d(d.obs, [n, OBS_SIZE]), tf.tensor2d(d.mask, [n, NUM_ACTIONS], 'int32'));
+      const { logits } = net.forward(tf.tensor2d(d.obs, [n, OBS_SIZE]), tf.tensor2d(maskBias(d.mask), [n, NUM_ACTIONS]));
       const arg = tf.argMax(logits, 1).dataSync();
       let same = 0;
       for (let i = 0; i < n; i++) if (arg[i] === d.action[i]) same++;
@@ -108,13 +108,13 @@ export function imitate(net: TfNet, o: ImitateOptions, log: (line: string) => vo
       for (let j = 0; j < mb; j++) {
         const r = order[s + j];
         xs.set(d.obs.subarray(r * OBS_SIZE, (r + 1) * OBS_SIZE), j * OBS_SIZE);
-        for (let a = 0; a < NUM_ACTIONS; a++) ms[j * NUM_ACTIONS + a] = d.mask[r * NUM_ACTIONS + a];
+        for (let a = 0; a < NUM_ACTIONS; a++) ms[j * NUM_ACTIONS + a] = d.mask[r * NUM_ACTIONS + a] ? 0 : MASKED_LOGIT;
         acts[j] = d.action[r];
         rets[j] = d.ret[r];
       }
       const loss = tf.tidy(() => {
         const x = tf.tensor2d(xs, [mb, OBS_SIZE]);
-        const m = tf.tensor2d(ms, [mb, NUM_ACTIONS], 'int32');
+        const m = tf.tensor2d(ms, [mb, NUM_ACTIONS]);
         const onehot = tf.oneHot(tf.tensor1d(acts, 'int32'), NUM_ACTIONS);
         const ret = tf.tensor1d(rets);
         const value = optimizer.minimize(() => {

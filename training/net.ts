@@ -25,11 +25,35 @@ const customDense = tf.customGrad((...args: unknown[]) => {
   };
 }) as (x: tf.Tensor2D, w: tf.Variable | tf.Tensor2D, b: tf.Variable | tf.Tensor1D) => tf.Tensor2D;
 
+/** The first layer: its input is the observation, which needs no gradient, so none is computed (a third of that layer's backward pass). */
+const inputDense = tf.customGrad((...args: unknown[]) => {
+  const [x, w, b, save] = args as [tf.Tensor2D, tf.Tensor2D, tf.Tensor1D, tf.GradSaveFunc];
+  save([x]);
+  return {
+    value: tf.add(tf.matMul(x, w), b),
+    gradFunc: (dy: tf.Tensor | tf.Tensor[], saved: tf.Tensor[]) => {
+      const [xs] = saved as [tf.Tensor2D];
+      const g = dy as tf.Tensor2D;
+      return [tf.zerosLike(xs), tf.matMul(tf.transpose(xs), g), tf.sum(g, 0)];
+    },
+  };
+}) as (x: tf.Tensor2D, w: tf.Variable | tf.Tensor2D, b: tf.Variable | tf.Tensor1D) => tf.Tensor2D;
+
 function plainDense(x: tf.Tensor2D, w: tf.Variable | tf.Tensor2D, b: tf.Variable | tf.Tensor1D): tf.Tensor2D {
   return tf.add(tf.matMul(x, w as tf.Tensor2D), b);
 }
 
-/** The net's weights as tf variables, trained in place by the optimizer. */
+/** Writes the additive mask for a batch: 0 for a legal action, MASKED_LOGIT for an illegal one. */
+export function maskBias(mask: ArrayLike<number>, out: Float32Array = new Float32Array(mask.length)): Float32Array {
+  for (let i = 0; i < mask.length; i++) out[i] = mask[i] ? 0 : MASKED_LOGIT;
+  return out;
+}
+
+/**
+ * The net's weights as tf variables, trained in place by the optimizer: the trunk's layers,
+ * then the policy and value heads merged into one matrix (one matMul instead of two, the
+ * value's being a single column), split again by `weights()`.
+ */
 export class TfNet {
   readonly shape: NetShape;
   readonly vars: tf.Variable[] = [];
@@ -37,44 +61,61 @@ export class TfNet {
   /** `plainDense` differentiates dense layers with tf's own gradient (transposed matMuls): a reference for benchmarks. */
   constructor(weights: NetWeights, private readonly plainDense = false) {
     this.shape = weights.shape;
-    for (const l of weights.layers) {
+    const trunk = weights.shape.hidden.length;
+    for (const l of weights.layers.slice(0, trunk)) {
       this.vars.push(tf.variable(tf.tensor2d(l.w, [l.rows, l.cols]), true), tf.variable(tf.tensor1d(l.b), true));
     }
+    const pi = weights.layers[trunk];
+    const v = weights.layers[trunk + 1];
+    const cols = pi.cols + 1;
+    const w = new Float32Array(pi.rows * cols);
+    for (let r = 0; r < pi.rows; r++) {
+      w.set(pi.w.subarray(r * pi.cols, (r + 1) * pi.cols), r * cols);
+      w[r * cols + pi.cols] = v.w[r];
+    }
+    const b = new Float32Array(cols);
+    b.set(pi.b);
+    b[pi.cols] = v.b[0];
+    this.vars.push(tf.variable(tf.tensor2d(w, [pi.rows, cols]), true), tf.variable(tf.tensor1d(b), true));
   }
 
-  /** Logits (illegal actions masked to MASKED_LOGIT) and values for a batch. */
-  forward(x: tf.Tensor2D, mask: tf.Tensor2D): { logits: tf.Tensor2D; value: tf.Tensor1D } {
+  /** Logits (illegal actions pushed to MASKED_LOGIT by `bias`, from maskBias) and values for a batch. */
+  forward(x: tf.Tensor2D, bias: tf.Tensor2D): { logits: tf.Tensor2D; value: tf.Tensor1D } {
     const v = this.vars;
     const dense = this.plainDense ? plainDense : customDense;
     const trunk = this.shape.hidden.length;
+    const actions = this.shape.actions;
     let h = x;
-    for (let i = 0; i < trunk; i++) h = tf.tanh(dense(h, v[2 * i] as tf.Variable, v[2 * i + 1] as tf.Variable));
-    const raw = dense(h, v[2 * trunk] as tf.Variable, v[2 * trunk + 1] as tf.Variable);
-    const logits = tf.where(tf.cast(mask, 'bool'), raw, tf.fill(raw.shape, MASKED_LOGIT)) as tf.Tensor2D;
-    const value = tf.reshape(dense(h, v[2 * trunk + 2] as tf.Variable, v[2 * trunk + 3] as tf.Variable), [-1]) as tf.Tensor1D;
+    for (let i = 0; i < trunk; i++) h = tf.tanh((i === 0 && !this.plainDense ? inputDense : dense)(h, v[2 * i] as tf.Variable, v[2 * i + 1] as tf.Variable));
+    const out = dense(h, v[2 * trunk] as tf.Variable, v[2 * trunk + 1] as tf.Variable);
+    const logits = tf.add(tf.slice(out, [0, 0], [-1, actions]), bias) as tf.Tensor2D;
+    const value = tf.reshape(tf.slice(out, [0, actions], [-1, 1]), [-1]) as tf.Tensor1D;
     return { logits, value };
   }
 
   /** A copy of the current weights in plain arrays. */
   weights(): NetWeights {
     const layers: NetWeights['layers'] = [];
-    for (let i = 0; i < this.vars.length; i += 2) {
+    const trunk = this.shape.hidden.length;
+    for (let i = 0; i < 2 * trunk; i += 2) {
       const [rows, cols] = this.vars[i].shape;
       layers.push({ w: this.vars[i].dataSync() as Float32Array, b: this.vars[i + 1].dataSync() as Float32Array, rows, cols });
     }
+    const [rows, cols] = this.vars[2 * trunk].shape;
+    const w = this.vars[2 * trunk].dataSync() as Float32Array;
+    const b = this.vars[2 * trunk + 1].dataSync() as Float32Array;
+    const a = cols - 1;
+    const pw = new Float32Array(rows * a);
+    const vw = new Float32Array(rows);
+    for (let r = 0; r < rows; r++) {
+      pw.set(w.subarray(r * cols, r * cols + a), r * a);
+      vw[r] = w[r * cols + a];
+    }
+    layers.push({ w: pw, b: b.slice(0, a), rows, cols: a }, { w: vw, b: b.slice(a), rows, cols: 1 });
     return { shape: this.shape, layers };
-  }
-
-  /** Overwrites the variables with `w` (same shape). */
-  assign(w: NetWeights): void {
-    w.layers.forEach((l, i) => {
-      this.vars[2 * i].assign(tf.tensor2d(l.w, [l.rows, l.cols]));
-      this.vars[2 * i + 1].assign(tf.tensor1d(l.b));
-    });
   }
 
   dispose(): void {
     for (const v of this.vars) v.dispose();
   }
 }
-

@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { nextFloat, randInt, seedRng } from '../env/rng.ts';
 import { initBackend } from './backend.ts';
-import { initWeights, TfNet } from './net.ts';
+import { initWeights, maskBias, TfNet } from './net.ts';
 import { argmaxMasked, logProb, sampleMasked } from './policy.ts';
 
 const N = 12;
@@ -63,7 +63,7 @@ describe('masked policy (TensorFlow.js side)', () => {
     const rng = seedRng('tf');
     const x = tf.tensor2d(Float32Array.from({ length: 4 * 6 }, () => nextFloat(rng)), [4, 6]);
     const masks = [0, 1, 2, 3].map((c) => randomCase(c).mask);
-    const m = tf.tensor2d(Uint8Array.from(masks.flatMap((r) => [...r])), [4, N], 'int32');
+    const m = tf.tensor2d(maskBias(Uint8Array.from(masks.flatMap((r) => [...r]))), [4, N]);
     const { logits } = net.forward(x, m);
     const logp = tf.logSoftmax(logits).arraySync() as number[][];
     const raw = logits.arraySync() as number[][];
