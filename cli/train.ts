@@ -29,6 +29,7 @@ Options:
   --rollout N        learner decisions per update (default ${RUN_DEFAULTS.rolloutSteps})
   --hidden A,B       hidden layer widths (default ${RUN_DEFAULTS.hidden.join(',')})
   --lr X             Adam learning rate (default ${RUN_DEFAULTS.lr})
+  --ent-coef X       entropy bonus coefficient (default ${RUN_DEFAULTS.entCoef})
   --reward R         terminal reward: ${REWARD_SCHEMES.join(', ')} (default ${RUN_DEFAULTS.reward})
   --imitate AGENT    warm start: first clone AGENT's choices (e.g. heuristic), then PPO
   --imitate-steps N  teacher decisions to clone (default ${RUN_DEFAULTS.imitateSteps})
@@ -52,6 +53,7 @@ const OPTIONS = {
   hidden: { type: 'string' },
   lr: { type: 'string' },
   reward: { type: 'string' },
+  'ent-coef': { type: 'string' },
   opponents: { type: 'string' },
   imitate: { type: 'string' },
   'imitate-steps': { type: 'string' },
@@ -75,7 +77,7 @@ export async function trainCommand(args: readonly string[], io: Io): Promise<num
   const resume = typeof values.resume === 'string' ? values.resume : undefined;
   let o: RunOptions;
   if (resume) {
-    const fixed = ['players', 'seed', 'out', 'envs', 'rollout', 'hidden', 'lr', 'reward', 'opponents', 'imitate', 'imitate-steps'].filter((k) => values[k] !== undefined);
+    const fixed = ['players', 'seed', 'out', 'envs', 'rollout', 'hidden', 'lr', 'ent-coef', 'reward', 'opponents', 'imitate', 'imitate-steps'].filter((k) => values[k] !== undefined);
     if (fixed.length > 0) throw new UsageError(`--resume continues a run with its own options; drop ${fixed.map((k) => `--${k}`).join(', ')}`);
     try {
       o = readRunOptions(resume);
@@ -96,6 +98,11 @@ export async function trainCommand(args: readonly string[], io: Io): Promise<num
       o.hidden = h;
     }
     o.lr = positiveOption(values, 'lr', o.lr, 1);
+    if (values['ent-coef'] !== undefined) {
+      const e = Number(values['ent-coef']);
+      if (typeof values['ent-coef'] !== 'string' || values['ent-coef'].trim() === '' || !(e >= 0 && e <= 1)) throw new UsageError(`--ent-coef must be a number from 0 to 1, got '${String(values['ent-coef'])}'`);
+      o.entCoef = e;
+    }
     if (values.reward !== undefined) {
       if (!REWARD_SCHEMES.includes(values.reward as RewardScheme)) throw new UsageError(`--reward must be one of ${REWARD_SCHEMES.join(', ')}, got '${values.reward}'`);
       o.reward = values.reward as RewardScheme;
