@@ -10,7 +10,7 @@ import type { EvalResult } from '../training/evaluate.ts';
 import type { IterationMetrics } from '../training/ppo.ts';
 import { readRunOptions, RUN_DEFAULTS, runTraining, type RunOptions } from '../training/run.ts';
 import { intOption, parseCommand, positiveOption } from './args.ts';
-import { EXIT_OK, UsageError, type Io } from './io.ts';
+import { EXIT_FAILURE, EXIT_OK, UsageError, type Io } from './io.ts';
 
 export const TRAIN_USAGE = `Usage: czech-pub train [options]
 
@@ -173,6 +173,10 @@ export async function trainCommand(args: readonly string[], io: Io): Promise<num
     io.out(`Run directory: ${r.dir}`);
     if (last) io.out(`${last.steps} learner decisions in ${last.seconds.toFixed(0)} s; latest: ${evalText(r.evals[r.evals.length - 1] ?? null)}`);
     io.out(`Play it: czech-pub tournament --agents ppo:${r.dir}/model.json,heuristic,heuristic,heuristic`);
+    if (stop) {
+      io.out(`interrupted: stopped before the budget; continue with czech-pub train --resume ${r.dir}`);
+      return EXIT_FAILURE;
+    }
     return EXIT_OK;
   } finally {
     if (bar && barStarted) bar.stop();

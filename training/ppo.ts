@@ -314,6 +314,8 @@ export async function train(opts: PpoOptions, hooks: TrainHooks = {}): Promise<{
     metrics.push(m);
     collector.startNextRollout();
     await hooks.onIteration?.(m, { net, optimizer, snapshots });
+    // Let the event loop run (signals, timers): the loop is otherwise all synchronous work.
+    await new Promise((resolve) => setImmediate(resolve));
   }
   await hooks.onEnd?.();
   const weights = net.weights();
