@@ -11,7 +11,7 @@ import { NUM_ACTIONS } from '../env/actions.ts';
 import { OBS_SIZE } from '../env/observation/encode.ts';
 import { BACKENDS, type BackendChoice } from '../training/backend.ts';
 import { PPO_DEFAULTS, train, type IterationMetrics } from '../training/ppo.ts';
-import { intOption, parseCommand } from './args.ts';
+import { intOption } from './args.ts';
 import { EXIT_OK, UsageError, type Io } from './io.ts';
 import { formatNumber, formatTable } from './table.ts';
 
@@ -27,14 +27,6 @@ Options:
   --no-reference   skip the reference run with tf's own dense gradient
   --json           print one JSON object
   -h, --help       show this help`;
-
-const OPTIONS = {
-  iterations: { type: 'string' },
-  backend: { type: 'string' },
-  'no-reference': { type: 'boolean' },
-  json: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);

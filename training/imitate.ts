@@ -17,7 +17,7 @@ import type { RewardScheme } from '../env/rewards.ts';
 import { seedRng, shuffle } from '../env/rng.ts';
 import { EnvObservation } from '../agents/observation.ts';
 import { createAgent } from '../agents/registry.ts';
-import { MASKED_LOGIT, maskBias, type TfNet } from './net.ts';
+import { gatherRow, maskBias, type TfNet } from './net.ts';
 
 export interface ImitateOptions {
   teacher: string;
@@ -107,8 +107,7 @@ export function imitate(net: TfNet, o: ImitateOptions, log: (line: string) => vo
     for (let s = 0; s + mb <= n; s += mb) {
       for (let j = 0; j < mb; j++) {
         const r = order[s + j];
-        xs.set(d.obs.subarray(r * OBS_SIZE, (r + 1) * OBS_SIZE), j * OBS_SIZE);
-        for (let a = 0; a < NUM_ACTIONS; a++) ms[j * NUM_ACTIONS + a] = d.mask[r * NUM_ACTIONS + a] ? 0 : MASKED_LOGIT;
+        gatherRow(d.obs, d.mask, r, xs, ms, j, OBS_SIZE, NUM_ACTIONS);
         acts[j] = d.action[r];
         rets[j] = d.ret[r];
       }

@@ -49,6 +49,12 @@ export function maskBias(mask: ArrayLike<number>, out: Float32Array = new Float3
   return out;
 }
 
+/** Copies row `from` of stored observations and masks into row `to` of a minibatch, the mask as an additive bias. */
+export function gatherRow(obs: Float32Array, mask: Uint8Array, from: number, xs: Float32Array, bias: Float32Array, to: number, inputs: number, actions: number): void {
+  xs.set(obs.subarray(from * inputs, (from + 1) * inputs), to * inputs);
+  for (let a = 0; a < actions; a++) bias[to * actions + a] = mask[from * actions + a] ? 0 : MASKED_LOGIT;
+}
+
 /**
  * The net's weights as tf variables, trained in place by the optimizer: the trunk's layers,
  * then the policy and value heads merged into one matrix (one matMul instead of two, the

@@ -19,7 +19,7 @@ import { Collector, parsePool, type RolloutStats } from './collect.ts';
 import { createAgent } from '../agents/registry.ts';
 import { explainedVariance } from './gae.ts';
 import { imitate } from './imitate.ts';
-import { initWeights, MASKED_LOGIT, TfNet, countParams, type NetWeights } from './net.ts';
+import { gatherRow, initWeights, TfNet, countParams, type NetWeights } from './net.ts';
 
 export const PPO_DEFAULTS = {
   /** Seed of everything random: deals, seating, sampling, initial weights, minibatches. */
@@ -211,8 +211,7 @@ export async function train(opts: PpoOptions, hooks: TrainHooks = {}): Promise<{
         let mean = 0;
         for (let j = 0; j < mb; j++) {
           const r = order[s + j];
-          xs.set(b.obs.subarray(r * OBS_SIZE, (r + 1) * OBS_SIZE), j * OBS_SIZE);
-          for (let a = 0; a < NUM_ACTIONS; a++) ms[j * NUM_ACTIONS + a] = b.mask[r * NUM_ACTIONS + a] ? 0 : MASKED_LOGIT;
+          gatherRow(b.obs, b.mask, r, xs, ms, j, OBS_SIZE, NUM_ACTIONS);
           acts[j] = b.action[r];
           oldLogp[j] = b.logp[r];
           oldValue[j] = b.value[r];
