@@ -24,8 +24,8 @@ export function curveSvg(title: string, series: { name: string; points: CurvePoi
   const T = 36;
   const B = 44;
   const maxSteps = Math.max(1, ...series.flatMap((s) => s.points.map((p) => p.steps)));
-  const x = (steps: number) => L + ((W - L - R) * steps) / maxSteps;
-  const y = (v: number) => T + (H - T - B) * (1 - Math.min(1, Math.max(0, v)));
+  const x = (steps: number) => +(L + ((W - L - R) * steps) / maxSteps).toFixed(1);
+  const y = (v: number) => +(T + (H - T - B) * (1 - Math.min(1, Math.max(0, v)))).toFixed(1);
   const out: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="12">`,
     `<rect width="${W}" height="${H}" fill="white"/>`,
@@ -56,7 +56,8 @@ export function curveSvg(title: string, series: { name: string; points: CurvePoi
       out.push(`<polygon points="${[...upper, ...lower].join(' ')}" fill="${color}" opacity="0.15"/>`);
     }
     out.push(`<polyline points="${pts.map((p) => `${x(p.steps)},${y(p.value)}`).join(' ')}" fill="none" stroke="${color}" stroke-width="2"/>`);
-    for (const p of pts) out.push(`<circle cx="${x(p.steps)}" cy="${y(p.value)}" r="2.5" fill="${color}"/>`);
+    // Dots only where they can be told apart.
+    if (pts.length <= 80) for (const p of pts) out.push(`<circle cx="${x(p.steps)}" cy="${y(p.value)}" r="2.5" fill="${color}"/>`);
     const ly = T + 16 + i * 18;
     out.push(`<rect x="${W - R + 8}" y="${ly - 9}" width="12" height="4" fill="${color}"/>`);
     out.push(`<text x="${W - R + 26}" y="${ly - 3}">${esc(s.name)}</text>`);

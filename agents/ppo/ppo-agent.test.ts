@@ -34,6 +34,14 @@ describe('ppo agent', () => {
     }
   });
 
+  it('ships a model that `ppo` names, which loads and plays legally at 2–6 players', async () => {
+    for (let players = 2; players <= 6; players++) {
+      const agents = Array.from({ length: players }, (_, i) => createAgent(i === 0 ? 'ppo' : 'heuristic'));
+      const g = await playGame(agents, { seed: `shipped/${players}` });
+      expect(g.agentDecisions[0]).toBeGreaterThan(0);
+    }
+  });
+
   it('plays the same game from the same seed when sampling', async () => {
     const play = () => playGame([createAgent(`ppo:${file}:sample=true`), createAgent('random'), createAgent('random')], { seed: 'same' });
     expect((await play()).scores).toEqual((await play()).scores);
