@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { CzechPubEnv } from '../../env/env.ts';
+import { DEFAULT_RULESET } from '../../env/ruleset.ts';
+import { randInt, seedRng } from '../../env/rng.ts';
+import { EnvObservation } from '../observation.ts';
+import { answerJsonSchema, parseAnswer } from './answer.ts';
+import { decisionPrompt, systemPrompt } from './prompt.ts';
+import { rulesSummary } from './rules.ts';
+
+describe('llm rules summary', () => {
+  it('is written from the ruleset, so a changed rule shows in it', () => {
+    const text = rulesSummary(DEFAULT_RULESET);
+    expect(text).toContain(`at most ${DEFAULT_RULESET.limits.beers} beers`);
+    expect(text).toContain(`${DEFAULT_RULESET.shotPoints} points`);
+    const changed = rulesSummary({ ...DEFAULT_RULESET, limits: { ...DEFAULT_RULESET.limits, beers: 4 }, shotBonus: [2, 4, 7, 11, 16] });
+    expect(changed).toContain('at most 4 beers');
+    expect(changed).toContain('2, 4, 7, 11, 16');
+    expect(changed).not.toContain('1, 3, 6, 10, 15');
+    expect(systemPrompt(DEFAULT_RULESET)).toContain(text);
+  });
+});
+
+describe('llm decision prompt', () => {
+  it('contains nothing the seat may not know: other hands and the deck can change, the prompt does not', () => {
+    const rng = seedRng('prompt');
+    for (let g = 0; g < 20; g++) {
+      const env = new CzechPubEnv({ seed: `prompt/${g}`, players: 4, log: true });
+      const steps = randInt(rng, 60);
+      for (let i = 0; i < steps && !env.done; i++) {
+        const legal = env.legalActions();
+        env.step(legal[randInt(rng, legal.length)]);
+      }
+      if (env.done) continue;
+      const seat = env.currentPlayer;
+      const obs = new EnvObservation(env, seat);
+      const prompt = decisionPrompt(obs);
+      expect(prompt).toContain('Your legal actions:');
+      for (let k = 0; k < 3; k++) {
+        // Everything this seat cannot see, dealt anew. A resampled copy keeps no event log, so
+        // the seat's own events (filtered per seat by the env, tested there) are carried over.
+        const other = new EnvObservation(env.resample(seat, `other/${g}/${k}`), seat);
+        expect(decisionPrompt({ ...obs, seat, players: obs.players, legalActions: other.legalActions, text: other.text, view: other.view, encoding: other.encoding, mask: other.mask, events: obs.events })).toBe(prompt);
+      }
+    }
+  });
+});
+
+describe('llm answers', () => {
+  const legal = [3, 17, 64];
+  it('accepts structured JSON naming a legal id, also fenced', () => {
+    expect(parseAnswer('{"action": 17, "reason": "cheap points"}', legal)).toEqual({ ok: true, action: 17, reason: 'cheap points', plainText: false });
+    expect(parseAnswer('```json\n{"action": 64}\n```', legal)).toMatchObject({ ok: true, action: 64 });
+  });
+  it('accepts plain text naming exactly one legal id', () => {
+    expect(parseAnswer('I play 17: Beer.', legal)).toEqual({ ok: true, action: 17, plainText: true });
+  });
+  it('refuses illegal ids, garbage, empty answers and ambiguous text with a reason', () => {
+    expect(parseAnswer('{"action": 5}', legal)).toMatchObject({ ok: false, error: expect.stringContaining('5 is not one of the legal action ids') });
+    expect(parseAnswer('{"action": "seventeen"}', legal)).toMatchObject({ ok: false, error: expect.stringContaining('does not match') });
+    expect(parseAnswer('I like turtles', legal)).toMatchObject({ ok: false, error: expect.stringContaining('no legal action id') });
+    expect(parseAnswer('', legal)).toMatchObject({ ok: false, error: 'the answer was empty' });
+    expect(parseAnswer('either 3 or 17', legal)).toMatchObject({ ok: false, error: expect.stringContaining('several legal ids') });
+  });
+  it('sends a JSON schema with the action as a required integer', () => {
+    const s = answerJsonSchema() as { properties: Record<string, { type: string }>; required: string[] };
+    expect(s.properties.action.type).toBe('integer');
+    expect(s.required).toEqual(['action']);
+  });
+});
