@@ -6,3 +6,4 @@ export { RandomAgent } from './random.ts';
 import './scripted/index.ts';
 import './ismcts/index.ts';
 import './ppo/index.ts';
+import './llm/index.ts';

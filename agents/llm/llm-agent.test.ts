@@ -1,0 +1,136 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { playGame } from '../../eval/game.ts';
+import '../index.ts';
+import { createAgent } from '../registry.ts';
+import { parseLlmSpec } from './index.ts';
+import { LlmAgent, retryAfterMs } from './llm-agent.ts';
+
+/** What the fake server does with the n-th request (0-based): a reply, or a status and headers. */
+type Script = (n: number, legal: number[], body: { messages: { role: string; content: string }[] }) =>
+  { content: string } | { status: number; headers?: Record<string, string> } | { delayMs: number; content: string };
+
+let app: FastifyInstance;
+let base = '';
+let script: Script = () => ({ content: '{"action": 0}' });
+let served = 0;
+
+function legalIds(body: { messages: { content: string }[] }): number[] {
+  const user = body.messages.filter((m) => m.content.includes('Your legal actions:')).pop()?.content ?? '';
+  return [...user.split('Your legal actions:')[1].matchAll(/^\s+(\d+): /gm)].map((m) => Number(m[1]));
+}
+
+beforeAll(async () => {
+  app = Fastify();
+  app.post('/v1/chat/completions', async (req, reply) => {
+    const body = req.body as { messages: { role: string; content: string }[] };
+    const r = script(served++, legalIds(body), body);
+    if ('status' in r) return reply.code(r.status).headers(r.headers ?? {}).send({ error: { message: `scripted ${r.status}` } });
+    if ('delayMs' in r) await new Promise((res) => setTimeout(res, r.delayMs));
+    return {
+      id: 'x', object: 'chat.completion', created: 0, model: 'fake',
+      choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: r.content } }],
+      usage: { prompt_tokens: 100, completion_tokens: 5, total_tokens: 105 },
+    };
+  });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const addr = app.server.address();
+  base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}/v1`;
+});
+
+afterAll(async () => {
+  await app.close();
+});
+
+async function play(spec: string, s: Script) {
+  script = s;
+  served = 0;
+  const agent = createAgent(spec) as LlmAgent;
+  // No waiting in tests: backoff delays are recorded instead of slept.
+  const waits: number[] = [];
+  (agent as unknown as { sleep: (ms: number) => Promise<void> }).sleep = async (ms) => void waits.push(ms);
+  const g = await playGame([agent, createAgent('random'), createAgent('random')], { seed: `llm/${spec.length}` });
+  return { g, stats: agent.stats, served, waits };
+}
+
+const spec = (extra = '') => `llm:fake-model:baseUrl=${base}${extra}`;
+
+describe('llm agent against an OpenAI-compatible server', () => {
+  it('plays a full game on valid structured answers, counting requests and tokens', async () => {
+    const { g, stats, served: n } = await play(spec(), (_, legal) => ({ content: JSON.stringify({ action: legal[legal.length - 1], reason: 'last' }) }));
+    expect(g.agentDecisions[0]).toBeGreaterThan(0);
+    expect(stats.decisions).toBeGreaterThan(0);
+    expect(stats.requests).toBe(n);
+    expect(n).toBe(stats.decisions);
+    expect(stats.invalidAnswers + stats.fallbacks + stats.faultRetries).toBe(0);
+    expect(stats.promptTokens).toBe(100 * n);
+    expect(stats.latenciesMs.length).toBe(n);
+  });
+
+  it('corrects an illegal id and then takes the valid answer', async () => {
+    const { stats, served: n } = await play(spec(), (k, legal) => ({ content: JSON.stringify({ action: k % 2 === 0 ? 9999 : legal[0] }) }));
+    expect(stats.invalidAnswers).toBe(stats.decisions);
+    expect(stats.fallbacks).toBe(0);
+    expect(n).toBe(2 * stats.decisions);
+  });
+
+  it('falls back after maxInvalid corrections of garbage, and the game still ends', async () => {
+    const { g, stats, served: n } = await play(spec(':maxInvalid=1'), () => ({ content: 'I like turtles' }));
+    expect(g.scores.length).toBe(3);
+    expect(stats.fallbacks).toBe(stats.decisions);
+    expect(stats.invalidAnswers).toBe(2 * stats.decisions);
+    expect(n).toBe(2 * stats.decisions);
+  });
+
+  it('accepts plain-text answers naming a legal id', async () => {
+    const { stats } = await play(spec(':structured=false'), (_, legal) => ({ content: `I choose ${legal[0]}.` }));
+    expect(stats.plainTextAnswers).toBe(stats.decisions);
+    expect(stats.invalidAnswers).toBe(0);
+  });
+
+  it('retries 429 honouring Retry-After, and 500s with backoff', async () => {
+    const r = await play(spec(':backoffMs=10'), (k, legal) =>
+      k % 3 === 0 ? { status: 429, headers: { 'retry-after': '2' } } : k % 3 === 1 ? { status: 500 } : { content: JSON.stringify({ action: legal[0] }) });
+    expect(r.stats.fallbacks).toBe(0);
+    expect(r.stats.faultRetries).toBe(2 * r.stats.decisions);
+    expect(r.waits.filter((w) => w === 2000).length).toBe(r.stats.decisions);
+    expect(r.waits.filter((w) => w === 20).length).toBe(r.stats.decisions); // second retry: 10 · 2¹
+  });
+
+  it('times out slow answers, retries, and falls back when faults persist', async () => {
+    const r = await play(spec(':timeoutMs=50:maxRetries=1'), (k, legal) => ({ delayMs: 200, content: JSON.stringify({ action: legal[0] }) }));
+    expect(r.stats.fallbacks).toBe(r.stats.decisions);
+    expect(r.stats.faultRetries).toBe(r.stats.decisions);
+  }, 30_000);
+
+  it('writes a JSONL transcript of requests and answers', async () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'llm-')), 't.jsonl');
+    const { stats } = await play(spec(`:transcript=${file}`), (_, legal) => ({ content: JSON.stringify({ action: legal[0] }) }));
+    const lines = fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.length).toBe(stats.decisions);
+    expect(lines[0].messages[0].role).toBe('system');
+    expect(lines[0].parsed.ok).toBe(true);
+  });
+});
+
+describe('llm spec parsing', () => {
+  it('keeps colons in model names and URLs, and checks options', () => {
+    const o = parseLlmSpec('llm:llama3:8b:baseUrl=http://127.0.0.1:11434/v1:temperature=0.5', 'llama3:8b:baseUrl=http://127.0.0.1:11434/v1:temperature=0.5');
+    expect(o.model).toBe('llama3:8b');
+    expect(o.baseUrl).toBe('http://127.0.0.1:11434/v1');
+    expect(o.temperature).toBe(0.5);
+    expect(() => parseLlmSpec('llm:', '')).toThrow(/name a model/);
+    expect(() => parseLlmSpec('llm:m:fallback=panic', 'm:fallback=panic')).toThrow(/'fallback' must be 'first' or 'random'/);
+    expect(() => parseLlmSpec('llm:m:bogus=1', 'm:bogus=1')).toThrow(/unknown option 'bogus'/);
+  });
+
+  it('reads Retry-After as seconds, as a date, or retry-after-ms', () => {
+    expect(retryAfterMs(new Headers({ 'retry-after': '3' }))).toBe(3000);
+    expect(retryAfterMs(new Headers({ 'retry-after-ms': '250' }))).toBe(250);
+    expect(retryAfterMs(new Headers({ 'retry-after': new Date(10_000).toUTCString() }), 4_000)).toBe(6000);
+    expect(retryAfterMs(new Headers({}))).toBeNull();
+  });
+});
