@@ -48,4 +48,22 @@ export interface Agent {
   /** Called before each game. */
   reset?(game: GameStart): void;
   act(obs: AgentObservation): number | Promise<number>;
+  /** Usage since the last call (model calls, tokens, faults), for agents that have any: read after each game. */
+  takeUsage?(): AgentUsage | null;
+}
+
+/** What a model-backed agent spent and how it went, summed over decisions. */
+export interface AgentUsage {
+  /** The model's name, for price lookups. */
+  model?: string;
+  /** Decisions sent to the model (those with more than one legal action). */
+  decisions: number;
+  requests: number;
+  invalidAnswers: number;
+  plainTextAnswers: number;
+  faultRetries: number;
+  fallbacks: number;
+  latenciesMs: number[];
+  promptTokens: number;
+  completionTokens: number;
 }

@@ -2,7 +2,7 @@
 import { CzechPubEnv, DEFAULT_MAX_DECISIONS } from '../env/env.ts';
 import type { Ruleset } from '../env/ruleset.ts';
 import { THROWN_OUT, WASTED } from '../env/state.ts';
-import type { Agent } from '../agents/agent.ts';
+import type { Agent, AgentUsage } from '../agents/agent.ts';
 import { EnvObservation } from '../agents/observation.ts';
 
 export interface GameRecord {
@@ -20,6 +20,8 @@ export interface GameRecord {
   /** Decisions taken and time spent deciding, by seat. */
   agentDecisions: number[];
   agentMillis: number[];
+  /** Per seat, for agents that report usage (LLM agents): what they spent in this game. */
+  usage?: (AgentUsage | null)[];
 }
 
 export interface PlayOptions {
@@ -63,6 +65,13 @@ export async function playGame(agents: readonly Agent[], opts: PlayOptions): Pro
     env.step(action);
   }
   const s = env.state;
+  // An agent filling several seats reports its usage once, on its first seat.
+  const seen = new Set<Agent>();
+  const usage = agents.map((a) => {
+    if (seen.has(a)) return null;
+    seen.add(a);
+    return a.takeUsage?.() ?? null;
+  });
   return {
     seed: opts.seed,
     scores: env.scores(),
@@ -74,5 +83,6 @@ export async function playGame(agents: readonly Agent[], opts: PlayOptions): Pro
     truncated: env.truncated,
     agentDecisions,
     agentMillis,
+    ...(usage.some((u) => u !== null) ? { usage } : {}),
   };
 }

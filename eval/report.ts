@@ -29,6 +29,13 @@ export function leaderboardMarkdown(r: TournamentResult): string {
       `|---|${specs.map(() => '---').join('|')}|`,
       ...specs.map((a) => `| \`${a}\` | ${specs.map((b) => (a === b ? '' : pct(r.summary.headToHead[a]?.[b] ?? Number.NaN))).join(' | ')} |`));
   }
+  if (r.usage.length > 0) {
+    lines.push('', 'Model usage:', '', '| agent | decisions sent | calls/game | invalid answers | fault retries | fallbacks | latency median / p95 | tokens in / out | est. cost |',
+      '|---|---|---|---|---|---|---|---|---|',
+      ...r.usage.map((u) => `| \`${u.spec}\` | ${u.decisions} | ${num(u.requestsPerGame)} | ${u.invalidAnswers} (${pct(u.invalidRate)}) | ${u.faultRetries} | ` +
+        `${u.fallbacks} (${pct(u.fallbackRate)}) | ${num(u.latencyMedianMs, 0)} / ${num(u.latencyP95Ms, 0)} ms | ${u.promptTokens} / ${u.completionTokens} | ` +
+        `${u.estimatedCost === null ? '–' : `$${u.estimatedCost.toFixed(4)}`} |`));
+  }
   return `${lines.join('\n')}\n`;
 }
 

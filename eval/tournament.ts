@@ -18,6 +18,7 @@ import { leaderboardMarkdown, reportHtml } from './report.ts';
 import { runGames } from './runner.ts';
 import { roundedGames, schedule } from './schedule.ts';
 import { summarize, type GameResult, type Summary } from './summary.ts';
+import { summarizeUsage, type Price, type UsageSummary } from './usage.ts';
 
 export const RESULTS_FORMAT = 'czech-pub-tournament/1';
 
@@ -36,6 +37,8 @@ export interface TournamentOptions {
   out?: string;
   signal?: AbortSignal;
   onGame?: (done: number, total: number) => void;
+  /** Model prices for the usage report's cost estimate, by agent spec or model name. */
+  prices?: Record<string, Price>;
 }
 
 export interface TournamentConfig {
@@ -62,6 +65,8 @@ export interface TournamentResult {
   startedAt: string;
   finishedAt: string;
   summary: Summary;
+  /** Model usage of agents that report it (LLM agents); empty otherwise. */
+  usage: UsageSummary[];
 }
 
 export class TournamentConfigError extends Error {
@@ -134,6 +139,7 @@ export async function runTournament(o: TournamentOptions): Promise<TournamentRes
     startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
     summary: summarize(config.agents, outcome.results),
+    usage: summarizeUsage(config.agents, outcome.results, o.prices),
   };
   if (o.out) writeReports(o.out, result);
   return result;
@@ -164,5 +170,6 @@ export function jsonSummary(r: TournamentResult) {
     })),
     meanTurns: r.summary.meanTurns,
     meanDecisions: r.summary.meanDecisions,
+    usage: r.usage,
   };
 }

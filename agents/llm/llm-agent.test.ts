@@ -4,6 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { playGame } from '../../eval/game.ts';
+import { leaderboardMarkdown } from '../../eval/report.ts';
+import { runTournament } from '../../eval/tournament.ts';
 import '../index.ts';
 import { createAgent } from '../registry.ts';
 import { parseLlmSpec } from './index.ts';
@@ -68,6 +70,9 @@ describe('llm agent against an OpenAI-compatible server', () => {
     expect(stats.invalidAnswers + stats.fallbacks + stats.faultRetries).toBe(0);
     expect(stats.promptTokens).toBe(100 * n);
     expect(stats.latenciesMs.length).toBe(n);
+    // The game record carries the agent's usage in that game, on its seat.
+    expect(g.usage?.[0]?.requests).toBe(n);
+    expect(g.usage?.[1]).toBeNull();
   });
 
   it('corrects an illegal id and then takes the valid answer', async () => {
@@ -113,6 +118,21 @@ describe('llm agent against an OpenAI-compatible server', () => {
     expect(lines.length).toBe(stats.decisions);
     expect(lines[0].messages[0].role).toBe('system');
     expect(lines[0].parsed.ok).toBe(true);
+  });
+});
+
+describe('llm agents in a tournament', () => {
+  it('report their usage, matching what the server served', async () => {
+    script = (k, legal) => (k % 4 === 3 ? { content: 'no idea' } : { content: JSON.stringify({ action: legal[0] }) });
+    served = 0;
+    const r = await runTournament({ agents: [spec(), 'random', 'random'], games: 6, seed: 'llm-t', workers: 0, prices: { 'fake-model': { promptPerMillion: 1, completionPerMillion: 2 } } });
+    expect(r.usage).toHaveLength(1);
+    const u = r.usage[0];
+    expect(u.requests).toBe(served);
+    expect(u.invalidAnswers).toBe(Math.floor(served / 4));
+    expect(u.promptTokens).toBe(100 * served);
+    expect(u.estimatedCost).toBeCloseTo((100 * served * 1 + 5 * served * 2) / 1e6, 12);
+    expect(leaderboardMarkdown(r)).toContain('Model usage:');
   });
 });
 

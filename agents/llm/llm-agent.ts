@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import OpenAI from 'openai';
 import { DEFAULT_RULESET } from '../../env/ruleset.ts';
 import { randInt, seedRng, type RngState } from '../../env/rng.ts';
-import type { Agent, AgentObservation, GameStart } from '../agent.ts';
+import type { Agent, AgentObservation, AgentUsage, GameStart } from '../agent.ts';
 import { answerJsonSchema, parseAnswer } from './answer.ts';
 import { decisionMessages, type ChatMessage } from './prompt.ts';
 
@@ -46,18 +46,8 @@ export const LLM_DEFAULTS = {
 
 export type LlmOptions = typeof LLM_DEFAULTS & { model: string };
 
-/** What the agent did, for the benchmark report. */
-export interface LlmStats {
-  decisions: number;
-  requests: number;
-  invalidAnswers: number;
-  plainTextAnswers: number;
-  faultRetries: number;
-  fallbacks: number;
-  latenciesMs: number[];
-  promptTokens: number;
-  completionTokens: number;
-}
+/** What the agent did, for the benchmark report (the agent interface's usage record). */
+export type LlmStats = AgentUsage;
 
 export function emptyStats(): LlmStats {
   return { decisions: 0, requests: 0, invalidAnswers: 0, plainTextAnswers: 0, faultRetries: 0, fallbacks: 0, latenciesMs: [], promptTokens: 0, completionTokens: 0 };
@@ -120,6 +110,21 @@ export class LlmAgent implements Agent {
     let l = limiters.get(key);
     if (!l) limiters.set(key, (l = new Limiter(o.concurrency)));
     this.limiter = l;
+  }
+
+  private reported = emptyStats();
+
+  takeUsage(): LlmStats {
+    const s = this.stats;
+    const r = this.reported;
+    const since: LlmStats = {
+      model: this.o.model,
+      decisions: s.decisions - r.decisions, requests: s.requests - r.requests, invalidAnswers: s.invalidAnswers - r.invalidAnswers,
+      plainTextAnswers: s.plainTextAnswers - r.plainTextAnswers, faultRetries: s.faultRetries - r.faultRetries, fallbacks: s.fallbacks - r.fallbacks,
+      latenciesMs: s.latenciesMs.slice(r.latenciesMs.length), promptTokens: s.promptTokens - r.promptTokens, completionTokens: s.completionTokens - r.completionTokens,
+    };
+    this.reported = { ...s, latenciesMs: s.latenciesMs.slice() };
+    return since;
   }
 
   reset(game: GameStart): void {

@@ -1,0 +1,85 @@
+/**
+ * Model usage per agent spec, from the per-game usage records of agents that report one (LLM
+ * agents): decisions sent, invalid-answer rate, retries, fallbacks, latency (median and 95th
+ * percentile), tokens, and an estimated cost from a price table given by the user.
+ */
+import type { AgentUsage } from '../agents/agent.ts';
+import type { GameResult } from './summary.ts';
+
+/** US dollars per million tokens, by agent spec or by model name. */
+export interface Price {
+  promptPerMillion: number;
+  completionPerMillion: number;
+}
+
+export interface UsageSummary {
+  spec: string;
+  decisions: number;
+  requests: number;
+  invalidAnswers: number;
+  invalidRate: number;
+  plainTextAnswers: number;
+  faultRetries: number;
+  fallbacks: number;
+  fallbackRate: number;
+  latencyMedianMs: number;
+  latencyP95Ms: number;
+  promptTokens: number;
+  completionTokens: number;
+  /** Model calls per game the spec played in (seat-games of a spec filling several seats share one). */
+  requestsPerGame: number;
+  /** From the price table, or null without a price for this spec. */
+  estimatedCost: number | null;
+}
+
+/** Nearest-rank percentile (p in (0, 100]) of unsorted values; NaN when empty. */
+export function percentile(xs: readonly number[], p: number): number {
+  if (xs.length === 0) return Number.NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length, Math.max(1, Math.ceil((p / 100) * s.length))) - 1];
+}
+
+export function summarizeUsage(entries: readonly string[], results: readonly GameResult[], prices: Record<string, Price> = {}): UsageSummary[] {
+  const acc = new Map<string, AgentUsage & { games: number; model?: string }>();
+  for (const g of results) {
+    if (!g.usage) continue;
+    g.usage.forEach((u, seat) => {
+      if (!u) return;
+      const spec = entries[g.seating[seat]];
+      const a = acc.get(spec) ?? { decisions: 0, requests: 0, invalidAnswers: 0, plainTextAnswers: 0, faultRetries: 0, fallbacks: 0, latenciesMs: [], promptTokens: 0, completionTokens: 0, games: 0 };
+      a.decisions += u.decisions;
+      a.requests += u.requests;
+      a.invalidAnswers += u.invalidAnswers;
+      a.plainTextAnswers += u.plainTextAnswers;
+      a.faultRetries += u.faultRetries;
+      a.fallbacks += u.fallbacks;
+      a.latenciesMs.push(...u.latenciesMs);
+      a.promptTokens += u.promptTokens;
+      a.completionTokens += u.completionTokens;
+      a.games++;
+      a.model ??= u.model;
+      acc.set(spec, a);
+    });
+  }
+  return [...acc].map(([spec, a]) => {
+    const price = prices[spec] ?? (a.model !== undefined ? prices[a.model] : undefined);
+    return {
+      spec,
+      decisions: a.decisions,
+      requests: a.requests,
+      invalidAnswers: a.invalidAnswers,
+      // Per answer received: corrections can make several per decision.
+      invalidRate: a.requests - a.faultRetries > 0 ? a.invalidAnswers / (a.requests - a.faultRetries) : 0,
+      plainTextAnswers: a.plainTextAnswers,
+      faultRetries: a.faultRetries,
+      fallbacks: a.fallbacks,
+      fallbackRate: a.decisions ? a.fallbacks / a.decisions : 0,
+      latencyMedianMs: percentile(a.latenciesMs, 50),
+      latencyP95Ms: percentile(a.latenciesMs, 95),
+      promptTokens: a.promptTokens,
+      completionTokens: a.completionTokens,
+      requestsPerGame: a.games ? a.requests / a.games : 0,
+      estimatedCost: price ? (a.promptTokens * price.promptPerMillion + a.completionTokens * price.completionPerMillion) / 1e6 : null,
+    };
+  });
+}
