@@ -15,6 +15,12 @@ export interface RunOptions extends WorkerSetup {
   games: readonly ScheduledGame[];
   /** 0 plays in this thread. */
   workers: number;
+  /**
+   * In this thread (workers 0): games played at once, each with its own agent instances.
+   * For agents that wait on the network (LLM, HTTP), whose requests then overlap; results
+   * are still keyed by game index.
+   */
+  parallel?: number;
   /** Called for each finished game, in the order they finish. */
   onGame?: (result: GameResult) => void;
   /** Aborting stops handing out games; games in progress are dropped, finished ones kept. */
@@ -27,18 +33,29 @@ export interface RunOutcome {
 }
 
 async function runInThread(o: RunOptions): Promise<RunOutcome> {
-  const agents = o.entries.map((spec) => createAgent(spec));
   const results: GameResult[] = [];
-  for (const g of o.games) {
-    if (o.signal?.aborted) return { results, interrupted: true };
-    const record = await playGame(g.seating.map((e) => agents[e]), {
-      seed: g.seed, ruleset: o.ruleset, askAll: o.askAll, maxDecisions: o.maxDecisions, now: () => performance.now(),
-    });
-    const result = { ...g, ...record };
-    results.push(result);
-    o.onGame?.(result);
-  }
-  return { results, interrupted: false };
+  let next = 0;
+  let interrupted = false;
+  // Each lane plays games one after another with its own agents; lanes run concurrently.
+  const lane = async () => {
+    const agents = o.entries.map((spec) => createAgent(spec));
+    while (next < o.games.length) {
+      if (o.signal?.aborted) {
+        interrupted = true;
+        return;
+      }
+      const g = o.games[next++];
+      const record = await playGame(g.seating.map((e) => agents[e]), {
+        seed: g.seed, ruleset: o.ruleset, askAll: o.askAll, maxDecisions: o.maxDecisions, now: () => performance.now(),
+      });
+      const result = { ...g, ...record };
+      results.push(result);
+      o.onGame?.(result);
+    }
+  };
+  const lanes = Math.max(1, Math.min(o.parallel ?? 1, o.games.length));
+  await Promise.all(Array.from({ length: lanes }, lane));
+  return { results, interrupted };
 }
 
 /** A worker that loads the TypeScript worker module through tsx, from any working directory. */

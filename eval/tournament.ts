@@ -37,6 +37,8 @@ export interface TournamentOptions {
   out?: string;
   signal?: AbortSignal;
   onGame?: (done: number, total: number) => void;
+  /** With workers 0: games played at once in this thread (for network-bound agents). */
+  parallel?: number;
   /** Model prices for the usage report's cost estimate, by agent spec or model name. */
   prices?: Record<string, Price>;
 }
@@ -120,6 +122,7 @@ export async function runTournament(o: TournamentOptions): Promise<TournamentRes
     askAll: config.askAll,
     maxDecisions: config.maxDecisions,
     workers: config.workers,
+    parallel: o.parallel,
     signal: o.signal,
     onGame: (r: GameResult) => {
       if (gamesFile) appendFileSync(gamesFile, `${JSON.stringify({ ...r, agents: r.seating.map((e) => config.agents[e]) })}\n`);

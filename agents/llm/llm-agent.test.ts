@@ -19,6 +19,8 @@ let app: FastifyInstance;
 let base = '';
 let script: Script = () => ({ content: '{"action": 0}' });
 let served = 0;
+let inFlight = 0;
+let inFlightMax = 0;
 
 function legalIds(body: { messages: { content: string }[] }): number[] {
   const user = body.messages.filter((m) => m.content.includes('Your legal actions:')).pop()?.content ?? '';
@@ -31,7 +33,11 @@ beforeAll(async () => {
     const body = req.body as { messages: { role: string; content: string }[] };
     const r = script(served++, legalIds(body), body);
     if ('status' in r) return reply.code(r.status).headers(r.headers ?? {}).send({ error: { message: `scripted ${r.status}` } });
-    if ('delayMs' in r) await new Promise((res) => setTimeout(res, r.delayMs));
+    if ('delayMs' in r) {
+      inFlightMax = Math.max(inFlightMax, ++inFlight);
+      await new Promise((res) => setTimeout(res, r.delayMs));
+      inFlight--;
+    }
     return {
       id: 'x', object: 'chat.completion', created: 0, model: 'fake',
       choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: r.content } }],
@@ -134,6 +140,18 @@ describe('llm agents in a tournament', () => {
     expect(u.estimatedCost).toBeCloseTo((100 * served * 1 + 5 * served * 2) / 1e6, 12);
     expect(leaderboardMarkdown(r)).toContain('Model usage:');
   });
+
+  it('play games concurrently in one thread with parallel lanes, with the same results', async () => {
+    const answer: Script = (_, legal) => ({ delayMs: 20, content: JSON.stringify({ action: legal[legal.length - 1] }) });
+    const opts = { agents: [spec(':concurrency=8'), 'heuristic', 'random'], games: 6, seed: 'llm-p', workers: 0 };
+    script = answer;
+    const one = await runTournament({ ...opts, parallel: 1 });
+    inFlightMax = 0;
+    const three = await runTournament({ ...opts, parallel: 3 });
+    expect(inFlightMax).toBeGreaterThan(1);
+    expect(three.summary.agents).toEqual(one.summary.agents.map((a) => ({ ...a, msPerDecision: three.summary.agents.find((b) => b.spec === a.spec)!.msPerDecision })));
+    expect(three.usage[0].requests).toBe(one.usage[0].requests);
+  }, 30_000);
 });
 
 describe('llm spec parsing', () => {
