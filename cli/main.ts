@@ -14,6 +14,7 @@ Commands:
   bench env   measure how fast the environment steps
   tournament  play agents against each other and rank them
   train       train a policy by PPO self-play
+  llm-bench   benchmark a language model against bots
 
 Run 'czech-pub <command> --help' for a command's options.`;
 
@@ -24,6 +25,7 @@ const COMMANDS: Record<string, (args: readonly string[], io: Io) => number | Pro
   tournament: tournamentCommand,
   // Loaded on demand: it brings in TensorFlow.js, which the other commands do not need.
   train: async (args, io) => (await import('./train.ts')).trainCommand(args, io),
+  'llm-bench': async (args, io) => (await import('./llm-bench.ts')).llmBenchCommand(args, io),
 };
 
 export async function main(argv: string[], io: Io = processIo): Promise<number> {

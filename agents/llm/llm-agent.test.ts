@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { playGame } from '../../eval/game.ts';
 import { leaderboardMarkdown } from '../../eval/report.ts';
 import { runTournament } from '../../eval/tournament.ts';
+import { bufferIo } from '../../cli/io.ts';
+import { main } from '../../cli/main.ts';
 import '../index.ts';
 import { createAgent } from '../registry.ts';
 import { parseLlmSpec } from './index.ts';
@@ -152,6 +154,31 @@ describe('llm agents in a tournament', () => {
     expect(three.summary.agents).toEqual(one.summary.agents.map((a) => ({ ...a, msPerDecision: three.summary.agents.find((b) => b.spec === a.spec)!.msPerDecision })));
     expect(three.usage[0].requests).toBe(one.usage[0].requests);
   }, 30_000);
+});
+
+describe('czech-pub llm-bench', () => {
+  it('benchmarks a model against bots and prints the usage report with a cost', async () => {
+    script = (_, legal) => ({ content: JSON.stringify({ action: legal[0] }) });
+    const prices = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'prices-')), 'p.json');
+    fs.writeFileSync(prices, JSON.stringify({ 'fake-model': { promptPerMillion: 1, completionPerMillion: 2 } }));
+    const io = bufferIo();
+    const code = await main(['llm-bench', '--model', 'fake-model', '--base-url', base, '--players', '3', '--games', '3', '--opponents', 'random', '--prices', prices], io);
+    expect(code).toBe(0);
+    const out = io.stdout.join('\n');
+    expect(out).toContain('Model usage:');
+    expect(out).toMatch(/\| `llm:fake-model:[^`]*` \| \d+ \|/);
+    expect(out).toMatch(/\$0\.\d{4}/);
+  });
+
+  it.each([
+    [['llm-bench'], '--model is required'],
+    [['llm-bench', '--model', 'm', '--prices', '/nonexistent.json'], '--prices: cannot read /nonexistent.json'],
+    [['llm-bench', '--model', 'm', '--opponents', 'nobody'], "unknown agent 'nobody'"],
+  ])('%j is a usage error', async (argv, message) => {
+    const io = bufferIo();
+    expect(await main(argv, io)).toBe(2);
+    expect(io.stderr.join('\n')).toContain(message);
+  });
 });
 
 describe('llm spec parsing', () => {

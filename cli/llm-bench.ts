@@ -1,0 +1,107 @@
+/**
+ * `czech-pub llm-bench`: a language model against opponents in a duplicate tournament, with
+ * the model-usage report (decisions sent, invalid answers, retries, fallbacks, latency,
+ * tokens, estimated cost). Games run in this thread, several at once, so requests overlap up
+ * to the concurrency limit.
+ */
+import fs from 'node:fs';
+import { leaderboardMarkdown } from '../eval/report.ts';
+import { jsonSummary, runTournament, TournamentConfigError } from '../eval/tournament.ts';
+import type { Price } from '../eval/usage.ts';
+import { intOption, parseCommand } from './args.ts';
+import { EXIT_FAILURE, EXIT_OK, UsageError, type Io } from './io.ts';
+
+export const LLM_BENCH_USAGE = `Usage: czech-pub llm-bench --model M [options]
+
+Plays the model (llm:M) in one seat against opponents in the others, seats rotated and deals
+duplicated, and reports its win rate and what it cost.
+
+Options:
+  --model M          model name as the server knows it (required)
+  --base-url U       OpenAI-compatible server (default $OPENAI_BASE_URL, else OpenAI)
+  --api-key-env V    environment variable holding the API key (default OPENAI_API_KEY)
+  --opponents A      agent spec for the other seats (default heuristic)
+  --players N        players (default 4)
+  --games G          games (default 40; rounded up to whole rotations)
+  --seed S           tournament seed (default 1)
+  --concurrency C    requests in flight at once, and games played at once (default 4)
+  --no-structured    ask for plain text instead of a JSON schema (for servers without it)
+  --prices FILE      JSON {"<model or spec>": {"promptPerMillion": 0.15, "completionPerMillion": 0.6}}
+  --transcript FILE  append every request and answer to FILE (JSONL)
+  --out DIR          write games.jsonl, results.json, leaderboard.md and report.html here
+  --json             print the summary as JSON
+  -h, --help         show this help`;
+
+const OPTIONS = {
+  model: { type: 'string' },
+  'base-url': { type: 'string' },
+  'api-key-env': { type: 'string' },
+  opponents: { type: 'string' },
+  players: { type: 'string' },
+  games: { type: 'string' },
+  seed: { type: 'string' },
+  concurrency: { type: 'string' },
+  'no-structured': { type: 'boolean' },
+  prices: { type: 'string' },
+  transcript: { type: 'string' },
+  out: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+function readPrices(file: string): Record<string, Price> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new UsageError(`--prices: cannot read ${file} as JSON (${(e as Error).message.split('\n')[0]})`);
+  }
+  if (!raw || typeof raw !== 'object') throw new UsageError(`--prices: ${file} must hold an object of model → prices`);
+  for (const [k, v] of Object.entries(raw)) {
+    const p = v as Partial<Price>;
+    if (!(Number(p?.promptPerMillion) >= 0) || !(Number(p?.completionPerMillion) >= 0)) {
+      throw new UsageError(`--prices: '${k}' needs promptPerMillion and completionPerMillion (US dollars per million tokens)`);
+    }
+  }
+  return raw as Record<string, Price>;
+}
+
+export async function llmBenchCommand(args: readonly string[], io: Io): Promise<number> {
+  const { values } = parseCommand(args, OPTIONS);
+  if (values.help) {
+    io.out(LLM_BENCH_USAGE);
+    return EXIT_OK;
+  }
+  if (typeof values.model !== 'string' || values.model.trim() === '') throw new UsageError('--model is required, e.g. --model gpt-4o-mini');
+  const players = intOption(values, 'players', 4, 2, 6);
+  const games = intOption(values, 'games', 40, 1, 1_000_000);
+  const concurrency = intOption(values, 'concurrency', 4, 1, 256);
+  const opponent = typeof values.opponents === 'string' ? values.opponents : 'heuristic';
+  const opts = [
+    values['base-url'] ? `baseUrl=${values['base-url']}` : '',
+    values['api-key-env'] ? `apiKeyEnv=${values['api-key-env']}` : '',
+    `concurrency=${concurrency}`,
+    values['no-structured'] ? 'structured=false' : '',
+    values.transcript ? `transcript=${values.transcript}` : '',
+  ].filter(Boolean);
+  const spec = `llm:${values.model}:${opts.join(':')}`;
+  const prices = typeof values.prices === 'string' ? readPrices(values.prices) : undefined;
+  let done = 0;
+  try {
+    const r = await runTournament({
+      agents: [spec, ...Array.from({ length: players - 1 }, () => opponent)], players, games,
+      seed: typeof values.seed === 'string' ? values.seed : '1', workers: 0, parallel: concurrency, prices,
+      out: typeof values.out === 'string' ? values.out : undefined,
+      onGame: (_, total) => {
+        done++;
+        if (!values.json && (done === total || done % Math.max(1, Math.floor(total / 10)) === 0)) io.err(`${done}/${total} games`);
+      },
+    });
+    if (values.json) io.out(JSON.stringify(jsonSummary(r)));
+    else io.out(leaderboardMarkdown(r));
+    return r.complete ? EXIT_OK : EXIT_FAILURE;
+  } catch (e) {
+    if (e instanceof TournamentConfigError || (e instanceof Error && (e.name === 'UnknownAgentError' || /^agent '.*': /.test(e.message)))) throw new UsageError(e.message);
+    throw e;
+  }
+}
