@@ -5,9 +5,14 @@
  * to the concurrency limit.
  */
 import fs from 'node:fs';
+import type { Agent } from '../agents/agent.ts';
+import { decisionPrompt, systemPrompt } from '../agents/llm/prompt.ts';
+import { createAgent } from '../agents/registry.ts';
+import { DEFAULT_RULESET } from '../env/ruleset.ts';
+import { playGame } from '../eval/game.ts';
 import { leaderboardMarkdown } from '../eval/report.ts';
 import { jsonSummary, runTournament, TournamentConfigError } from '../eval/tournament.ts';
-import type { Price } from '../eval/usage.ts';
+import { percentile, type Price } from '../eval/usage.ts';
 import { intOption, parseCommand } from './args.ts';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Io } from './io.ts';
 
@@ -30,6 +35,9 @@ Options:
   --transcript FILE  append every request and answer to FILE (JSONL)
   --out DIR          write games.jsonl, results.json, leaderboard.md and report.html here
   --json             print the summary as JSON
+  --dry-run          send nothing: a stand-in (--stand-in, default heuristic) plays the model's
+                     seat and the prompts it would be sent are measured (calls per game, size)
+  --stand-in A       the agent that plays the model's seat in a dry run (default heuristic)
   -h, --help         show this help`;
 
 const OPTIONS = {
@@ -46,8 +54,39 @@ const OPTIONS = {
   transcript: { type: 'string' },
   out: { type: 'string' },
   json: { type: 'boolean' },
+  'dry-run': { type: 'boolean' },
+  'stand-in': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
+
+/** Plays games with a stand-in in the model's seat and measures the prompts it would be sent. */
+export async function measurePrompts(standIn: string, opponent: string, players: number, games: number, seed: string) {
+  const sizes: number[] = [];
+  let calls = 0;
+  const inner = createAgent(standIn);
+  const probe: Agent = {
+    spec: `prompt-probe(${standIn})`,
+    readsEvents: true,
+    reset: (g) => inner.reset?.(g),
+    act: (obs) => {
+      if (obs.legalActions.length > 1) {
+        calls++;
+        sizes.push(decisionPrompt(obs, DEFAULT_RULESET).length);
+      }
+      return inner.act(obs);
+    },
+  };
+  const others = Array.from({ length: players - 1 }, () => createAgent(opponent));
+  for (let g = 0; g < games; g++) {
+    const seat = g % players;
+    let k = 0;
+    await playGame(Array.from({ length: players }, (_, s) => (s === seat ? probe : others[k++])), { seed: `${seed}/dry/${g}` });
+  }
+  return {
+    standIn, games, callsPerGame: calls / games, systemChars: systemPrompt(DEFAULT_RULESET).length,
+    decisionCharsMedian: percentile(sizes, 50), decisionCharsP95: percentile(sizes, 95), decisionCharsMean: sizes.reduce((a, b) => a + b, 0) / Math.max(1, sizes.length),
+  };
+}
 
 function readPrices(file: string): Record<string, Price> {
   let raw: unknown;
@@ -85,6 +124,18 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
     values.transcript ? `transcript=${values.transcript}` : '',
   ].filter(Boolean);
   const spec = `llm:${values.model}:${opts.join(':')}`;
+  if (values['dry-run']) {
+    const r = await measurePrompts(typeof values['stand-in'] === 'string' ? values['stand-in'] : 'heuristic', opponent, players, games, typeof values.seed === 'string' ? values.seed : '1');
+    if (values.json) io.out(JSON.stringify(r));
+    else {
+      io.out(`Dry run: ${r.games} ${players}-player games, '${r.standIn}' in the model's seat against '${opponent}'.`);
+      io.out(`Model calls per game (decisions with a real choice): ${r.callsPerGame.toFixed(1)}`);
+      io.out(`System prompt: ${r.systemChars} characters (sent with every call).`);
+      io.out(`Decision prompt: median ${r.decisionCharsMedian} characters, 95th percentile ${r.decisionCharsP95}, mean ${r.decisionCharsMean.toFixed(0)}.`);
+      io.out(`Characters sent per game: about ${Math.round(r.callsPerGame * (r.systemChars + r.decisionCharsMean))}.`);
+    }
+    return EXIT_OK;
+  }
   const prices = typeof values.prices === 'string' ? readPrices(values.prices) : undefined;
   let done = 0;
   try {

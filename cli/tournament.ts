@@ -23,6 +23,8 @@ Options:
   --games G         games to play, rounded up to whole rotations (default 400)
   --seed S          tournament seed (default 1); the same seed gives the same results
   --workers W       worker threads (default: one per core); 0 plays in this thread
+  --parallel P      games at once in this thread (implies --workers 0): for agents that wait
+                    on a network (llm:), so their requests overlap
   --out DIR         write games.jsonl, results.json, leaderboard.md and report.html here
   --no-duplicate    a fresh deal for every game instead of duplicated deals
   --ask-all         ask every eligible player at every window
@@ -37,6 +39,7 @@ const OPTIONS = {
   games: { type: 'string' },
   seed: { type: 'string' },
   workers: { type: 'string' },
+  parallel: { type: 'string' },
   out: { type: 'string' },
   'no-duplicate': { type: 'boolean' },
   'ask-all': { type: 'boolean' },
@@ -96,7 +99,9 @@ export async function tournamentCommand(args: readonly string[], io: Io): Promis
   if (agents.some((a) => a === '')) throw new UsageError(`--agents has an empty entry: '${values.agents}'`);
   const players = intOption(values, 'players', agents.length, 2, 6);
   const games = intOption(values, 'games', 400, 1, 10_000_000);
-  const workers = intOption(values, 'workers', availableParallelism(), 0, 256);
+  const parallel = intOption(values, 'parallel', 1, 1, 1024);
+  if (values.parallel !== undefined && values.workers !== undefined && values.workers !== '0') throw new UsageError('--parallel plays in this thread: drop --workers (or give --workers 0)');
+  const workers = values.parallel !== undefined ? 0 : intOption(values, 'workers', availableParallelism(), 0, 256);
   if (values.seed === '') throw new UsageError('--seed must not be empty');
   const seed = typeof values.seed === 'string' ? values.seed : '1';
   const json = values.json === true;
@@ -110,7 +115,7 @@ export async function tournamentCommand(args: readonly string[], io: Io): Promis
   const bar = progress(io);
   try {
     const result = await runTournament({
-      agents, players, games, seed, workers, duplicate: values['no-duplicate'] !== true, askAll: values['ask-all'] === true,
+      agents, players, games, seed, workers, parallel, duplicate: values['no-duplicate'] !== true, askAll: values['ask-all'] === true,
       out: typeof values.out === 'string' ? values.out : undefined, signal: controller.signal,
       onGame: (done, total) => bar.update(done, total),
     });

@@ -86,6 +86,15 @@ function leaderboardHtml(r: TournamentResult): string {
     rows.map((row) => `<tr>${row.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('') + '</tbody></table>';
 }
 
+function usageHtml(r: TournamentResult): string {
+  const head = ['agent', 'decisions sent', 'calls/game', 'invalid answers', 'fault retries', 'fallbacks', 'latency median (ms)', 'latency p95 (ms)', 'prompt tokens', 'completion tokens', 'est. cost'];
+  const rows = r.usage.map((u) => [esc(u.spec), String(u.decisions), num(u.requestsPerGame), `${u.invalidAnswers} (${pct(u.invalidRate)})`, String(u.faultRetries),
+    `${u.fallbacks} (${pct(u.fallbackRate)})`, num(u.latencyMedianMs, 0), num(u.latencyP95Ms, 0), String(u.promptTokens), String(u.completionTokens),
+    u.estimatedCost === null ? '–' : `$${u.estimatedCost.toFixed(4)}`]);
+  return `<table><thead><tr>${head.map((h) => `<th>${h}</th>`).join('')}</tr></thead><tbody>` +
+    rows.map((row) => `<tr>${row.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('') + '</tbody></table>';
+}
+
 export function reportHtml(r: TournamentResult): string {
   const c = r.config;
   const specs = r.summary.agents.map((a) => a.spec);
@@ -108,6 +117,7 @@ ${leaderboardHtml(r)}
 <p>Games last ${num(r.summary.meanTurns)} turns and ${num(r.summary.meanDecisions)} decisions on average.</p>
 <h2>Head to head</h2>
 ${h2h}
+${r.usage.length > 0 ? `<h2>Model usage</h2>\n${usageHtml(r)}` : ''}
 </body></html>
 `;
 }

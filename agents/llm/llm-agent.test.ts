@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { playGame } from '../../eval/game.ts';
-import { leaderboardMarkdown } from '../../eval/report.ts';
+import { leaderboardMarkdown, reportHtml } from '../../eval/report.ts';
 import { runTournament } from '../../eval/tournament.ts';
 import { bufferIo } from '../../cli/io.ts';
 import { main } from '../../cli/main.ts';
@@ -141,6 +141,7 @@ describe('llm agents in a tournament', () => {
     expect(u.promptTokens).toBe(100 * served);
     expect(u.estimatedCost).toBeCloseTo((100 * served * 1 + 5 * served * 2) / 1e6, 12);
     expect(leaderboardMarkdown(r)).toContain('Model usage:');
+    expect(reportHtml(r)).toContain('<h2>Model usage</h2>');
   });
 
   it('play games concurrently in one thread with parallel lanes, with the same results', async () => {
@@ -168,6 +169,16 @@ describe('czech-pub llm-bench', () => {
     expect(out).toContain('Model usage:');
     expect(out).toMatch(/\| `llm:fake-model:[^`]*` \| \d+ \|/);
     expect(out).toMatch(/\$0\.\d{4}/);
+  });
+
+  it('measures calls per game and prompt sizes in a dry run, with no server', async () => {
+    const io = bufferIo();
+    expect(await main(['llm-bench', '--model', 'm', '--dry-run', '--games', '8', '--json'], io)).toBe(0);
+    const r = JSON.parse(io.stdout[0]);
+    expect(r.games).toBe(8);
+    expect(r.callsPerGame).toBeGreaterThan(5);
+    expect(r.decisionCharsMedian).toBeGreaterThan(200);
+    expect(r.systemChars).toBeGreaterThan(1000);
   });
 
   it.each([
