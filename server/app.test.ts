@@ -1,0 +1,120 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CzechPubEnv } from '../env/env.ts';
+import { buildServer } from './app.ts';
+
+let app: FastifyInstance;
+let base = '';
+
+beforeAll(async () => {
+  app = buildServer();
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const addr = app.server.address();
+  base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+});
+
+afterAll(async () => {
+  await app.close();
+});
+
+async function call(method: string, path: string, body?: unknown, token?: string) {
+  const res = await fetch(base + path, {
+    method,
+    headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, any> };
+}
+
+/** Plays every remote seat with its first legal action until the game ends. */
+async function playOut(id: string, tokens: { seat: number; token: string }[]) {
+  for (let guard = 0; guard < 5000; guard++) {
+    let moved = false;
+    for (const t of tokens) {
+      const v = await call('GET', `/v1/games/${id}/view`, undefined, t.token);
+      expect(v.status).toBe(200);
+      if (v.body.done) return v.body;
+      if (!v.body.yourTurn) continue;
+      const r = await call('POST', `/v1/games/${id}/actions`, { action: v.body.legalActions[0].id }, t.token);
+      expect(r.status).toBe(200);
+      moved = true;
+    }
+    expect(moved).toBe(true);
+  }
+  throw new Error('game did not end');
+}
+
+describe('HTTP API over a listening server', () => {
+  it('plays a game of three bots and one remote seat to the end, and its replay reproduces it', async () => {
+    const created = await call('POST', '/v1/games', { seats: ['heuristic', 'remote', 'greedy', 'random'], seed: 'http-1' });
+    expect(created.status).toBe(201);
+    expect(created.body.tokens).toEqual([{ seat: 1, token: expect.any(String) }]);
+    const end = await playOut(created.body.id, created.body.tokens);
+    expect(end.scores).toHaveLength(4);
+    const replay = await call('GET', `/v1/games/${created.body.id}/replay`, undefined, created.body.tokens[0].token);
+    expect(replay.status).toBe(200);
+    const env = new CzechPubEnv({ seed: replay.body.seed, players: 4, log: false });
+    for (const a of replay.body.actions) env.step(a);
+    expect(env.done).toBe(true);
+    expect(env.scores()).toEqual(end.scores);
+  });
+
+  it('plays a game of four remote seats, and each seat sees its own events', async () => {
+    const created = await call('POST', '/v1/games', { seats: ['remote', 'remote', 'remote', 'remote'], seed: 7 });
+    expect(created.body.tokens).toHaveLength(4);
+    const end = await playOut(created.body.id, created.body.tokens);
+    expect(end.done).toBe(true);
+    const ev = await call('GET', `/v1/games/${created.body.id}/events?since=0`, undefined, created.body.tokens[2].token);
+    expect(ev.status).toBe(200);
+    expect(ev.body.events.length).toBe(ev.body.next);
+    const later = await call('GET', `/v1/games/${created.body.id}/events?since=${ev.body.next - 3}`, undefined, created.body.tokens[2].token);
+    expect(later.body.events).toEqual(ev.body.events.slice(-3));
+  });
+
+  it('lists the bots', async () => {
+    const r = await call('GET', '/v1/bots');
+    expect(r.body.bots.map((b: { name: string }) => b.name)).toEqual(expect.arrayContaining(['random', 'heuristic', 'ismcts', 'ppo', 'llm']));
+  });
+
+  it('answers bad requests with the right status and leaves the game unchanged', async () => {
+    const created = await call('POST', '/v1/games', { seats: ['remote', 'heuristic'], seed: 'bad' });
+    const { id } = created.body;
+    const token = created.body.tokens[0].token;
+    const before = await call('GET', `/v1/games/${id}/view`, undefined, token);
+    const illegal = before.body.yourTurn ? 197 : 0;
+    const cases: [string, string, unknown, string | undefined, number, RegExp][] = [
+      ['POST', '/v1/games', { seats: ['remote'] }, undefined, 400, /seats/],
+      ['POST', '/v1/games', { seats: ['remote', 'nobody'] }, undefined, 400, /unknown agent 'nobody'/],
+      ['POST', '/v1/games', { seats: ['remote', 'random'], extra: 1 }, undefined, 400, /extra|Unrecognized/i],
+      ['POST', '/v1/games', '{"seats": [', undefined, 400, /JSON|json|Unexpected|invalid/i],
+      ['GET', '/v1/games/nope/view', undefined, token, 404, /no game 'nope'/],
+      ['GET', `/v1/games/${id}/view`, undefined, undefined, 401, /seat token is required/],
+      ['GET', `/v1/games/${id}/view`, undefined, 'wrong', 403, /opens no seat/],
+      ['POST', `/v1/games/${id}/actions`, { action: 'x' }, token, 400, /action/],
+      ['POST', `/v1/games/${id}/actions`, { action: illegal }, token, 409, /not legal now|not yours/],
+      ['GET', `/v1/games/${id}/replay`, undefined, token, 409, /once the game is over/],
+      ['GET', `/v1/games/${id}/events?since=-1`, undefined, token, 400, /since/],
+    ];
+    for (const [method, path, body, tok, status, message] of cases) {
+      const r = await call(method, path, body, tok);
+      expect(r.status, `${method} ${path} ${JSON.stringify(body)}`).toBe(status);
+      expect(r.body.error).toMatch(message);
+    }
+    const after = await call('GET', `/v1/games/${id}/view`, undefined, token);
+    expect(after.body).toEqual(before.body);
+  });
+
+  it('applies two actions posted at once one at a time: exactly one wins', async () => {
+    const created = await call('POST', '/v1/games', { seats: ['remote', 'remote'], seed: 'race' });
+    const { id, tokens } = created.body;
+    const v = await call('GET', `/v1/games/${id}/view`, undefined, tokens[0].token);
+    const t = tokens.find((x: { seat: number }) => x.seat === v.body.toAct).token;
+    const me = await call('GET', `/v1/games/${id}/view`, undefined, t);
+    const a = me.body.legalActions[0].id;
+    const results = await Promise.all([1, 2].map(() => call('POST', `/v1/games/${id}/actions`, { action: a }, t)));
+    const statuses = results.map((r) => r.status).sort();
+    // The second either finds it is no longer this seat's turn or that the action is no longer legal.
+    expect(statuses[0]).toBe(200);
+    if (statuses[1] !== 200) expect(statuses[1]).toBe(409);
+  });
+});

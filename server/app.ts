@@ -1,0 +1,120 @@
+/**
+ * The HTTP API (fastify 5, zod schemas), versioned under /v1. An adapter: validation,
+ * transport and secrecy; the rules stay in env/.
+ *
+ * | method | path                         | what                                                    |
+ * |--------|------------------------------|---------------------------------------------------------|
+ * | GET    | /v1/bots                     | the agents that can fill a seat                         |
+ * | POST   | /v1/games                    | a game: seats ('remote' or an agent spec); remote tokens |
+ * | GET    | /v1/games/:id/view           | the token's seat: view, text, legal actions with names  |
+ * | POST   | /v1/games/:id/actions        | the token's seat acts; bots then play on                |
+ * | GET    | /v1/games/:id/events?since=N | what the token's seat saw, from its N-th event on       |
+ * | GET    | /v1/games/:id/replay         | seed, seats and every action, once the game is over     |
+ *
+ * A seat token (Authorization: Bearer) opens only its seat's view and events: everything a
+ * token reaches is built from that seat's view, so no other hand or the draw pile's order can
+ * leave the server during a game.
+ */
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { REWARD_SCHEMES } from '../env/rewards.ts';
+import { DEFAULT_RULESET } from '../env/ruleset.ts';
+import '../agents/index.ts';
+import { knownAgents } from '../agents/registry.ts';
+import { ApiError, GameStore, named, type LiveGame } from './games.ts';
+
+export interface ServerOptions {
+  maxGames?: number;
+  idleMs?: number;
+  bodyLimit?: number;
+  logger?: boolean;
+}
+
+function bearer(req: FastifyRequest): string | undefined {
+  const h = req.headers.authorization;
+  return h?.startsWith('Bearer ') ? h.slice(7).trim() : undefined;
+}
+
+function seatState(game: LiveGame, seat: number) {
+  const env = game.env;
+  const toAct = env.done ? null : env.currentPlayer;
+  return {
+    id: game.id,
+    seat,
+    done: env.done,
+    toAct,
+    yourTurn: toAct === seat,
+    view: env.view(seat),
+    text: env.text(seat),
+    legalActions: toAct === seat ? named(env.legalActions(), seat, env.players) : [],
+    scores: env.done ? env.scores() : null,
+  };
+}
+
+export function buildServer(o: ServerOptions = {}): FastifyInstance {
+  const app = Fastify({ logger: o.logger ?? false, bodyLimit: o.bodyLimit ?? 64 * 1024 }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  const store = new GameStore({ maxGames: o.maxGames ?? 1000, idleMs: o.idleMs ?? 30 * 60_000 });
+
+  app.setErrorHandler((err: Error & { statusCode?: number; validation?: unknown }, _req, reply) => {
+    if (err instanceof ApiError) return reply.code(err.status).send({ error: err.message, ...err.extra });
+    if (err.validation) return reply.code(400).send({ error: `invalid request: ${err.message}` });
+    const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+    return reply.code(status).send({ error: status === 500 ? 'internal error' : err.message });
+  });
+
+  const { min, max } = DEFAULT_RULESET.players;
+  const idParams = z.object({ id: z.string().min(1).max(64) });
+
+  app.get('/v1/bots', async () => ({ bots: knownAgents() }));
+
+  app.post('/v1/games', {
+    schema: {
+      body: z.object({
+        seats: z.array(z.string().min(1).max(200)).min(min).max(max),
+        seed: z.union([z.string().max(200), z.number().int()]).optional(),
+        reward: z.enum(REWARD_SCHEMES).optional(),
+      }).strict(),
+    },
+  }, async (req, reply) => {
+    const seed = req.body.seed === undefined ? String(Date.now()) : String(req.body.seed);
+    const { game, tokens } = await store.create({ seats: req.body.seats, seed, reward: req.body.reward ?? 'win' });
+    return reply.code(201).send({ id: game.id, players: game.seats.length, seats: game.seats, tokens });
+  });
+
+  app.get('/v1/games/:id/view', { schema: { params: idParams } }, async (req) => {
+    const game = store.get(req.params.id);
+    return seatState(game, store.seatOf(game, bearer(req)));
+  });
+
+  app.post('/v1/games/:id/actions', {
+    schema: { params: idParams, body: z.object({ action: z.number().int().min(0) }).strict() },
+  }, async (req) => {
+    const game = store.get(req.params.id);
+    const seat = store.seatOf(game, bearer(req));
+    await store.act(game, seat, req.body.action);
+    return seatState(game, seat);
+  });
+
+  app.get('/v1/games/:id/events', {
+    schema: { params: idParams, querystring: z.object({ since: z.coerce.number().int().min(0).optional() }).strict() },
+  }, async (req) => {
+    const game = store.get(req.params.id);
+    const seat = store.seatOf(game, bearer(req));
+    const all = game.env.eventLog(seat);
+    const since = req.query.since ?? 0;
+    return { events: all.slice(since), next: all.length, done: game.env.done };
+  });
+
+  app.get('/v1/games/:id/replay', { schema: { params: idParams } }, async (req) => {
+    const game = store.get(req.params.id);
+    store.seatOf(game, bearer(req));
+    if (!game.env.done) throw new ApiError(409, 'the replay is available once the game is over');
+    const c = game.env.config;
+    return { seed: c.seed, players: c.players, seats: game.seats, reward: c.reward, actions: game.env.actions, scores: game.env.scores() };
+  });
+
+  return app;
+}

@@ -1,0 +1,135 @@
+/**
+ * Live games behind the API. Each game holds its env (with the event log), one agent per bot
+ * seat and one secret token per remote seat. Bot seats play by themselves whenever it is their
+ * turn. Every change to a game goes through its queue, so two requests for the same game are
+ * applied one at a time; an error changes nothing (the env refuses illegal actions untouched).
+ */
+import { randomBytes } from 'node:crypto';
+import { describeAction } from '../env/actions.ts';
+import { CzechPubEnv } from '../env/env.ts';
+import type { RewardScheme } from '../env/rewards.ts';
+import type { Agent } from '../agents/agent.ts';
+import { EnvObservation } from '../agents/observation.ts';
+import { createAgent } from '../agents/registry.ts';
+
+export interface CreateGame {
+  seats: string[];
+  seed: string;
+  reward: RewardScheme;
+}
+
+export class ApiError extends Error {
+  constructor(readonly status: number, message: string, readonly extra: Record<string, unknown> = {}) {
+    super(message);
+  }
+}
+
+export interface LiveGame {
+  id: string;
+  env: CzechPubEnv;
+  seats: string[];
+  bots: (Agent | null)[];
+  tokens: Map<string, number>;
+  queue: Promise<unknown>;
+  touched: number;
+}
+
+export class GameStore {
+  private readonly games = new Map<string, LiveGame>();
+
+  constructor(private readonly limits: { maxGames: number; idleMs: number }, private readonly now: () => number = () => Date.now()) {}
+
+  get size(): number {
+    return this.games.size;
+  }
+
+  /** Creates a game and plays its bots up to the first remote decision. */
+  async create(o: CreateGame): Promise<{ game: LiveGame; tokens: { seat: number; token: string }[] }> {
+    this.expire();
+    if (this.games.size >= this.limits.maxGames) throw new ApiError(429, `too many live games (limit ${this.limits.maxGames}); try again later`);
+    const bots = o.seats.map((s, seat) => {
+      if (s === 'remote') return null;
+      try {
+        return createAgent(s);
+      } catch (e) {
+        throw new ApiError(400, `seats[${seat}]: ${(e as Error).message}`);
+      }
+    });
+    const id = randomBytes(9).toString('base64url');
+    const env = new CzechPubEnv({ seed: o.seed, players: o.seats.length, reward: o.reward, log: true });
+    const tokens = new Map<string, number>();
+    const list: { seat: number; token: string }[] = [];
+    o.seats.forEach((s, seat) => {
+      if (s !== 'remote') return;
+      const token = randomBytes(18).toString('base64url');
+      tokens.set(token, seat);
+      list.push({ seat, token });
+    });
+    bots.forEach((b, seat) => b?.reset?.({ seat, players: o.seats.length, seed: `${o.seed}/seat${seat}` }));
+    const game: LiveGame = { id, env, seats: o.seats, bots, tokens, queue: Promise.resolve(), touched: this.now() };
+    this.games.set(id, game);
+    await this.run(game, () => this.playBots(game));
+    return { game, tokens: list };
+  }
+
+  get(id: string): LiveGame {
+    this.expire();
+    const g = this.games.get(id);
+    if (!g) throw new ApiError(404, `no game '${id}'`);
+    g.touched = this.now();
+    return g;
+  }
+
+  /** The seat a token opens; 401 without one, 403 for a wrong one (nothing about the game is said). */
+  seatOf(game: LiveGame, token: string | undefined): number {
+    if (!token) throw new ApiError(401, 'a seat token is required: Authorization: Bearer <token>');
+    const seat = game.tokens.get(token);
+    if (seat === undefined) throw new ApiError(403, 'this token opens no seat of this game');
+    return seat;
+  }
+
+  /** Applies a remote seat's action (then the bots'), one change at a time per game. */
+  act(game: LiveGame, seat: number, action: number): Promise<void> {
+    return this.run(game, async () => {
+      const env = game.env;
+      if (env.done) throw new ApiError(409, 'the game is over', { legalActions: [] });
+      const legal = env.legalActions();
+      if (env.currentPlayer !== seat) throw new ApiError(409, `it is seat ${env.currentPlayer}'s decision, not yours`, { legalActions: [] });
+      if (!legal.includes(action)) throw new ApiError(409, `action ${action} is not legal now`, { legalActions: named(legal, seat, env.players) });
+      env.step(action);
+      await this.playBots(game);
+    });
+  }
+
+  private run<T>(game: LiveGame, f: () => Promise<T>): Promise<T> {
+    const next = game.queue.then(f, f);
+    game.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async playBots(game: LiveGame): Promise<void> {
+    const env = game.env;
+    while (!env.done) {
+      const seat = env.currentPlayer;
+      const bot = game.bots[seat];
+      if (!bot) return;
+      const legal = env.legalActions();
+      let a = legal[0];
+      try {
+        a = legal.length === 1 ? legal[0] : await bot.act(new EnvObservation(env, seat, legal));
+      } catch {
+        a = legal[0]; // a failing bot must not stop the game
+      }
+      env.step(legal.includes(a) ? a : legal[0]);
+    }
+  }
+
+  private expire(): void {
+    const t = this.now();
+    for (const [id, g] of this.games) if (t - g.touched > this.limits.idleMs) this.games.delete(id);
+  }
+}
+
+export function named(legal: readonly number[], seat: number, players: number): { id: number; name: string }[] {
+  return legal.map((id) => ({ id, name: describeAction(id, seat, players) }));
+}
