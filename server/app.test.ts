@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CzechPubEnv } from '../env/env.ts';
+import { randInt, seedRng } from '../env/rng.ts';
+import { EnvObservation } from '../agents/observation.ts';
+import { createAgent } from '../agents/registry.ts';
 import { buildServer } from './app.ts';
 
 let app: FastifyInstance;
@@ -74,6 +77,37 @@ describe('HTTP API over a listening server', () => {
   it('lists the bots', async () => {
     const r = await call('GET', '/v1/bots');
     expect(r.body.bots.map((b: { name: string }) => b.name)).toEqual(expect.arrayContaining(['random', 'heuristic', 'ismcts', 'ppo', 'llm']));
+  });
+
+  it('serves bots statelessly: the same action as the bot playing locally', async () => {
+    const rng = seedRng('serve');
+    let checked = 0;
+    for (let g = 0; g < 12; g++) {
+      const env = new CzechPubEnv({ seed: `serve/${g}`, players: 4 });
+      const steps = randInt(rng, 80);
+      for (let i = 0; i < steps && !env.done; i++) env.step(env.legalActions()[randInt(rng, env.legalActions().length)]);
+      if (env.done || env.legalActions().length < 2) continue;
+      const seat = env.currentPlayer;
+      const obs = new EnvObservation(env, seat);
+      for (const spec of ['heuristic', 'ppo']) {
+        const local = createAgent(spec);
+        local.reset?.({ seat, players: 4, seed: 'served' });
+        const want = await local.act(obs);
+        const r = await call('POST', `/v1/bots/${spec}/act`, { view: obs.view, legalActions: obs.legalActions, encoding: Array.from(obs.encoding) });
+        expect(r.status).toBe(200);
+        expect(r.body.action).toBe(want);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(10);
+    const env = new CzechPubEnv({ seed: 'serve-errors', players: 3 });
+    const obs = new EnvObservation(env, env.currentPlayer);
+    const noEnc = await call('POST', '/v1/bots/ppo/act', { view: obs.view, legalActions: obs.legalActions });
+    expect(noEnc.status).toBe(400);
+    expect(noEnc.body.error).toMatch(/post it as 'encoding'/);
+    expect((await call('POST', '/v1/bots/nobody/act', { view: obs.view, legalActions: obs.legalActions })).status).toBe(404);
+    expect((await call('POST', '/v1/bots/ismcts/act', { view: obs.view, legalActions: obs.legalActions })).status).toBe(400);
+    expect((await call('POST', '/v1/bots/random/act', { view: obs.view, legalActions: [] })).status).toBe(400);
   });
 
   it('answers bad requests with the right status and leaves the game unchanged', async () => {

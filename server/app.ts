@@ -5,6 +5,7 @@
  * | method | path                         | what                                                    |
  * |--------|------------------------------|---------------------------------------------------------|
  * | GET    | /v1/bots                     | the agents that can fill a seat                         |
+ * | POST   | /v1/bots/:spec/act           | stateless: a seat's view and legal actions in, an action out |
  * | POST   | /v1/games                    | a game: seats ('remote' or an agent spec); remote tokens |
  * | GET    | /v1/games/:id/view           | the token's seat: view, text, legal actions with names  |
  * | POST   | /v1/games/:id/actions        | the token's seat acts; bots then play on                |
@@ -21,7 +22,12 @@ import { z } from 'zod';
 import { REWARD_SCHEMES } from '../env/rewards.ts';
 import { DEFAULT_RULESET } from '../env/ruleset.ts';
 import '../agents/index.ts';
-import { knownAgents } from '../agents/registry.ts';
+import type { Agent } from '../agents/agent.ts';
+import { createAgent, knownAgents } from '../agents/registry.ts';
+import { describeAction, NUM_ACTIONS } from '../env/actions.ts';
+import { OBS_SIZE } from '../env/observation/encode.ts';
+import type { PlayerView } from '../env/observation/view.ts';
+import { PostedObservation } from './bot-obs.ts';
 import { ApiError, GameStore, named, type LiveGame } from './games.ts';
 
 export interface ServerOptions {
@@ -69,6 +75,44 @@ export function buildServer(o: ServerOptions = {}): FastifyInstance {
   const idParams = z.object({ id: z.string().min(1).max(64) });
 
   app.get('/v1/bots', async () => ({ bots: knownAgents() }));
+
+  // One instance per spec, reused: bots are asked with reset() per request (stateless use).
+  const served = new Map<string, Agent>();
+  app.post('/v1/bots/:spec/act', {
+    schema: {
+      params: z.object({ spec: z.string().min(1).max(300) }),
+      body: z.object({
+        view: z.record(z.string(), z.unknown()),
+        legalActions: z.array(z.number().int().min(0).max(NUM_ACTIONS - 1)).min(1).max(NUM_ACTIONS),
+        encoding: z.array(z.number()).length(OBS_SIZE).optional(),
+        seed: z.string().max(200).optional(),
+      }).strict(),
+    },
+  }, async (req) => {
+    const { spec } = req.params;
+    let bot = served.get(spec);
+    if (!bot) {
+      try {
+        bot = createAgent(spec);
+      } catch (e) {
+        throw new ApiError((e as Error).name === 'UnknownAgentError' ? 404 : 400, (e as Error).message);
+      }
+      if (spec.startsWith('ismcts') || spec.startsWith('llm')) throw new ApiError(400, `'${spec}' cannot be served statelessly (it needs the game held locally or a conversation)`);
+      served.set(spec, bot);
+    }
+    const view = req.body.view as unknown as PlayerView;
+    if (typeof view.seat !== 'number' || typeof view.players !== 'number') throw new ApiError(400, 'view: must be a seat view as GET /v1/games/:id/view returns it (seat, players, …)');
+    bot.reset?.({ seat: view.seat, players: view.players, seed: req.body.seed ?? 'served' });
+    const legal = [...new Set(req.body.legalActions)].sort((a, b) => a - b);
+    let action: number;
+    try {
+      action = await bot.act(new PostedObservation(view, legal, req.body.encoding));
+    } catch (e) {
+      if (e instanceof ApiError) throw e;
+      throw new ApiError(400, `the bot could not act on this view: ${(e as Error).message}`);
+    }
+    return { action, name: describeAction(action, view.seat, view.players) };
+  });
 
   app.post('/v1/games', {
     schema: {
