@@ -7,3 +7,4 @@ import './scripted/index.ts';
 import './ismcts/index.ts';
 import './ppo/index.ts';
 import './llm/index.ts';
+import './http/index.ts';

@@ -4,6 +4,7 @@ import { CzechPubEnv } from '../env/env.ts';
 import { randInt, seedRng } from '../env/rng.ts';
 import { EnvObservation } from '../agents/observation.ts';
 import { createAgent } from '../agents/registry.ts';
+import { runTournament } from '../eval/tournament.ts';
 import { buildServer } from './app.ts';
 
 let app: FastifyInstance;
@@ -108,6 +109,19 @@ describe('HTTP API over a listening server', () => {
     expect((await call('POST', '/v1/bots/nobody/act', { view: obs.view, legalActions: obs.legalActions })).status).toBe(404);
     expect((await call('POST', '/v1/bots/ismcts/act', { view: obs.view, legalActions: obs.legalActions })).status).toBe(400);
     expect((await call('POST', '/v1/bots/random/act', { view: obs.view, legalActions: [] })).status).toBe(400);
+  });
+
+  it('lets an http: agent play a tournament through a bot server, counting fallbacks', async () => {
+    const r = await runTournament({ agents: [`http:${base}/v1/bots/heuristic/act`, 'heuristic', 'random'], games: 6, seed: 'http-agent', workers: 0 });
+    expect(r.complete).toBe(true);
+    const u = r.usage[0];
+    expect(u.decisions).toBeGreaterThan(0);
+    expect(u.fallbacks).toBe(0);
+    // A bot that is not there: every decision falls back, and the games still end.
+    const dead = await runTournament({ agents: ['http:http://127.0.0.1:9/act:timeoutMs=200', 'random', 'random'], games: 3, seed: 'dead', workers: 0 });
+    expect(dead.complete).toBe(true);
+    expect(dead.usage[0].fallbacks).toBe(dead.usage[0].decisions);
+    expect(() => createAgent('http:ftp://x')).toThrow(/give the bot's URL/);
   });
 
   it('answers bad requests with the right status and leaves the game unchanged', async () => {

@@ -1,0 +1,59 @@
+/**
+ * `http:<url>`: asks a bot server elsewhere for each action, like Battlesnake's move endpoint:
+ * POST <url> with { view, legalActions, encoding, seed } (the body of this project's
+ * POST /v1/bots/:spec/act), answer { action }. A timeout, an error status, an unreadable body
+ * or an illegal action plays the fallback (the first legal action) and is counted, so a
+ * flaky outside bot never stops a tournament. Only decisions with a real choice are sent.
+ *
+ *   http:http://127.0.0.1:8787/v1/bots/heuristic/act
+ *   http:http://host/act:timeoutMs=500
+ */
+import type { Agent, AgentObservation, AgentUsage, GameStart } from '../agent.ts';
+
+export const HTTP_DEFAULTS = { timeoutMs: 2000 };
+
+export class HttpAgent implements Agent {
+  private usage: AgentUsage = fresh();
+  private seed = 'http';
+
+  constructor(readonly spec: string, private readonly url: string, private readonly timeoutMs: number) {}
+
+  reset(game: GameStart): void {
+    this.seed = game.seed;
+  }
+
+  async act(obs: AgentObservation): Promise<number> {
+    const legal = obs.legalActions;
+    if (legal.length === 1) return legal[0];
+    const u = this.usage;
+    u.decisions++;
+    u.requests++;
+    const t0 = performance.now();
+    try {
+      const res = await fetch(this.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ view: obs.view, legalActions: legal, encoding: Array.from(obs.encoding), seed: this.seed }),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+      u.latenciesMs.push(performance.now() - t0);
+      const body = (await res.json()) as { action?: unknown };
+      if (res.ok && typeof body.action === 'number' && legal.includes(body.action)) return body.action;
+      u.invalidAnswers++;
+    } catch {
+      // Timeout, refused connection or a body that is not JSON: no retry, the fallback plays.
+    }
+    u.fallbacks++;
+    return legal[0];
+  }
+
+  takeUsage(): AgentUsage {
+    const u = this.usage;
+    this.usage = fresh();
+    return u;
+  }
+}
+
+function fresh(): AgentUsage {
+  return { decisions: 0, requests: 0, invalidAnswers: 0, plainTextAnswers: 0, faultRetries: 0, fallbacks: 0, latenciesMs: [], promptTokens: 0, completionTokens: 0 };
+}
