@@ -15,6 +15,7 @@ Commands:
   tournament  play agents against each other and rank them
   train       train a policy by PPO self-play
   llm-bench   benchmark a language model against bots
+  serve       serve the HTTP API
 
 Run 'czech-pub <command> --help' for a command's options.`;
 
@@ -26,6 +27,7 @@ const COMMANDS: Record<string, (args: readonly string[], io: Io) => number | Pro
   // Loaded on demand: it brings in TensorFlow.js, which the other commands do not need.
   train: async (args, io) => (await import('./train.ts')).trainCommand(args, io),
   'llm-bench': async (args, io) => (await import('./llm-bench.ts')).llmBenchCommand(args, io),
+  serve: async (args, io) => (await import('./serve.ts')).serveCommand(args, io),
 };
 
 export async function main(argv: string[], io: Io = processIo): Promise<number> {

@@ -75,6 +75,25 @@ describe('HTTP API over a listening server', () => {
     expect(later.body.events).toEqual(ev.body.events.slice(-3));
   });
 
+  it('streams the seat events as Server-Sent Events while the game is played, ending with end', async () => {
+    const created = await call('POST', '/v1/games', { seats: ['remote', 'heuristic', 'random'], seed: 'sse' });
+    const { id, tokens } = created.body;
+    const res = await fetch(`${base}/v1/games/${id}/stream`, { headers: { authorization: `Bearer ${tokens[0].token}` } });
+    expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);
+    const reading = (async () => {
+      const dec = new TextDecoder();
+      let text = '';
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) text += dec.decode(chunk);
+      return text;
+    })();
+    await playOut(id, tokens);
+    const text = await reading;
+    const data = text.split('\n\n').filter((b) => b.startsWith('id: ')).map((b) => JSON.parse(b.split('\ndata: ')[1]));
+    const all = await call('GET', `/v1/games/${id}/events`, undefined, tokens[0].token);
+    expect(data).toEqual(all.body.events);
+    expect(text).toMatch(/event: end\ndata: \{"scores":\[/);
+  });
+
   it('lists the bots', async () => {
     const r = await call('GET', '/v1/bots');
     expect(r.body.bots.map((b: { name: string }) => b.name)).toEqual(expect.arrayContaining(['random', 'heuristic', 'ismcts', 'ppo', 'llm']));

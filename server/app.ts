@@ -10,6 +10,7 @@
  * | GET    | /v1/games/:id/view           | the token's seat: view, text, legal actions with names  |
  * | POST   | /v1/games/:id/actions        | the token's seat acts; bots then play on                |
  * | GET    | /v1/games/:id/events?since=N | what the token's seat saw, from its N-th event on       |
+ * | GET    | /v1/games/:id/stream?since=N | the same as Server-Sent Events, live, ending with `end` |
  * | GET    | /v1/games/:id/replay         | seed, seats and every action, once the game is over     |
  *
  * A seat token (Authorization: Bearer) opens only its seat's view and events: everything a
@@ -150,6 +151,32 @@ export function buildServer(o: ServerOptions = {}): FastifyInstance {
     const all = game.env.eventLog(seat);
     const since = req.query.since ?? 0;
     return { events: all.slice(since), next: all.length, done: game.env.done };
+  });
+
+  app.get('/v1/games/:id/stream', {
+    schema: { params: idParams, querystring: z.object({ since: z.coerce.number().int().min(0).optional() }).strict() },
+  }, async (req, reply) => {
+    const game = store.get(req.params.id);
+    const seat = store.seatOf(game, bearer(req));
+    let cursor = req.query.since ?? 0;
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    const flush = () => {
+      const all = game.env.eventLog(seat);
+      for (; cursor < all.length; cursor++) res.write(`id: ${cursor + 1}\ndata: ${JSON.stringify(all[cursor])}\n\n`);
+      if (game.env.done) {
+        res.write(`event: end\ndata: ${JSON.stringify({ scores: game.env.scores() })}\n\n`);
+        stop();
+      }
+    };
+    const stop = () => {
+      game.listeners.delete(flush);
+      res.end();
+    };
+    game.listeners.add(flush);
+    req.raw.on('close', () => game.listeners.delete(flush));
+    flush();
   });
 
   app.get('/v1/games/:id/replay', { schema: { params: idParams } }, async (req) => {

@@ -32,6 +32,8 @@ export interface LiveGame {
   tokens: Map<string, number>;
   queue: Promise<unknown>;
   touched: number;
+  /** Called after every change (event streams wait on it). */
+  listeners: Set<() => void>;
 }
 
 export class GameStore {
@@ -66,7 +68,7 @@ export class GameStore {
       list.push({ seat, token });
     });
     bots.forEach((b, seat) => b?.reset?.({ seat, players: o.seats.length, seed: `${o.seed}/seat${seat}` }));
-    const game: LiveGame = { id, env, seats: o.seats, bots, tokens, queue: Promise.resolve(), touched: this.now() };
+    const game: LiveGame = { id, env, seats: o.seats, bots, tokens, queue: Promise.resolve(), touched: this.now(), listeners: new Set() };
     this.games.set(id, game);
     await this.run(game, () => this.playBots(game));
     return { game, tokens: list };
@@ -98,6 +100,7 @@ export class GameStore {
       if (!legal.includes(action)) throw new ApiError(409, `action ${action} is not legal now`, { legalActions: named(legal, seat, env.players) });
       env.step(action);
       await this.playBots(game);
+      for (const l of game.listeners) l();
     });
   }
 
