@@ -94,6 +94,22 @@ describe('HTTP API over a listening server', () => {
     expect(text).toMatch(/event: end\ndata: \{"scores":\[/);
   });
 
+  it('runs a tournament as a background job and reports it when done', async () => {
+    const started = await call('POST', '/v1/tournaments', { agents: ['heuristic', 'random', 'greedy'], games: 30, seed: 3 });
+    expect(started.status).toBe(202);
+    let job = started.body;
+    for (let i = 0; i < 400 && job.status !== 'done'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      job = (await call('GET', `/v1/tournaments/${started.body.id}`)).body;
+      expect(job.status).not.toBe('failed');
+    }
+    expect(job.status).toBe('done');
+    expect(job.summary.games).toBe(30);
+    expect(job.leaderboard).toMatch(/^# Czech Pub tournament/);
+    expect((await call('POST', '/v1/tournaments', { agents: ['nobody', 'random'], games: 4 })).status).toBe(400);
+    expect((await call('GET', '/v1/tournaments/none')).status).toBe(404);
+  }, 60_000);
+
   it('lists the bots', async () => {
     const r = await call('GET', '/v1/bots');
     expect(r.body.bots.map((b: { name: string }) => b.name)).toEqual(expect.arrayContaining(['random', 'heuristic', 'ismcts', 'ppo', 'llm']));

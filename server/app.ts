@@ -12,6 +12,8 @@
  * | GET    | /v1/games/:id/events?since=N | what the token's seat saw, from its N-th event on       |
  * | GET    | /v1/games/:id/stream?since=N | the same as Server-Sent Events, live, ending with `end` |
  * | GET    | /v1/games/:id/replay         | seed, seats and every action, once the game is over     |
+ * | POST   | /v1/tournaments              | a tournament as a background job (worker threads)       |
+ * | GET    | /v1/tournaments/:id          | its progress; when done, the summary and the leaderboard |
  *
  * A seat token (Authorization: Bearer) opens only its seat's view and events: everything a
  * token reaches is built from that seat's view, so no other hand or the draw pile's order can
@@ -29,9 +31,16 @@ import { describeAction, NUM_ACTIONS } from '../env/actions.ts';
 import { OBS_SIZE } from '../env/observation/encode.ts';
 import type { PlayerView } from '../env/observation/view.ts';
 import { PostedObservation } from './bot-obs.ts';
+import { randomBytes } from 'node:crypto';
+import { leaderboardMarkdown } from '../eval/report.ts';
+import { jsonSummary, resolveConfig, runTournament, type TournamentResult } from '../eval/tournament.ts';
 import { ApiError, GameStore, named, type LiveGame } from './games.ts';
 
 export interface ServerOptions {
+  /** Tournament jobs: worker threads each, jobs at once, games per job. */
+  tournamentWorkers?: number;
+  maxJobs?: number;
+  maxTournamentGames?: number;
   maxGames?: number;
   idleMs?: number;
   bodyLimit?: number;
@@ -185,6 +194,45 @@ export function buildServer(o: ServerOptions = {}): FastifyInstance {
     if (!game.env.done) throw new ApiError(409, 'the replay is available once the game is over');
     const c = game.env.config;
     return { seed: c.seed, players: c.players, seats: game.seats, reward: c.reward, actions: game.env.actions, scores: game.env.scores() };
+  });
+
+  const jobs = new Map<string, { status: 'running' | 'done' | 'failed'; done: number; total: number; result?: TournamentResult; error?: string }>();
+  app.post('/v1/tournaments', {
+    schema: {
+      body: z.object({
+        agents: z.array(z.string().min(1).max(300)).min(min).max(max),
+        games: z.number().int().min(1).max(o.maxTournamentGames ?? 20_000),
+        seed: z.union([z.string().max(200), z.number().int()]).optional(),
+        duplicate: z.boolean().optional(),
+      }).strict(),
+    },
+  }, async (req, reply) => {
+    if ([...jobs.values()].filter((j) => j.status === 'running').length >= (o.maxJobs ?? 2)) throw new ApiError(429, `too many tournaments running (limit ${o.maxJobs ?? 2}); try again later`);
+    try {
+      resolveConfig({ agents: req.body.agents, games: req.body.games, seed: '1' });
+    } catch (e) {
+      throw new ApiError(400, (e as Error).message);
+    }
+    const id = randomBytes(9).toString('base64url');
+    const job: { status: 'running' | 'done' | 'failed'; done: number; total: number; result?: TournamentResult; error?: string } = { status: 'running', done: 0, total: req.body.games };
+    jobs.set(id, job);
+    runTournament({
+      agents: req.body.agents, games: req.body.games, seed: String(req.body.seed ?? 1), duplicate: req.body.duplicate,
+      workers: o.tournamentWorkers ?? 1, onGame: (done, total) => Object.assign(job, { done, total }),
+    }).then(
+      (r) => Object.assign(job, { status: 'done', result: r }),
+      (e: Error) => Object.assign(job, { status: 'failed', error: e.message }),
+    );
+    return reply.code(202).send({ id, status: job.status, total: job.total });
+  });
+
+  app.get('/v1/tournaments/:id', { schema: { params: idParams } }, async (req) => {
+    const job = jobs.get(req.params.id);
+    if (!job) throw new ApiError(404, `no tournament '${req.params.id}'`);
+    return {
+      id: req.params.id, status: job.status, done: job.done, total: job.total, error: job.error,
+      ...(job.result ? { summary: jsonSummary(job.result), leaderboard: leaderboardMarkdown(job.result) } : {}),
+    };
   });
 
   return app;
