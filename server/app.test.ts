@@ -110,6 +110,34 @@ describe('HTTP API over a listening server', () => {
     expect((await call('GET', '/v1/tournaments/none')).status).toBe(404);
   }, 60_000);
 
+  it('never sends a seat more than it may know: every response is unchanged when the hidden cards are dealt anew', async () => {
+    const seed = 'secret';
+    const created = await call('POST', '/v1/games', { seats: ['remote', 'remote', 'remote', 'remote'], seed });
+    const { id, tokens } = created.body;
+    const local = new CzechPubEnv({ seed, players: 4, log: true });
+    const rng = seedRng('secrecy');
+    for (let step = 0; !local.done && step < 400; step++) {
+      if (step % 10 === 0) {
+        for (const t of tokens as { seat: number; token: string }[]) {
+          const v = await call('GET', `/v1/games/${id}/view`, undefined, t.token);
+          // Everything this seat cannot see, dealt anew: what it is sent must not change.
+          const other = local.resample(t.seat, `x/${step}`);
+          expect(v.body.view).toEqual(JSON.parse(JSON.stringify(other.view(t.seat))));
+          expect(v.body.text).toBe(other.text(t.seat));
+          const ev = await call('GET', `/v1/games/${id}/events`, undefined, t.token);
+          expect(ev.body.events).toEqual(JSON.parse(JSON.stringify(local.eventLog(t.seat))));
+        }
+      }
+      const seat = local.currentPlayer;
+      const legal = local.legalActions();
+      const a = legal[randInt(rng, legal.length)];
+      const r = await call('POST', `/v1/games/${id}/actions`, { action: a }, tokens[seat].token);
+      expect(r.status).toBe(200);
+      local.step(a);
+      if (!local.done) expect(r.body.view).toEqual(JSON.parse(JSON.stringify(local.resample(seat, `y/${step}`).view(seat))));
+    }
+  }, 60_000);
+
   it('lists the bots', async () => {
     const r = await call('GET', '/v1/bots');
     expect(r.body.bots.map((b: { name: string }) => b.name)).toEqual(expect.arrayContaining(['random', 'heuristic', 'ismcts', 'ppo', 'llm']));
