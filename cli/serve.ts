@@ -11,6 +11,7 @@ tournament jobs. Every registered agent (and the shipped ppo model) can fill a s
 Options:
   --host H     interface to listen on (default 127.0.0.1)
   --port P     port (default 8787; 0 picks a free one)
+  --rate-limit N  requests per second per client address (default 2000; 0 = none)
   --log        log every request as JSON lines
   -h, --help   show this help`;
 
@@ -18,6 +19,7 @@ const OPTIONS = {
   host: { type: 'string' },
   port: { type: 'string' },
   log: { type: 'boolean' },
+  'rate-limit': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -29,7 +31,8 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
   }
   const port = intOption(values, 'port', 8787, 0, 65535);
   const host = typeof values.host === 'string' ? values.host : '127.0.0.1';
-  const app = buildServer({ logger: values.log === true });
+  const rate = intOption(values, 'rate-limit', 2000, 0, 1_000_000);
+  const app = await buildServer({ logger: values.log === true, rateLimit: rate });
   const url = await app.listen({ host, port });
   io.err(`czech-pub API listening on ${url} (Ctrl-C stops it)`);
   await new Promise<void>((resolve) => process.once('SIGINT', resolve));

@@ -11,7 +11,7 @@ let app: FastifyInstance;
 let base = '';
 
 beforeAll(async () => {
-  app = buildServer();
+  app = await buildServer({ rateLimit: 0 });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const addr = app.server.address();
   base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
@@ -137,6 +137,25 @@ describe('HTTP API over a listening server', () => {
       if (!local.done) expect(r.body.view).toEqual(JSON.parse(JSON.stringify(local.resample(seat, `y/${step}`).view(seat))));
     }
   }, 60_000);
+
+  it('answers its limits with clear 4xx: body size, live games, request rate', async () => {
+    const small = await buildServer({ bodyLimit: 200, maxGames: 1, rateLimit: 5 });
+    await small.listen({ host: '127.0.0.1', port: 0 });
+    const addr = small.server.address();
+    const url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+    const post = (body: string) => fetch(`${url}/v1/games`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const big = await post(JSON.stringify({ seats: ['remote', 'random'], seed: 'x'.repeat(300) }));
+    expect(big.status).toBe(413);
+    expect((await big.json()).error).toMatch(/too large/);
+    expect((await post(JSON.stringify({ seats: ['remote', 'random'] }))).status).toBe(201);
+    const full = await post(JSON.stringify({ seats: ['remote', 'random'] }));
+    expect(full.status).toBe(429);
+    expect((await full.json()).error).toMatch(/too many live games/);
+    let limited = 0;
+    for (let i = 0; i < 8; i++) if ((await fetch(`${url}/v1/bots`)).status === 429) limited++;
+    expect(limited).toBeGreaterThan(0);
+    await small.close();
+  });
 
   it('lists the bots', async () => {
     const r = await call('GET', '/v1/bots');

@@ -19,6 +19,7 @@
  * token reaches is built from that seat's view, so no other hand or the draw pile's order can
  * leave the server during a game.
  */
+import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -37,6 +38,8 @@ import { jsonSummary, resolveConfig, runTournament, type TournamentResult } from
 import { ApiError, GameStore, named, type LiveGame } from './games.ts';
 
 export interface ServerOptions {
+  /** Requests per second per client address (0 = no limit). */
+  rateLimit?: number;
   /** Tournament jobs: worker threads each, jobs at once, games per job. */
   tournamentWorkers?: number;
   maxJobs?: number;
@@ -68,15 +71,24 @@ function seatState(game: LiveGame, seat: number) {
   };
 }
 
-export function buildServer(o: ServerOptions = {}): FastifyInstance {
+export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({ logger: o.logger ?? false, bodyLimit: o.bodyLimit ?? 64 * 1024 }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  if ((o.rateLimit ?? 2000) > 0) {
+    await app.register(rateLimit, {
+      max: o.rateLimit ?? 2000,
+      timeWindow: 1000,
+      errorResponseBuilder: (_req, ctx) => ({ statusCode: 429, error: `rate limit: at most ${ctx.max} requests per second per client; retry in ${Math.ceil(ctx.ttl / 1000)} s` }),
+    });
+  }
   const store = new GameStore({ maxGames: o.maxGames ?? 1000, idleMs: o.idleMs ?? 30 * 60_000 });
 
   app.setErrorHandler((err: Error & { statusCode?: number; validation?: unknown }, _req, reply) => {
     if (err instanceof ApiError) return reply.code(err.status).send({ error: err.message, ...err.extra });
     if (err.validation) return reply.code(400).send({ error: `invalid request: ${err.message}` });
+    if (err.statusCode === 429) return reply.code(429).send({ error: (err as { error?: string }).error ?? err.message });
+    if (err.statusCode === 413) return reply.code(413).send({ error: `request body too large (limit ${o.bodyLimit ?? 64 * 1024} bytes)` });
     const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
     return reply.code(status).send({ error: status === 500 ? 'internal error' : err.message });
   });
