@@ -157,6 +157,15 @@ describe('HTTP API over a listening server', () => {
     await small.close();
   });
 
+  it('publishes an OpenAPI document and its UI at /docs', async () => {
+    const doc = await call('GET', '/docs/json');
+    expect(doc.status).toBe(200);
+    expect(doc.body.openapi).toMatch(/^3\./);
+    expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining(['/v1/games', '/v1/games/{id}/actions', '/v1/bots/{spec}/act', '/v1/tournaments']));
+    const ui = await fetch(`${base}/docs`);
+    expect(ui.status).toBe(200);
+  });
+
   it('lists the bots', async () => {
     const r = await call('GET', '/v1/bots');
     expect(r.body.bots.map((b: { name: string }) => b.name)).toEqual(expect.arrayContaining(['random', 'heuristic', 'ismcts', 'ppo', 'llm']));

@@ -15,13 +15,17 @@
  * | POST   | /v1/tournaments              | a tournament as a background job (worker threads)       |
  * | GET    | /v1/tournaments/:id          | its progress; when done, the summary and the leaderboard |
  *
+ * The OpenAPI document is at /docs/json, its UI at /docs.
+ *
  * A seat token (Authorization: Bearer) opens only its seat's view and events: everything a
  * token reaches is built from that seat's view, so no other hand or the draw pile's order can
  * leave the server during a game.
  */
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { REWARD_SCHEMES } from '../env/rewards.ts';
 import { DEFAULT_RULESET } from '../env/ruleset.ts';
@@ -75,6 +79,11 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
   const app = Fastify({ logger: o.logger ?? false, bodyLimit: o.bodyLimit ?? 64 * 1024 }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  await app.register(swagger, {
+    openapi: { info: { title: 'czech-pub-gym API', version: '1.0.0', description: 'Czech Pub games with per-seat secrecy, bot serving and tournaments.' } },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
   if ((o.rateLimit ?? 2000) > 0) {
     await app.register(rateLimit, {
       max: o.rateLimit ?? 2000,
