@@ -13,6 +13,7 @@ const MAX_SECONDS = 3600;
 
 export const BENCH_USAGE = `Usage: czech-pub bench env [--players N] [--seconds T] [--json]
        czech-pub bench train --help   (the PPO trainer's speed)
+       czech-pub bench api --help     (the HTTP API under load)
 
 Measures, on one core with random legal actions:
   (a) engine-only decisions per second (legal actions + step, no log),
@@ -26,6 +27,13 @@ Options:
   --seconds T   seconds per part, more than 0 and at most ${MAX_SECONDS} (default 5)
   --json        print one JSON object instead of a table
   -h, --help    show this help`;
+
+const API_OPTIONS = {
+  seconds: { type: 'string' },
+  connections: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
 
 const TRAIN_OPTIONS = {
   iterations: { type: 'string' },
@@ -89,6 +97,17 @@ function report(r: EnvBenchResult, rec: ReturnType<typeof benchRecord>): string[
 }
 
 export function benchCommand(args: readonly string[], io: Io): number | Promise<number> {
+  if (args[0] === 'api') {
+    const { values, positionals } = parseCommand(args.slice(1), API_OPTIONS, true);
+    if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+    return import('./bench-api.ts').then((m) => {
+      if (values.help) {
+        io.out(m.BENCH_API_USAGE);
+        return EXIT_OK;
+      }
+      return m.benchApiCommand(values, io);
+    });
+  }
   if (args[0] === 'train') {
     // Its own options; loaded on demand since it brings in TensorFlow.js.
     const { values, positionals } = parseCommand(args.slice(1), TRAIN_OPTIONS, true);
@@ -107,7 +126,7 @@ export function benchCommand(args: readonly string[], io: Io): number | Promise<
     return EXIT_OK;
   }
   if (positionals.length === 0) throw new UsageError("missing what to measure: try 'czech-pub bench env' or 'czech-pub bench train'");
-  if (positionals[0] !== 'env') throw new UsageError(`unknown bench target '${positionals[0]}' (known: env, train)`);
+  if (positionals[0] !== 'env') throw new UsageError(`unknown bench target '${positionals[0]}' (known: env, train, api)`);
   if (positionals.length > 1) throw new UsageError(`unexpected argument '${positionals[1]}'`);
   const players = intOption(values, 'players', 4, MIN_PLAYERS, MAX_PLAYERS);
   const seconds = positiveOption(values, 'seconds', 5, MAX_SECONDS);

@@ -1,0 +1,105 @@
+/**
+ * `czech-pub bench api`: load on the HTTP API. The server runs in a child process (`serve
+ * --rate-limit 0`), so the load generator does not share its event loop. Three parts:
+ * autocannon against POST /v1/bots/random/act and /v1/bots/heuristic/act with a real
+ * position, then many clients playing remote games (one remote seat, three random bots)
+ * as fast as they can. Each part reports requests/s and latency percentiles.
+ */
+import autocannon from 'autocannon';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { CzechPubEnv } from '../env/env.ts';
+import { EnvObservation } from '../agents/observation.ts';
+import { percentile } from '../eval/usage.ts';
+import { intOption } from './args.ts';
+import { EXIT_OK, type Io } from './io.ts';
+import { formatNumber, formatTable } from './table.ts';
+
+export const BENCH_API_USAGE = `Usage: czech-pub bench api [--seconds T] [--connections C] [--json]
+
+Starts the API in a child process and measures, for T seconds each (default 10) with C
+connections (default 50): POST /v1/bots/random/act, POST /v1/bots/heuristic/act, and clients
+playing remote games (GET view, POST action, until the game ends). Reports requests/s and
+latency (median, p99).`;
+
+interface Part {
+  part: string;
+  requests: number;
+  requestsPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  errors: number;
+}
+
+async function startServer(): Promise<{ url: string; stop: () => void }> {
+  const bin = fileURLToPath(new URL('../bin/czech-pub.js', import.meta.url));
+  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--rate-limit', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => {
+      err += d;
+      const m = /listening on (http:\/\/\S+)/.exec(err);
+      if (m) resolve(m[1]);
+    });
+    child.on('exit', (code) => reject(new Error(`the server exited (${code}): ${err}`)));
+  });
+  return { url, stop: () => child.kill('SIGINT') };
+}
+
+async function cannon(url: string, path: string, body: string, seconds: number, connections: number, label: string): Promise<Part> {
+  const r = await autocannon({ url: url + path, method: 'POST', headers: { 'content-type': 'application/json' }, body, duration: seconds, connections });
+  return { part: label, requests: r.requests.total, requestsPerSec: r.requests.average, p50Ms: r.latency.p50, p99Ms: r.latency.p99, errors: r.errors + r.non2xx };
+}
+
+async function games(url: string, seconds: number, clients: number): Promise<Part> {
+  const lat: number[] = [];
+  let errors = 0;
+  let played = 0;
+  const end = performance.now() + seconds * 1000;
+  const timed = async (path: string, init?: RequestInit) => {
+    const t0 = performance.now();
+    const res = await fetch(url + path, init);
+    const body = await res.json();
+    lat.push(performance.now() - t0);
+    if (!res.ok) errors++;
+    return body as Record<string, any>;
+  };
+  const client = async (k: number) => {
+    let n = 0;
+    while (performance.now() < end) {
+      const g = await timed('/v1/games', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seats: ['remote', 'random', 'random', 'random'], seed: `load/${k}/${n++}` }) });
+      const auth = { authorization: `Bearer ${g.tokens[0].token}` };
+      for (let v = await timed(`/v1/games/${g.id}/view`, { headers: auth }); !v.done && performance.now() < end; ) {
+        v = await timed(`/v1/games/${g.id}/actions`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ action: v.legalActions[0].id }) });
+      }
+      played++;
+    }
+  };
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: clients }, (_, k) => client(k)));
+  const secs = (performance.now() - t0) / 1000;
+  return { part: `remote games (${played} played)`, requests: lat.length, requestsPerSec: lat.length / secs, p50Ms: percentile(lat, 50), p99Ms: percentile(lat, 99), errors };
+}
+
+export async function benchApiCommand(values: Record<string, unknown>, io: Io): Promise<number> {
+  const seconds = intOption(values, 'seconds', 10, 1, 3600);
+  const connections = intOption(values, 'connections', 50, 1, 10_000);
+  const env = new CzechPubEnv({ seed: 'bench-api', players: 4 });
+  for (let i = 0; i < 9; i++) env.step(env.legalActions()[0]);
+  const obs = new EnvObservation(env, env.currentPlayer);
+  const body = JSON.stringify({ view: obs.view, legalActions: obs.legalActions });
+  const server = await startServer();
+  try {
+    if (!values.json) io.err(`Server at ${server.url}; ${seconds} s per part, ${connections} connections.`);
+    const parts = [
+      await cannon(server.url, '/v1/bots/random/act', body, seconds, connections, 'POST /v1/bots/random/act'),
+      await cannon(server.url, '/v1/bots/heuristic/act', body, seconds, connections, 'POST /v1/bots/heuristic/act'),
+      await games(server.url, seconds, connections),
+    ];
+    if (values.json) io.out(JSON.stringify({ seconds, connections, node: process.version, parts }));
+    else for (const line of formatTable(['part', 'requests', 'requests/s', 'median ms', 'p99 ms', 'errors'], parts.map((p) => [p.part, formatNumber(p.requests), formatNumber(p.requestsPerSec), p.p50Ms.toFixed(1), p.p99Ms.toFixed(1), String(p.errors)]))) io.out(line);
+    return EXIT_OK;
+  } finally {
+    server.stop();
+  }
+}
