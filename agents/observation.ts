@@ -6,6 +6,13 @@ import { OBS_SIZE } from '../env/observation/encode.ts';
 import type { PlayerView } from '../env/observation/view.ts';
 import type { AgentObservation } from './agent.ts';
 
+/** The legal-action mask over the whole action space. */
+export function maskOf(legal: readonly number[]): Uint8Array {
+  const m = new Uint8Array(NUM_ACTIONS);
+  for (const a of legal) m[a] = 1;
+  return m;
+}
+
 export class EnvObservation implements AgentObservation {
   readonly seat: number;
   readonly players: number;
@@ -29,11 +36,7 @@ export class EnvObservation implements AgentObservation {
     return (this.cachedEncoding ??= this.env.encode(this.seat, new Float32Array(OBS_SIZE)));
   }
   get mask(): Uint8Array {
-    if (!this.cachedMask) {
-      this.cachedMask = new Uint8Array(NUM_ACTIONS);
-      for (const a of this.legalActions) this.cachedMask[a] = 1;
-    }
-    return this.cachedMask;
+    return (this.cachedMask ??= maskOf(this.legalActions));
   }
   get text(): string {
     return (this.cachedText ??= this.env.text(this.seat));

@@ -3,11 +3,12 @@
  * for bots that read it, the observation encoding). Built lazily like EnvObservation; what a
  * posted view cannot give (the event log, a world to search) is absent or refused by name.
  */
-import { describeAction, NUM_ACTIONS } from '../env/actions.ts';
+import { describeAction } from '../env/actions.ts';
 import { OBS_SIZE } from '../env/observation/encode.ts';
 import { renderText } from '../env/observation/text.ts';
 import type { PlayerView } from '../env/observation/view.ts';
 import type { AgentObservation } from '../agents/agent.ts';
+import { maskOf } from '../agents/observation.ts';
 import { ApiError } from './games.ts';
 
 export class PostedObservation implements AgentObservation {
@@ -26,11 +27,7 @@ export class PostedObservation implements AgentObservation {
     return Float32Array.from(this.posted);
   }
   get mask(): Uint8Array {
-    if (!this.cachedMask) {
-      this.cachedMask = new Uint8Array(NUM_ACTIONS);
-      for (const a of this.legalActions) this.cachedMask[a] = 1;
-    }
-    return this.cachedMask;
+    return (this.cachedMask ??= maskOf(this.legalActions));
   }
   get text(): string {
     return (this.cachedText ??= renderText(this.view, this.legalActions.map((id) => ({ id, text: describeAction(id, this.seat, this.players) }))));
