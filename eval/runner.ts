@@ -100,6 +100,9 @@ export async function runGames(o: RunOptions): Promise<RunOutcome> {
       const w = startWorker(setup);
       workers.push(w);
       w.on('message', (m: WorkerMessage) => {
+        // After an interrupt, games still in flight from a terminating worker are dropped, so
+        // the results and what onGame has written (games.jsonl) stay the same set.
+        if (settled) return;
         if (m.type === 'game') {
           const r = m.result as GameResult;
           results.push(r);
