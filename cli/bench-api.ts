@@ -1,7 +1,7 @@
 /**
  * `czech-pub bench api`: load on the HTTP API. The server runs in a child process (`serve
  * --rate-limit 0`), so the load generator does not share its event loop. Three parts:
- * autocannon against POST /v1/bots/random/act and /v1/bots/heuristic/act with a real
+ * autocannon against GET /v1/bots (a reference doing no game work), POST /v1/bots/random/act and /v1/bots/heuristic/act with a real
  * position, then many clients playing remote games (one remote seat, three random bots)
  * as fast as they can. Each part reports requests/s and latency percentiles.
  */
@@ -91,7 +91,10 @@ export async function benchApiCommand(values: Record<string, unknown>, io: Io): 
   const server = await startServer();
   try {
     if (!values.json) io.err(`Server at ${server.url}; ${seconds} s per part, ${connections} connections.`);
+    const reference = await autocannon({ url: `${server.url}/v1/bots`, duration: seconds, connections });
     const parts = [
+      // The same server and machine answering a request that does no game work: the ceiling here.
+      { part: 'GET /v1/bots (reference)', requests: reference.requests.total, requestsPerSec: reference.requests.average, p50Ms: reference.latency.p50, p99Ms: reference.latency.p99, errors: reference.errors + reference.non2xx },
       await cannon(server.url, '/v1/bots/random/act', body, seconds, connections, 'POST /v1/bots/random/act'),
       await cannon(server.url, '/v1/bots/heuristic/act', body, seconds, connections, 'POST /v1/bots/heuristic/act'),
       await games(server.url, seconds, connections),
