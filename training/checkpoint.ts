@@ -55,15 +55,18 @@ const fileSchema = z.object({
   layers: z.array(layerSchema),
 });
 
-function encodeFloats(a: Float32Array): string {
-  const bytes = Buffer.from(a.buffer, a.byteOffset, a.byteLength);
-  return bytes.toString('base64');
+/** float32 values as base64 (little-endian bytes); also used for the trainer's state (run.ts). */
+export function encodeFloats(a: Float32Array): string {
+  return Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString('base64');
 }
 
-function decodeFloats(text: string, expected: number, what: string): Float32Array {
+/** The inverse of encodeFloats; with `expected`, a wrong length fails naming `what`. */
+export function decodeFloats(text: string, expected?: number, what = 'data'): Float32Array {
   const bytes = Buffer.from(text, 'base64');
-  if (bytes.length !== expected * 4) throw new Error(`${what}: expected ${expected} floats, found ${bytes.length / 4}`);
-  const out = new Float32Array(expected);
+  if (bytes.length % 4 !== 0 || (expected !== undefined && bytes.length !== expected * 4)) {
+    throw new Error(`${what}: expected ${expected ?? 'whole'} floats, found ${bytes.length / 4}`);
+  }
+  const out = new Float32Array(bytes.length / 4);
   new Uint8Array(out.buffer).set(bytes);
   return out;
 }

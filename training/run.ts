@@ -20,7 +20,7 @@ import path from 'node:path';
 import * as tf from '@tensorflow/tfjs-core';
 import { DEFAULT_RULESET } from '../env/ruleset.ts';
 import { envSpec } from '../env/spec.ts';
-import { loadCheckpoint, saveCheckpoint, writeFileAtomic } from './checkpoint.ts';
+import { decodeFloats, encodeFloats, loadCheckpoint, saveCheckpoint, writeFileAtomic } from './checkpoint.ts';
 import { curveSvg, type CurvePoint } from './curve.ts';
 import { evaluatePolicy, type EvalResult } from './evaluate.ts';
 import { PPO_DEFAULTS, train, type IterationMetrics, type PpoOptions, type TrainerState, type TrainHooks } from './ppo.ts';
@@ -55,19 +55,11 @@ function runName(seed: number, time: number): string {
 }
 
 function encodeTensor(t: tf.Tensor): { shape: number[]; data: string } {
-  const data = t.dataSync() as Float32Array;
-  return { shape: t.shape, data: Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64') };
-}
-
-function decodeFloats(b64: string): Float32Array {
-  const bytes = Buffer.from(b64, 'base64');
-  const out = new Float32Array(bytes.length / 4);
-  new Uint8Array(out.buffer).set(bytes);
-  return out;
+  return { shape: t.shape, data: encodeFloats(t.dataSync() as Float32Array) };
 }
 
 function encodeWeights(w: NetWeights) {
-  return { shape: w.shape, layers: w.layers.map((l) => ({ rows: l.rows, cols: l.cols, w: Buffer.from(l.w.buffer, l.w.byteOffset, l.w.byteLength).toString('base64'), b: Buffer.from(l.b.buffer, l.b.byteOffset, l.b.byteLength).toString('base64') })) };
+  return { shape: w.shape, layers: w.layers.map((l) => ({ rows: l.rows, cols: l.cols, w: encodeFloats(l.w), b: encodeFloats(l.b) })) };
 }
 
 function decodeWeights(j: ReturnType<typeof encodeWeights>): NetWeights {
