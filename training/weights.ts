@@ -61,6 +61,7 @@ export function countParams(w: NetWeights): number {
  */
 export class JsNet {
   private readonly bufs: Float32Array[];
+  private readonly value = new Float32Array(1);
 
   constructor(readonly weights: NetWeights) {
     this.bufs = weights.shape.hidden.map((n) => new Float32Array(n));
@@ -78,9 +79,8 @@ export class JsNet {
     const trunk = shape.hidden.length;
     affine(layers[trunk], h, logits);
     for (let a = 0; a < logits.length; a++) if (!mask[a]) logits[a] = MASKED_LOGIT;
-    const v = new Float32Array(1);
-    affine(layers[trunk + 1], h, v);
-    return v[0];
+    affine(layers[trunk + 1], h, this.value);
+    return this.value[0];
   }
 }
 

@@ -9,8 +9,9 @@
  */
 import { fileURLToPath } from 'node:url';
 import { NUM_ACTIONS } from '../../env/actions.ts';
-import { nextFloat, seedRng, type RngState } from '../../env/rng.ts';
+import { seedRng, type RngState } from '../../env/rng.ts';
 import { loadCheckpoint, type Checkpoint } from '../../training/checkpoint.ts';
+import { argmaxMasked, sampleMasked } from '../../training/policy.ts';
 import { JsNet } from '../../training/weights.ts';
 import type { Agent, AgentObservation, GameStart } from '../agent.ts';
 
@@ -46,22 +47,9 @@ export class PpoAgent implements Agent {
   act(obs: AgentObservation): number {
     const legal = obs.legalActions;
     if (legal.length === 1) return legal[0];
-    const logits = this.logits;
-    this.net.forward(obs.encoding, obs.mask, logits);
-    if (!this.sample) {
-      let best = legal[0];
-      for (const a of legal) if (logits[a] > logits[best]) best = a;
-      return best;
-    }
-    let max = -Infinity;
-    for (const a of legal) max = Math.max(max, logits[a]);
-    let total = 0;
-    for (const a of legal) total += Math.exp(logits[a] - max);
-    let u = nextFloat(this.rng) * total;
-    for (const a of legal) {
-      u -= Math.exp(logits[a] - max);
-      if (u < 0) return a;
-    }
-    return legal[legal.length - 1];
+    const mask = obs.mask;
+    this.net.forward(obs.encoding, mask, this.logits);
+    // The trainer's own masked policy (training/policy.ts), so play matches what was trained.
+    return (this.sample ? sampleMasked(this.logits, mask, 0, NUM_ACTIONS, this.rng) : argmaxMasked(this.logits, mask, 0, NUM_ACTIONS)).action;
   }
 }
