@@ -4,6 +4,7 @@
  * percentile), tokens, and an estimated cost from a price table given by the user.
  */
 import type { AgentUsage } from '../agents/agent.ts';
+import { addUsage, emptyUsage } from '../agents/usage.ts';
 import type { GameResult } from './summary.ts';
 
 /** US dollars per million tokens, by agent spec or by model name. */
@@ -46,16 +47,8 @@ export function summarizeUsage(entries: readonly string[], results: readonly Gam
     g.usage.forEach((u, seat) => {
       if (!u) return;
       const spec = entries[g.seating[seat]];
-      const a = acc.get(spec) ?? { decisions: 0, requests: 0, invalidAnswers: 0, plainTextAnswers: 0, faultRetries: 0, fallbacks: 0, latenciesMs: [], promptTokens: 0, completionTokens: 0, games: 0 };
-      a.decisions += u.decisions;
-      a.requests += u.requests;
-      a.invalidAnswers += u.invalidAnswers;
-      a.plainTextAnswers += u.plainTextAnswers;
-      a.faultRetries += u.faultRetries;
-      a.fallbacks += u.fallbacks;
-      a.latenciesMs.push(...u.latenciesMs);
-      a.promptTokens += u.promptTokens;
-      a.completionTokens += u.completionTokens;
+      const a = acc.get(spec) ?? { ...emptyUsage(), games: 0 };
+      addUsage(a, u);
       a.games++;
       a.model ??= u.model;
       acc.set(spec, a);

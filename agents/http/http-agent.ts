@@ -9,11 +9,12 @@
  *   http:http://host/act:timeoutMs=500
  */
 import type { Agent, AgentObservation, AgentUsage, GameStart } from '../agent.ts';
+import { emptyUsage } from '../usage.ts';
 
 export const HTTP_DEFAULTS = { timeoutMs: 2000 };
 
 export class HttpAgent implements Agent {
-  private usage: AgentUsage = fresh();
+  private usage: AgentUsage = emptyUsage();
   private seed = 'http';
 
   constructor(readonly spec: string, private readonly url: string, private readonly timeoutMs: number) {}
@@ -49,11 +50,7 @@ export class HttpAgent implements Agent {
 
   takeUsage(): AgentUsage {
     const u = this.usage;
-    this.usage = fresh();
+    this.usage = emptyUsage();
     return u;
   }
-}
-
-function fresh(): AgentUsage {
-  return { decisions: 0, requests: 0, invalidAnswers: 0, plainTextAnswers: 0, faultRetries: 0, fallbacks: 0, latenciesMs: [], promptTokens: 0, completionTokens: 0 };
 }

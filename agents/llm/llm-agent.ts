@@ -16,6 +16,7 @@ import OpenAI from 'openai';
 import { DEFAULT_RULESET } from '../../env/ruleset.ts';
 import { randInt, seedRng, type RngState } from '../../env/rng.ts';
 import type { Agent, AgentObservation, AgentUsage, GameStart } from '../agent.ts';
+import { emptyUsage, usageSince } from '../usage.ts';
 import { answerJsonSchema, parseAnswer } from './answer.ts';
 import { decisionMessages, type ChatMessage } from './prompt.ts';
 
@@ -49,9 +50,7 @@ export type LlmOptions = typeof LLM_DEFAULTS & { model: string };
 /** What the agent did, for the benchmark report (the agent interface's usage record). */
 export type LlmStats = AgentUsage;
 
-export function emptyStats(): LlmStats {
-  return { decisions: 0, requests: 0, invalidAnswers: 0, plainTextAnswers: 0, faultRetries: 0, fallbacks: 0, latenciesMs: [], promptTokens: 0, completionTokens: 0 };
-}
+export { emptyUsage as emptyStats };
 
 /** A counting semaphore per base URL. */
 class Limiter {
@@ -92,7 +91,7 @@ function retryable(err: unknown): boolean {
 
 export class LlmAgent implements Agent {
   readonly readsEvents = true;
-  readonly stats: LlmStats = emptyStats();
+  readonly stats: LlmStats = emptyUsage();
   private readonly client: OpenAI;
   private readonly limiter: Limiter;
   private rng: RngState = seedRng('llm');
@@ -112,18 +111,11 @@ export class LlmAgent implements Agent {
     this.limiter = l;
   }
 
-  private reported = emptyStats();
+  private reported = emptyUsage();
 
   takeUsage(): LlmStats {
-    const s = this.stats;
-    const r = this.reported;
-    const since: LlmStats = {
-      model: this.o.model,
-      decisions: s.decisions - r.decisions, requests: s.requests - r.requests, invalidAnswers: s.invalidAnswers - r.invalidAnswers,
-      plainTextAnswers: s.plainTextAnswers - r.plainTextAnswers, faultRetries: s.faultRetries - r.faultRetries, fallbacks: s.fallbacks - r.fallbacks,
-      latenciesMs: s.latenciesMs.slice(r.latenciesMs.length), promptTokens: s.promptTokens - r.promptTokens, completionTokens: s.completionTokens - r.completionTokens,
-    };
-    this.reported = { ...s, latenciesMs: s.latenciesMs.slice() };
+    const since = { ...usageSince(this.stats, this.reported), model: this.o.model };
+    this.reported = { ...this.stats, latenciesMs: this.stats.latenciesMs.slice() };
     return since;
   }
 

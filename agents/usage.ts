@@ -1,0 +1,22 @@
+/** Helpers for the AgentUsage records that model-backed agents report (agent.ts). */
+import type { AgentUsage } from './agent.ts';
+
+const COUNTS = ['decisions', 'requests', 'invalidAnswers', 'plainTextAnswers', 'faultRetries', 'fallbacks', 'promptTokens', 'completionTokens'] as const;
+
+export function emptyUsage(): AgentUsage {
+  return { decisions: 0, requests: 0, invalidAnswers: 0, plainTextAnswers: 0, faultRetries: 0, fallbacks: 0, latenciesMs: [], promptTokens: 0, completionTokens: 0 };
+}
+
+/** Adds `u`'s counts and latencies into `into`. */
+export function addUsage(into: AgentUsage, u: AgentUsage): void {
+  for (const k of COUNTS) into[k] += u[k];
+  into.latenciesMs.push(...u.latenciesMs);
+}
+
+/** What a running total `now` gained since the earlier total `before`. */
+export function usageSince(now: AgentUsage, before: AgentUsage): AgentUsage {
+  const out = emptyUsage();
+  for (const k of COUNTS) out[k] = now[k] - before[k];
+  out.latenciesMs = now.latenciesMs.slice(before.latenciesMs.length);
+  return out;
+}
