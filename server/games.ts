@@ -47,7 +47,8 @@ export class GameStore {
 
   /** Creates a game and plays its bots up to the first remote decision. */
   async create(o: CreateGame): Promise<{ game: LiveGame; tokens: { seat: number; token: string }[] }> {
-    this.expire();
+    // At the limit, sweep now: an expired game must not hold a place.
+    this.expire(this.games.size >= this.limits.maxGames);
     if (this.games.size >= this.limits.maxGames) throw new ApiError(429, `too many live games (limit ${this.limits.maxGames}); try again later`);
     const bots = o.seats.map((s, seat) => {
       if (s === 'remote') return null;
@@ -127,8 +128,13 @@ export class GameStore {
     }
   }
 
-  private expire(): void {
+  private lastSweep = 0;
+
+  /** Drops idle games; sweeps at most once a second (not on every request) unless forced. */
+  private expire(force = false): void {
     const t = this.now();
+    if (!force && t - this.lastSweep < 1000) return;
+    this.lastSweep = t;
     for (const [id, g] of this.games) if (t - g.touched > this.limits.idleMs) this.games.delete(id);
   }
 }

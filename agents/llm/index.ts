@@ -2,7 +2,7 @@
 import { parseOptions, registerAgent } from '../registry.ts';
 import { LLM_DEFAULTS, LlmAgent, type LlmOptions } from './llm-agent.ts';
 
-export { LLM_DEFAULTS, LlmAgent, emptyStats, type LlmOptions, type LlmStats } from './llm-agent.ts';
+export { LLM_DEFAULTS, LlmAgent, type LlmOptions, type LlmStats } from './llm-agent.ts';
 
 /** The model is everything before the first `key=value` part, so names like `llama3:8b` work. */
 export function parseLlmSpec(spec: string, options: string): LlmOptions {

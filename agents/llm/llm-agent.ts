@@ -50,8 +50,6 @@ export type LlmOptions = typeof LLM_DEFAULTS & { model: string };
 /** What the agent did, for the benchmark report (the agent interface's usage record). */
 export type LlmStats = AgentUsage;
 
-export { emptyUsage as emptyStats };
-
 /** A counting semaphore per base URL. */
 class Limiter {
   private active = 0;
