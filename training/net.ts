@@ -11,33 +11,31 @@ import { MASKED_LOGIT, type NetShape, type NetWeights } from './weights.ts';
 
 export { MASKED_LOGIT, initWeights, JsNet, countParams, type NetShape, type NetWeights } from './weights.ts';
 
-/** y = x·W + b, with a gradient of plain (untransposed-flag) matMuls. */
-const customDense = tf.customGrad((...args: unknown[]) => {
-  const [x, w, b, save] = args as [tf.Tensor2D, tf.Tensor2D, tf.Tensor1D, tf.GradSaveFunc];
-  save([x, w]);
-  return {
-    value: tf.add(tf.matMul(x, w), b),
-    gradFunc: (dy: tf.Tensor | tf.Tensor[], saved: tf.Tensor[]) => {
-      const [xs, ws] = saved as [tf.Tensor2D, tf.Tensor2D];
-      const g = dy as tf.Tensor2D;
-      return [tf.matMul(g, tf.transpose(ws)), tf.matMul(tf.transpose(xs), g), tf.sum(g, 0)];
-    },
-  };
-}) as (x: tf.Tensor2D, w: tf.Variable | tf.Tensor2D, b: tf.Variable | tf.Tensor1D) => tf.Tensor2D;
+type Dense = (x: tf.Tensor2D, w: tf.Variable | tf.Tensor2D, b: tf.Variable | tf.Tensor1D) => tf.Tensor2D;
 
-/** The first layer: its input is the observation, which needs no gradient, so none is computed (a third of that layer's backward pass). */
-const inputDense = tf.customGrad((...args: unknown[]) => {
-  const [x, w, b, save] = args as [tf.Tensor2D, tf.Tensor2D, tf.Tensor1D, tf.GradSaveFunc];
-  save([x]);
-  return {
-    value: tf.add(tf.matMul(x, w), b),
-    gradFunc: (dy: tf.Tensor | tf.Tensor[], saved: tf.Tensor[]) => {
-      const [xs] = saved as [tf.Tensor2D];
-      const g = dy as tf.Tensor2D;
-      return [tf.zerosLike(xs), tf.matMul(tf.transpose(xs), g), tf.sum(g, 0)];
-    },
-  };
-}) as (x: tf.Tensor2D, w: tf.Variable | tf.Tensor2D, b: tf.Variable | tf.Tensor1D) => tf.Tensor2D;
+/**
+ * y = x·W + b, with a gradient of plain (untransposed-flag) matMuls. `inputGrad` false is for
+ * the first layer: its input is the observation, which needs no gradient, so none is
+ * computed (a third of that layer's backward pass).
+ */
+function makeDense(inputGrad: boolean): Dense {
+  return tf.customGrad((...args: unknown[]) => {
+    const [x, w, b, save] = args as [tf.Tensor2D, tf.Tensor2D, tf.Tensor1D, tf.GradSaveFunc];
+    save([x, w]);
+    return {
+      value: tf.add(tf.matMul(x, w), b),
+      gradFunc: (dy: tf.Tensor | tf.Tensor[], saved: tf.Tensor[]) => {
+        const [xs, ws] = saved as [tf.Tensor2D, tf.Tensor2D];
+        const g = dy as tf.Tensor2D;
+        const dx = inputGrad ? tf.matMul(g, tf.transpose(ws)) : tf.zerosLike(xs);
+        return [dx, tf.matMul(tf.transpose(xs), g), tf.sum(g, 0)];
+      },
+    };
+  }) as Dense;
+}
+
+const customDense = makeDense(true);
+const inputDense = makeDense(false);
 
 function plainDense(x: tf.Tensor2D, w: tf.Variable | tf.Tensor2D, b: tf.Variable | tf.Tensor1D): tf.Tensor2D {
   return tf.add(tf.matMul(x, w as tf.Tensor2D), b);
