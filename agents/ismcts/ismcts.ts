@@ -3,17 +3,20 @@
  * Whitehouse 2012; OpenSpiel's ISMCTS is the same idea keyed by information-state strings).
  *
  * Per decision, a fresh tree is rooted at the seat's information set. Each iteration:
- *   1. determinize: obs.sampleWorld(seed) deals everything the seat cannot see anew (other
+ *   1. pick a root action by UCB, widening progressively in the rollout policy's order (its
+ *      own choice first); the k-th visit of every root action meets the same k-th world;
+ *   2. determinize: obs.sampleWorld(seed) deals everything the seat cannot see anew (other
  *      hands, draw-pile order, future dice) consistently with what it knows — the agent's
  *      only view of a full state, so it never reads the real hidden cards;
- *   2. select: descend while every action legal in this world has a child, choosing by UCB
- *      with availability counts for whichever seat acts (each maximises its own reward);
- *      forced moves (one legal action) are stepped without a node;
- *   3. expand: add one child for an untried legal action (picked at random);
- *   4. roll out with the rollout policy to the end, or to the start of the `depth`-th turn
+ *   3. select below the root: descend while every action legal in this world has a child,
+ *      choosing by UCB with availability counts for whichever seat acts (each maximises its
+ *      own reward); forced moves (one legal action) are stepped without a node;
+ *   4. expand one untried legal action: the rollout policy's, if untried, else a random one;
+ *   5. roll out with the rollout policy to the end, or to the start of the `depth`-th turn
  *      after the root's, and score it as it stands (value.ts);
- *   5. back up per-seat rewards (evaluate.ts) along the path.
- * The decision is the root's most visited action.
+ *   6. back up per-seat rewards (evaluate.ts) along the path.
+ * The decision is the root's most visited action, unless a paired test over the shared
+ * worlds cannot tell it from the rollout policy's own choice (tree.ts, confidentChoice).
  *
  * Budget: `iterations` per decision is deterministic — the same game seed gives the same
  * choices. `timeMs` > 0 searches for that long instead, so choices depend on the machine.
