@@ -96,28 +96,37 @@ function report(r: EnvBenchResult, rec: ReturnType<typeof benchRecord>): string[
   ];
 }
 
+type LazyTarget = { usage: string; run: (values: Record<string, unknown>, io: Io) => Promise<number> };
+
+/** Targets with their own options, loaded on demand: they bring in TensorFlow.js or autocannon. */
+const LAZY_TARGETS = {
+  train: {
+    options: TRAIN_OPTIONS,
+    load: async (): Promise<LazyTarget> => {
+      const m = await import('./bench-train.ts');
+      return { usage: m.BENCH_TRAIN_USAGE, run: m.benchTrainCommand };
+    },
+  },
+  api: {
+    options: API_OPTIONS,
+    load: async (): Promise<LazyTarget> => {
+      const m = await import('./bench-api.ts');
+      return { usage: m.BENCH_API_USAGE, run: m.benchApiCommand };
+    },
+  },
+};
+
 export function benchCommand(args: readonly string[], io: Io): number | Promise<number> {
-  if (args[0] === 'api') {
-    const { values, positionals } = parseCommand(args.slice(1), API_OPTIONS, true);
-    if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
-    return import('./bench-api.ts').then((m) => {
-      if (values.help) {
-        io.out(m.BENCH_API_USAGE);
+  const lazy = args[0] !== undefined && Object.hasOwn(LAZY_TARGETS, args[0]) ? LAZY_TARGETS[args[0] as keyof typeof LAZY_TARGETS] : undefined;
+  if (lazy) {
+    const parsed = parseCommand(args.slice(1), lazy.options, true);
+    if (parsed.positionals.length > 0) throw new UsageError(`unexpected argument '${parsed.positionals[0]}'`);
+    return lazy.load().then((m) => {
+      if (parsed.values.help) {
+        io.out(m.usage);
         return EXIT_OK;
       }
-      return m.benchApiCommand(values, io);
-    });
-  }
-  if (args[0] === 'train') {
-    // Its own options; loaded on demand since it brings in TensorFlow.js.
-    const { values, positionals } = parseCommand(args.slice(1), TRAIN_OPTIONS, true);
-    if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
-    return import('./bench-train.ts').then((m) => {
-      if (values.help) {
-        io.out(m.BENCH_TRAIN_USAGE);
-        return EXIT_OK;
-      }
-      return m.benchTrainCommand(values, io);
+      return m.run(parsed.values, io);
     });
   }
   const { values, positionals } = parseCommand(args, OPTIONS, true);
