@@ -5,14 +5,10 @@
  * to the concurrency limit.
  */
 import fs from 'node:fs';
-import type { Agent } from '../agents/agent.ts';
-import { decisionPrompt, systemPrompt } from '../agents/llm/prompt.ts';
-import { createAgent } from '../agents/registry.ts';
-import { DEFAULT_RULESET } from '../env/ruleset.ts';
-import { playGame } from '../eval/game.ts';
 import { leaderboardMarkdown } from '../eval/report.ts';
 import { jsonSummary, runTournament, TournamentConfigError } from '../eval/tournament.ts';
-import { percentile, type Price } from '../eval/usage.ts';
+import type { Price } from '../eval/usage.ts';
+import { measurePrompts } from '../eval/prompt-size.ts';
 import { intOption, parseCommand } from './args.ts';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Io } from './io.ts';
 
@@ -58,35 +54,6 @@ const OPTIONS = {
   'stand-in': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
-
-/** Plays games with a stand-in in the model's seat and measures the prompts it would be sent. */
-export async function measurePrompts(standIn: string, opponent: string, players: number, games: number, seed: string) {
-  const sizes: number[] = [];
-  let calls = 0;
-  const inner = createAgent(standIn);
-  const probe: Agent = {
-    spec: `prompt-probe(${standIn})`,
-    readsEvents: true,
-    reset: (g) => inner.reset?.(g),
-    act: (obs) => {
-      if (obs.legalActions.length > 1) {
-        calls++;
-        sizes.push(decisionPrompt(obs, DEFAULT_RULESET).length);
-      }
-      return inner.act(obs);
-    },
-  };
-  const others = Array.from({ length: players - 1 }, () => createAgent(opponent));
-  for (let g = 0; g < games; g++) {
-    const seat = g % players;
-    let k = 0;
-    await playGame(Array.from({ length: players }, (_, s) => (s === seat ? probe : others[k++])), { seed: `${seed}/dry/${g}` });
-  }
-  return {
-    standIn, games, callsPerGame: calls / games, systemChars: systemPrompt(DEFAULT_RULESET).length,
-    decisionCharsMedian: percentile(sizes, 50), decisionCharsP95: percentile(sizes, 95), decisionCharsMean: sizes.reduce((a, b) => a + b, 0) / Math.max(1, sizes.length),
-  };
-}
 
 function readPrices(file: string): Record<string, Price> {
   let raw: unknown;
