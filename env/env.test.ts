@@ -4,6 +4,7 @@ import { IllegalActionError } from './engine/index.ts';
 import { CzechPubEnv } from './env.ts';
 import { HIDDEN } from './events.ts';
 import { OBS_SIZE } from './observation/encode.ts';
+import { publicView } from './observation/view.ts';
 import { randInt, seedRng } from './rng.ts';
 
 function playOut(env: CzechPubEnv, seed: number, each?: (env: CzechPubEnv) => void): void {
@@ -147,5 +148,26 @@ describe('CzechPubEnv', () => {
     expect(Array.from(r.encode(env.currentPlayer))).toEqual(Array.from(env.encode(env.currentPlayer)));
     expect(r.legalActions()).toEqual(env.legalActions());
     expect(() => env.resample(9, 'x')).toThrow('seat must be an integer from 0 to 3');
+  });
+});
+
+describe('publicView', () => {
+  it('is the same whichever seat it is made from, and holds no hand', () => {
+    for (const players of [2, 4, 6]) {
+      const env = new CzechPubEnv({ seed: `public/${players}`, players, log: false });
+      const rng = seedRng(`public/${players}`);
+      let checked = 0;
+      while (!env.done) {
+        const base = env.publicView();
+        for (let p = 0; p < players; p++) expect(publicView(env.view(p))).toEqual(base);
+        expect(base.hand).toBeNull();
+        expect(base.table.every((t) => Object.keys(t.known).length === 0)).toBe(true);
+        expect(JSON.stringify(base)).not.toMatch(/mayHold/);
+        checked++;
+        const legal = env.legalActions();
+        env.step(legal[randInt(rng, legal.length)]);
+      }
+      expect(checked).toBeGreaterThan(10);
+    }
   });
 });

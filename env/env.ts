@@ -28,7 +28,7 @@ import { applyStep, createState, finalScores, IllegalActionError, isLegal, legal
 import { eventForSeat, type GameEvent } from './events.ts';
 import { encodeObservation, OBS_SIZE } from './observation/encode.ts';
 import { renderText } from './observation/text.ts';
-import { makeView, type PlayerView } from './observation/view.ts';
+import { makeView, publicView, type PlayerView, type PublicView } from './observation/view.ts';
 import { resampleState } from './resample.ts';
 import { DEFAULT_RULESET, type CompiledRules, type Ruleset } from './ruleset.ts';
 import { terminalRewards, type RewardScheme } from './rewards.ts';
@@ -133,6 +133,14 @@ export class CzechPubEnv {
   get actions(): readonly number[] {
     return this.history;
   }
+  /** Length of the event log so far (0 without a log): marks where each step's events begin. */
+  get eventCount(): number {
+    return this.log?.length ?? 0;
+  }
+  /** The whole log unfiltered, hidden cards included: for finished games and tests, never for a seat mid-game. */
+  get fullLog(): readonly GameEvent[] {
+    return this.log ?? [];
+  }
   get terminated(): boolean {
     return this.s.over;
   }
@@ -190,6 +198,11 @@ export class CzechPubEnv {
 
   view(seat: number): PlayerView {
     return makeView(this.rules, this.s, this.checkSeat(seat));
+  }
+
+  /** What an onlooker at the table sees: the public part of every view (see `publicView`). */
+  publicView(): PublicView {
+    return publicView(makeView(this.rules, this.s, 0));
   }
 
   encode(seat: number, out: Float32Array = new Float32Array(OBS_SIZE), offset = 0): Float32Array {

@@ -10,7 +10,7 @@ export * from './vector.ts';
 export { resampleState } from './resample.ts';
 export { encodeObservation, OBS_LAYOUT, OBS_SIZE, OBSERVATION_VERSION, PLAYER_FEATURES } from './observation/encode.ts';
 export { renderText } from './observation/text.ts';
-export { makeView, type DecisionView, type FrontCardView, type PlayerPublicView, type PlayerView, type TurnView } from './observation/view.ts';
+export { makeView, publicView, type DecisionView, type FrontCardView, type PlayerPublicView, type PlayerView, type PublicView, type TurnView } from './observation/view.ts';
 export {
   applyStep, cardCensus, createState, finalScores, IllegalActionError, isLegal, legalActions, legalActionsFast,
   replay, rulesFor, winners, type GameConfig,

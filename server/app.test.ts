@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { A_DONE, A_STOP_DISCARD } from '../env/actions.ts';
 import { CzechPubEnv } from '../env/env.ts';
+import { eventForSeat } from '../env/events.ts';
+import { publicView } from '../env/observation/view.ts';
 import { randInt, seedRng } from '../env/rng.ts';
 import { EnvObservation } from '../agents/observation.ts';
 import { createAgent } from '../agents/registry.ts';
@@ -114,20 +116,37 @@ describe('HTTP API over a listening server', () => {
   it('never sends a seat more than it may know: every response is unchanged when the hidden cards are dealt anew', async () => {
     const seed = 'secret';
     const created = await call('POST', '/v1/games', { seats: ['remote', 'remote', 'remote', 'remote'], seed });
-    const { id, tokens } = created.body;
+    const { id, tokens, watchToken } = created.body;
     const local = new CzechPubEnv({ seed, players: 4, log: true });
     const rng = seedRng('secrecy');
+    const json = (x: unknown) => JSON.parse(JSON.stringify(x));
+    const untexted = (events: Record<string, unknown>[]) => events.map(({ text: _t, ...ev }) => ev);
+    const pastViews: unknown[][] = [];
     for (let step = 0; !local.done && step < 400; step++) {
+      pastViews.push(tokens.map((t: { seat: number }) => json(local.view(t.seat))));
       if (step % 10 === 0) {
         for (const t of tokens as { seat: number; token: string }[]) {
           const v = await call('GET', `/v1/games/${id}/view`, undefined, t.token);
           // Everything this seat cannot see, dealt anew: what it is sent must not change.
           const other = local.resample(t.seat, `x/${step}`);
-          expect(v.body.view).toEqual(JSON.parse(JSON.stringify(other.view(t.seat))));
+          expect(v.body.view).toEqual(json(other.view(t.seat)));
           expect(v.body.text).toBe(other.text(t.seat));
           const ev = await call('GET', `/v1/games/${id}/events`, undefined, t.token);
-          expect(ev.body.events).toEqual(JSON.parse(JSON.stringify(local.eventLog(t.seat))));
+          expect(untexted(ev.body.events)).toEqual(json(local.eventLog(t.seat)));
+          // An earlier state: what this seat saw then.
+          const k = randInt(rng, step + 1);
+          const past = await call('GET', `/v1/games/${id}/view?at=${k}`, undefined, t.token);
+          expect(past.body.view).toEqual(pastViews[k][t.seat]);
+          for (const e of untexted(past.body.events)) expect(json(local.eventLog(t.seat))).toContainEqual(e);
+          // The onlooker sees what every seat sees, whoever's hidden cards are dealt anew.
+          const w = await call('GET', `/v1/games/${id}/view?at=${step}`, undefined, watchToken);
+          expect(w.body.view).toEqual(json(publicView(other.view(t.seat))));
+          expect(w.body.legalActions).toEqual([]);
+          expect((await call('GET', `/v1/games/${id}/replay/0`, undefined, t.token)).status).toBe(409);
         }
+        const we = await call('GET', `/v1/games/${id}/events`, undefined, watchToken);
+        expect(untexted(we.body.events)).toEqual(json(local.fullLog.map((e) => eventForSeat(e, -1))));
+        expect((await call('GET', `/v1/games/${id}/replay/0`, undefined, watchToken)).status).toBe(409);
       }
       const seat = local.currentPlayer;
       const legal = local.legalActions();
@@ -135,7 +154,12 @@ describe('HTTP API over a listening server', () => {
       const r = await call('POST', `/v1/games/${id}/actions`, { action: a }, tokens[seat].token);
       expect(r.status).toBe(200);
       local.step(a);
-      if (!local.done) expect(r.body.view).toEqual(JSON.parse(JSON.stringify(local.resample(seat, `y/${step}`).view(seat))));
+      if (!local.done) expect(r.body.view).toEqual(json(local.resample(seat, `y/${step}`).view(seat)));
+    }
+    // The watch token only watches.
+    if (!local.done) {
+      const w = await call('POST', `/v1/games/${id}/actions`, { action: local.legalActions()[0] }, watchToken);
+      expect(w.status).toBe(403);
     }
   }, 60_000);
 
@@ -216,6 +240,45 @@ describe('HTTP API over a listening server', () => {
     expect(() => createAgent('http:ftp://x')).toThrow(/give the bot's URL/);
   });
 
+  it('steps through a finished game: the view of every seat at each step and the choice made there', async () => {
+    const created = await call('POST', '/v1/games', { seats: ['heuristic', 'random', 'greedy'], seed: 'frames' });
+    expect(created.body.tokens).toEqual([]);
+    const { id, watchToken } = created.body;
+    const replay = await call('GET', `/v1/games/${id}/replay`, undefined, watchToken);
+    expect(replay.status).toBe(200);
+    const local = new CzechPubEnv({ seed: 'frames', players: 3, log: true });
+    const events: unknown[] = [];
+    for (let k = 0; k <= replay.body.actions.length; k++) {
+      const f = await call('GET', `/v1/games/${id}/replay/${k}`, undefined, watchToken);
+      expect(f.status).toBe(200);
+      expect(f.body.views).toEqual(JSON.parse(JSON.stringify([0, 1, 2].map((p) => local.view(p)))));
+      expect(f.body.legalActions.map((x: { id: number }) => x.id)).toEqual(local.done ? [] : local.legalActions());
+      events.push(...f.body.events.map(({ text: _t, ...ev }: Record<string, unknown>) => ev));
+      if (local.done) {
+        expect(f.body.next).toBeNull();
+        break;
+      }
+      expect(f.body.next).toEqual({ seat: local.currentPlayer, id: replay.body.actions[k], name: expect.any(String) });
+      local.step(replay.body.actions[k]);
+    }
+    expect(local.done).toBe(true);
+    expect(events).toEqual(JSON.parse(JSON.stringify(local.fullLog)));
+    // The view at a step, with its action and events, for the onlooker (stepping backwards too).
+    const k = Math.floor(replay.body.actions.length / 2);
+    const late = await call('GET', `/v1/games/${id}/view?at=${k + 5}`, undefined, watchToken);
+    const mid = await call('GET', `/v1/games/${id}/view?at=${k}`, undefined, watchToken);
+    expect(mid.body).toMatchObject({ step: k, steps: replay.body.actions.length, seat: null, lastAction: { id: replay.body.actions[k - 1] } });
+    expect(late.body.step).toBe(k + 5);
+    expect((await call('GET', `/v1/games/${id}/replay/${replay.body.actions.length + 1}`, undefined, watchToken)).status).toBe(404);
+  });
+
+  it('serves the ruleset and card names', async () => {
+    const r = await call('GET', '/v1/ruleset');
+    expect(r.body.ruleset.chart.length).toBeGreaterThan(1);
+    expect(r.body.cards[0]).toEqual({ id: 'beer', type: 0, name: 'Beer' });
+    expect(r.body.players).toEqual({ min: 2, max: 6 });
+  });
+
   it('answers bad requests with the right status and leaves the game unchanged', async () => {
     const created = await call('POST', '/v1/games', { seats: ['remote', 'heuristic'], seed: 'bad' });
     const { id } = created.body;
@@ -234,6 +297,12 @@ describe('HTTP API over a listening server', () => {
       ['POST', `/v1/games/${id}/actions`, { action: illegal }, token, 409, /not legal now|not yours/],
       ['GET', `/v1/games/${id}/replay`, undefined, token, 409, /once the game is over/],
       ['GET', `/v1/games/${id}/events?since=-1`, undefined, token, 400, /since/],
+      ['GET', `/v1/games/${id}/view?at=-1`, undefined, token, 400, /at/],
+      ['GET', `/v1/games/${id}/view?at=99999`, undefined, token, 400, /at: the game has had \d+ actions/],
+      ['GET', `/v1/games/${id}/view?at=x`, undefined, token, 400, /at/],
+      ['GET', `/v1/games/${id}/replay/0`, undefined, token, 409, /once the game is over/],
+      ['GET', `/v1/games/${id}/replay/0`, undefined, 'wrong', 403, /opens no seat/],
+      ['POST', `/v1/games/${id}/actions`, { action: 0 }, created.body.watchToken, 403, /watch token/],
     ];
     for (const [method, path, body, tok, status, message] of cases) {
       const r = await call(method, path, body, tok);

@@ -7,11 +7,15 @@
  * | GET    | /v1/bots                     | the agents that can fill a seat                         |
  * | POST   | /v1/bots/:spec/act           | stateless: a seat's view and legal actions in, an action out |
  * | POST   | /v1/games                    | a game: seats ('remote' or an agent spec); remote tokens |
- * | GET    | /v1/games/:id/view           | the token's seat: view, text, legal actions with names  |
+ * | GET    | /v1/ruleset                  | the rules' numbers (chart, titles, ...) and card names  |
+ * | GET    | /v1/games/:id/view?at=K      | the token's seat: view, text, legal actions with names; |
+ * |        |                              | the state after K actions and what action K did         |
  * | POST   | /v1/games/:id/actions        | the token's seat acts; bots then play on                |
  * | GET    | /v1/games/:id/events?since=N | what the token's seat saw, from its N-th event on       |
  * | GET    | /v1/games/:id/stream?since=N | the same as Server-Sent Events, live, ending with `end` |
  * | GET    | /v1/games/:id/replay         | seed, seats and every action, once the game is over     |
+ * | GET    | /v1/games/:id/replay/:step   | once over: every seat's view at that step, the choice made |
+ * | GET    | /, /app.js, ...              | the web page (web/), which uses only this API           |
  * | POST   | /v1/tournaments              | a tournament as a background job (worker threads)       |
  * | GET    | /v1/tournaments/:id          | its progress; when done, the summary and the leaderboard |
  *
@@ -19,7 +23,8 @@
  *
  * A seat token (Authorization: Bearer) opens only its seat's view and events: everything a
  * token reaches is built from that seat's view, so no other hand or the draw pile's order can
- * leave the server during a game.
+ * leave the server during a game. The watch token, made with every game, opens the public view
+ * (publicView: what an onlooker at the table sees) and, once the game is over, the replay.
  */
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
@@ -33,13 +38,15 @@ import '../agents/index.ts';
 import type { Agent } from '../agents/agent.ts';
 import { createAgent, knownAgents } from '../agents/registry.ts';
 import { describeAction, NUM_ACTIONS } from '../env/actions.ts';
+import { CARD_IDS, cardName } from '../env/cards.ts';
 import { OBS_SIZE } from '../env/observation/encode.ts';
 import type { PlayerView } from '../env/observation/view.ts';
 import { PostedObservation } from './bot-obs.ts';
 import { randomBytes } from 'node:crypto';
 import { leaderboardMarkdown } from '../eval/report.ts';
 import { jsonSummary, resolveConfig, runTournament, type TournamentResult } from '../eval/tournament.ts';
-import { ApiError, GameStore, named, type LiveGame } from './games.ts';
+import { ApiError, envAt, GameStore, named, stepEvents, type LiveGame, type Viewer } from './games.ts';
+import { webFiles } from './web.ts';
 
 export interface ServerOptions {
   /** Requests per second per client address (0 = no limit). */
@@ -59,20 +66,43 @@ function bearer(req: FastifyRequest): string | undefined {
   return h?.startsWith('Bearer ') ? h.slice(7).trim() : undefined;
 }
 
-function seatState(game: LiveGame, seat: number) {
-  const env = game.env;
+function played(game: LiveGame, k: number) {
+  const id = game.env.actions[k];
+  return { seat: game.actors[k], id, name: describeAction(id, game.actors[k], game.env.players) };
+}
+
+/** What a viewer sees of the game after its first k actions (default: now), and what action k did. */
+function seatState(game: LiveGame, viewer: Viewer, k = game.env.actions.length) {
+  const steps = game.env.actions.length;
+  const env = envAt(game, k);
   const toAct = env.done ? null : env.currentPlayer;
+  const mine = viewer !== null && k === steps && toAct === viewer;
   return {
     id: game.id,
-    seat,
-    done: env.done,
+    seat: viewer,
+    done: game.env.done,
     toAct,
-    yourTurn: toAct === seat,
-    view: env.view(seat),
-    text: env.text(seat),
-    legalActions: toAct === seat ? named(env.legalActions(), seat, env.players) : [],
-    scores: env.done ? env.scores() : null,
+    yourTurn: mine,
+    view: viewer === null ? env.publicView() : env.view(viewer),
+    text: viewer === null ? null : env.text(viewer),
+    legalActions: mine ? named(env.legalActions(), viewer, env.players) : [],
+    scores: game.env.done ? game.env.scores() : null,
+    step: k,
+    steps,
+    events: stepEvents(game, k, viewer),
+    lastAction: k > 0 ? played(game, k - 1) : null,
   };
+}
+
+function stepParam(game: LiveGame, k: number | undefined): number {
+  const steps = game.env.actions.length;
+  if (k !== undefined && k > steps) throw new ApiError(400, `at: the game has had ${steps} actions; ask for 0 to ${steps}`);
+  return k ?? steps;
+}
+
+/** The whole event log as a viewer may see it, each event with its line of narration. */
+function loggedEvents(game: LiveGame, viewer: Viewer) {
+  return game.logAt.flatMap((_, k) => stepEvents(game, k, viewer));
 }
 
 export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstance> {
@@ -106,6 +136,12 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
   const idParams = z.object({ id: z.string().min(1).max(64) });
 
   app.get('/v1/bots', async () => ({ bots: knownAgents() }));
+
+  app.get('/v1/ruleset', async () => ({
+    ruleset: DEFAULT_RULESET,
+    cards: CARD_IDS.map((id, type) => ({ id, type, name: cardName(type) })),
+    players: { min, max },
+  }));
 
   // One instance per spec, reused: bots are asked with reset() per request (stateless use).
   const served = new Map<string, Agent>();
@@ -156,12 +192,15 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
   }, async (req, reply) => {
     const seed = req.body.seed === undefined ? String(Date.now()) : String(req.body.seed);
     const { game, tokens } = await store.create({ seats: req.body.seats, seed, reward: req.body.reward ?? 'win' });
-    return reply.code(201).send({ id: game.id, players: game.seats.length, seats: game.seats, tokens });
+    return reply.code(201).send({ id: game.id, players: game.seats.length, seats: game.seats, tokens, watchToken: game.watchToken });
   });
 
-  app.get('/v1/games/:id/view', { schema: { params: idParams } }, async (req) => {
+  app.get('/v1/games/:id/view', {
+    schema: { params: idParams, querystring: z.object({ at: z.coerce.number().int().min(0).optional() }).strict() },
+  }, async (req) => {
     const game = store.get(req.params.id);
-    return seatState(game, store.seatOf(game, bearer(req)));
+    const viewer = store.viewerOf(game, bearer(req));
+    return seatState(game, viewer, stepParam(game, req.query.at));
   });
 
   app.post('/v1/games/:id/actions', {
@@ -177,23 +216,22 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
     schema: { params: idParams, querystring: z.object({ since: z.coerce.number().int().min(0).optional() }).strict() },
   }, async (req) => {
     const game = store.get(req.params.id);
-    const seat = store.seatOf(game, bearer(req));
-    const all = game.env.eventLog(seat);
+    const viewer = store.viewerOf(game, bearer(req));
     const since = req.query.since ?? 0;
-    return { events: all.slice(since), next: all.length, done: game.env.done };
+    return { events: loggedEvents(game, viewer).slice(since), next: game.env.eventCount, done: game.env.done };
   });
 
   app.get('/v1/games/:id/stream', {
     schema: { params: idParams, querystring: z.object({ since: z.coerce.number().int().min(0).optional() }).strict() },
   }, async (req, reply) => {
     const game = store.get(req.params.id);
-    const seat = store.seatOf(game, bearer(req));
+    const viewer = store.viewerOf(game, bearer(req));
     let cursor = req.query.since ?? 0;
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     const flush = () => {
-      const all = game.env.eventLog(seat);
+      const all = loggedEvents(game, viewer);
       for (; cursor < all.length; cursor++) res.write(`id: ${cursor + 1}\ndata: ${JSON.stringify(all[cursor])}\n\n`);
       if (game.env.done) {
         res.write(`event: end\ndata: ${JSON.stringify({ scores: game.env.scores() })}\n\n`);
@@ -211,11 +249,39 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
 
   app.get('/v1/games/:id/replay', { schema: { params: idParams } }, async (req) => {
     const game = store.get(req.params.id);
-    store.seatOf(game, bearer(req));
+    store.viewerOf(game, bearer(req));
     if (!game.env.done) throw new ApiError(409, 'the replay is available once the game is over');
     const c = game.env.config;
     return { seed: c.seed, players: c.players, seats: game.seats, reward: c.reward, actions: game.env.actions, scores: game.env.scores() };
   });
+
+  // A finished game has no secrets left: each step with every seat's view and the choice made there.
+  app.get('/v1/games/:id/replay/:step', {
+    schema: { params: idParams.extend({ step: z.coerce.number().int().min(0) }) },
+  }, async (req) => {
+    const game = store.get(req.params.id);
+    store.viewerOf(game, bearer(req));
+    if (!game.env.done) throw new ApiError(409, 'the replay is available once the game is over');
+    const steps = game.env.actions.length;
+    const k = req.params.step;
+    if (k > steps) throw new ApiError(404, `step ${k}: the game has steps 0 to ${steps}`);
+    const env = envAt(game, k);
+    const views = Array.from({ length: env.players }, (_, p) => env.view(p));
+    return {
+      step: k,
+      steps,
+      views,
+      decision: views[0].decision,
+      legalActions: env.done ? [] : named(env.legalActions(), env.currentPlayer, env.players),
+      next: k < steps ? played(game, k) : null,
+      events: stepEvents(game, k, 'all'),
+      scores: game.env.scores(),
+    };
+  });
+
+  for (const [path, file] of webFiles()) {
+    app.get(path, { schema: { hide: true } }, async (_req, reply) => reply.type(file.type).header('cache-control', 'no-cache').send(file.body));
+  }
 
   const jobs = new Map<string, { status: 'running' | 'done' | 'failed'; done: number; total: number; result?: TournamentResult; error?: string }>();
   app.post('/v1/tournaments', {

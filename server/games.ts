@@ -7,6 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { describeAction } from '../env/actions.ts';
 import { CzechPubEnv } from '../env/env.ts';
+import { eventForSeat, type GameEvent } from '../env/events.ts';
+import { narrateEvent } from '../env/narrate.ts';
 import type { RewardScheme } from '../env/rewards.ts';
 import type { Agent } from '../agents/agent.ts';
 import { EnvObservation } from '../agents/observation.ts';
@@ -30,10 +32,63 @@ export interface LiveGame {
   seats: string[];
   bots: (Agent | null)[];
   tokens: Map<string, number>;
+  /** Opens the onlooker's view (public facts only) and, once the game is over, the replay. */
+  watchToken: string;
+  /** logAt[k]: length of the event log once k actions were taken (logAt[0]: after the deal). */
+  logAt: number[];
+  /** actors[k]: the seat that took action k. */
+  actors: number[];
+  /** A second env stepped to an earlier state for `?at=` and replay frames (kept for the next ask). */
+  scrub: CzechPubEnv | null;
   queue: Promise<unknown>;
   touched: number;
   /** Called after every change (event streams wait on it). */
   listeners: Set<() => void>;
+}
+
+/** Who reads: a seat, or null for an onlooker with the watch token. */
+export type Viewer = number | null;
+
+function step(game: LiveGame, action: number): void {
+  game.actors.push(game.env.currentPlayer);
+  game.env.step(action);
+  game.logAt.push(game.env.eventCount);
+}
+
+/** The game after its first k actions (0 ≤ k ≤ actions taken): the live env, or the scrub env stepped there. */
+export function envAt(game: LiveGame, k: number): CzechPubEnv {
+  const live = game.env;
+  if (k === live.actions.length) return live;
+  let e = game.scrub;
+  if (!e || e.actions.length > k) {
+    const c = live.config;
+    e = new CzechPubEnv({ seed: c.seed, players: c.players, ruleset: c.ruleset, reward: c.reward, askAll: c.askAll, maxDecisions: c.maxDecisions, log: false });
+    game.scrub = e;
+  }
+  while (e.actions.length < k) e.step(live.actions[e.actions.length]);
+  return e;
+}
+
+/**
+ * What happened in action k (for k = 0, the deal) as the viewer may see it, each event with a
+ * line of narration. All of it, unfiltered, when `viewer` is 'all' (replays of finished games).
+ */
+export function stepEvents(game: LiveGame, k: number, viewer: Viewer | 'all'): (GameEvent & { text: string | null })[] {
+  const log = game.env.fullLog;
+  const from = k === 0 ? 0 : game.logAt[k - 1];
+  // Whose turn it is names the owner of the cards reactions hit: find the last turn before the slice.
+  let active: number | undefined;
+  for (let i = from - 1; i >= 0 && active === undefined; i--) {
+    const ev = log[i];
+    if (ev.k === 'turn') active = ev.seat;
+  }
+  const out: (GameEvent & { text: string | null })[] = [];
+  for (let i = from; i < game.logAt[k]; i++) {
+    const ev = viewer === 'all' ? log[i] : eventForSeat(log[i], viewer ?? -1);
+    if (ev.k === 'turn') active = ev.seat;
+    out.push({ ...ev, text: narrateEvent(ev, { ruleset: game.env.config.ruleset, active }) });
+  }
+  return out;
 }
 
 export class GameStore {
@@ -69,7 +124,10 @@ export class GameStore {
       list.push({ seat, token });
     });
     bots.forEach((b, seat) => b?.reset?.({ seat, players: o.seats.length, seed: `${o.seed}/seat${seat}` }));
-    const game: LiveGame = { id, env, seats: o.seats, bots, tokens, queue: Promise.resolve(), touched: this.now(), listeners: new Set() };
+    const game: LiveGame = {
+      id, env, seats: o.seats, bots, tokens, watchToken: randomBytes(18).toString('base64url'), logAt: [env.eventCount], actors: [], scrub: null,
+      queue: Promise.resolve(), touched: this.now(), listeners: new Set(),
+    };
     this.games.set(id, game);
     await this.run(game, () => this.playBots(game));
     return { game, tokens: list };
@@ -83,11 +141,19 @@ export class GameStore {
     return g;
   }
 
-  /** The seat a token opens; 401 without one, 403 for a wrong one (nothing about the game is said). */
-  seatOf(game: LiveGame, token: string | undefined): number {
+  /** The seat a token opens, or null for the watch token; 401 without one, 403 for a wrong one (nothing about the game is said). */
+  viewerOf(game: LiveGame, token: string | undefined): Viewer {
     if (!token) throw new ApiError(401, 'a seat token is required: Authorization: Bearer <token>');
+    if (token === game.watchToken) return null;
     const seat = game.tokens.get(token);
     if (seat === undefined) throw new ApiError(403, 'this token opens no seat of this game');
+    return seat;
+  }
+
+  /** As viewerOf, for what only a seat may do. */
+  seatOf(game: LiveGame, token: string | undefined): number {
+    const seat = this.viewerOf(game, token);
+    if (seat === null) throw new ApiError(403, 'the watch token can watch this game but not act in it');
     return seat;
   }
 
@@ -99,7 +165,7 @@ export class GameStore {
       const legal = env.legalActions();
       if (env.currentPlayer !== seat) throw new ApiError(409, `it is seat ${env.currentPlayer}'s decision, not yours`, { legalActions: [] });
       if (!legal.includes(action)) throw new ApiError(409, `action ${action} is not legal now`, { legalActions: named(legal, seat, env.players) });
-      env.step(action);
+      step(game, action);
       await this.playBots(game);
       for (const l of game.listeners) l();
     });
@@ -124,7 +190,7 @@ export class GameStore {
       } catch {
         a = legal[0]; // a failing bot must not stop the game
       }
-      env.step(legal.includes(a) ? a : legal[0]);
+      step(game, legal.includes(a) ? a : legal[0]);
     }
   }
 

@@ -218,3 +218,25 @@ export function makeView(r: CompiledRules, s: GameState, seat: number): PlayerVi
   };
 }
 
+
+/**
+ * A view with a seat's private knowledge taken out: what an onlooker sees. `hand` is null
+ * (hand sizes stay in `table`), `known` is empty, `deck.mayHold` is gone and offsets are counted from seat 0. The result is
+ * the same whichever seat's view it is made from (a test checks this).
+ */
+export interface PublicView extends Omit<PlayerView, 'seat' | 'hand' | 'handSize' | 'deck'> {
+  seat: null;
+  hand: null;
+  deck: { size: number; reshuffles: number };
+}
+
+export function publicView(v: PlayerView): PublicView {
+  const { handSize: _own, ...rest } = v;
+  return {
+    ...rest,
+    seat: null,
+    hand: null,
+    deck: { size: v.deck.size, reshuffles: v.deck.reshuffles },
+    table: v.table.map((p) => ({ ...p, offset: p.seat, known: {} })),
+  };
+}
