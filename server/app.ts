@@ -45,7 +45,7 @@ import { PostedObservation } from './bot-obs.ts';
 import { randomBytes } from 'node:crypto';
 import { leaderboardMarkdown } from '../eval/report.ts';
 import { jsonSummary, resolveConfig, runTournament, type TournamentResult } from '../eval/tournament.ts';
-import { ApiError, envAt, GameStore, named, stepEvents, type LiveGame, type Viewer } from './games.ts';
+import { ApiError, envAt, GameStore, named, narratedEvents, stepEvents, type LiveGame, type Viewer } from './games.ts';
 import { webFiles } from './web.ts';
 
 export interface ServerOptions {
@@ -98,11 +98,6 @@ function stepParam(game: LiveGame, k: number | undefined): number {
   const steps = game.env.actions.length;
   if (k !== undefined && k > steps) throw new ApiError(400, `at: the game has had ${steps} actions; ask for 0 to ${steps}`);
   return k ?? steps;
-}
-
-/** The whole event log as a viewer may see it, each event with its line of narration. */
-function loggedEvents(game: LiveGame, viewer: Viewer) {
-  return game.logAt.flatMap((_, k) => stepEvents(game, k, viewer));
 }
 
 export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstance> {
@@ -218,7 +213,7 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
     const game = store.get(req.params.id);
     const viewer = store.viewerOf(game, bearer(req));
     const since = req.query.since ?? 0;
-    return { events: loggedEvents(game, viewer).slice(since), next: game.env.eventCount, done: game.env.done };
+    return { events: narratedEvents(game, viewer, Math.min(since, game.env.eventCount)), next: game.env.eventCount, done: game.env.done };
   });
 
   app.get('/v1/games/:id/stream', {
@@ -231,8 +226,7 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
     const res = reply.raw;
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     const flush = () => {
-      const all = loggedEvents(game, viewer);
-      for (; cursor < all.length; cursor++) res.write(`id: ${cursor + 1}\ndata: ${JSON.stringify(all[cursor])}\n\n`);
+      if (cursor < game.env.eventCount) for (const ev of narratedEvents(game, viewer, cursor)) res.write(`id: ${++cursor}\ndata: ${JSON.stringify(ev)}\n\n`);
       if (game.env.done) {
         res.write(`event: end\ndata: ${JSON.stringify({ scores: game.env.scores() })}\n\n`);
         stop();

@@ -69,26 +69,32 @@ export function envAt(game: LiveGame, k: number): CzechPubEnv {
   return e;
 }
 
+export type NarratedEvent = GameEvent & { text: string | null };
+
 /**
- * What happened in action k (for k = 0, the deal) as the viewer may see it, each event with a
- * line of narration. All of it, unfiltered, when `viewer` is 'all' (replays of finished games).
+ * Events from..to of the log as the viewer may see them (all of it, unfiltered, for 'all':
+ * replays of finished games), each with its line of narration.
  */
-export function stepEvents(game: LiveGame, k: number, viewer: Viewer | 'all'): (GameEvent & { text: string | null })[] {
+export function narratedEvents(game: LiveGame, viewer: Viewer | 'all', from: number, to = game.env.eventCount): NarratedEvent[] {
   const log = game.env.fullLog;
-  const from = k === 0 ? 0 : game.logAt[k - 1];
   // Whose turn it is names the owner of the cards reactions hit: find the last turn before the slice.
   let active: number | undefined;
   for (let i = from - 1; i >= 0 && active === undefined; i--) {
     const ev = log[i];
     if (ev.k === 'turn') active = ev.seat;
   }
-  const out: (GameEvent & { text: string | null })[] = [];
-  for (let i = from; i < game.logAt[k]; i++) {
+  const out: NarratedEvent[] = [];
+  for (let i = from; i < to; i++) {
     const ev = viewer === 'all' ? log[i] : eventForSeat(log[i], viewer ?? -1);
     if (ev.k === 'turn') active = ev.seat;
     out.push({ ...ev, text: narrateEvent(ev, { ruleset: game.env.config.ruleset, active }) });
   }
   return out;
+}
+
+/** What happened in action k (for k = 0, the deal). */
+export function stepEvents(game: LiveGame, k: number, viewer: Viewer | 'all'): NarratedEvent[] {
+  return narratedEvents(game, viewer, k === 0 ? 0 : game.logAt[k - 1], game.logAt[k]);
 }
 
 export class GameStore {
