@@ -272,11 +272,17 @@ describe('HTTP API over a listening server', () => {
     expect((await call('GET', `/v1/games/${id}/replay/${replay.body.actions.length + 1}`, undefined, watchToken)).status).toBe(404);
   });
 
-  it('serves the ruleset and card names', async () => {
+  it('serves the ruleset, the card names and the web page', async () => {
     const r = await call('GET', '/v1/ruleset');
     expect(r.body.ruleset.chart.length).toBeGreaterThan(1);
     expect(r.body.cards[0]).toEqual({ id: 'beer', type: 0, name: 'Beer' });
     expect(r.body.players).toEqual({ min: 2, max: 6 });
+    const page = await fetch(`${base}/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    expect(await page.text()).toMatch(/<script type="module" src="\/app.js"><\/script>/);
+    const js = await fetch(`${base}/app.js`);
+    expect(js.headers.get('content-type')).toMatch(/javascript/);
   });
 
   it('answers bad requests with the right status and leaves the game unchanged', async () => {

@@ -1,0 +1,143 @@
+/**
+ * The web page end to end, in a real headless Chromium: the server listens on 127.0.0.1, the
+ * page is opened, a person's game against three bots is played to the end by clicking legal
+ * actions, and what the page shows is checked against the API. Screenshots go to
+ * $SCREENSHOT_DIR (default results/e2e/); the README's come from
+ * `SCREENSHOT_DIR=docs/screenshots npx vitest run test/web.e2e.test.ts`.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { A_DONE } from '../env/actions.ts';
+import { randInt, seedRng } from '../env/rng.ts';
+import { buildServer } from '../server/app.ts';
+import { launchChromium } from './helpers/browser.ts';
+
+const SHOTS = process.env.SCREENSHOT_DIR ?? 'results/e2e';
+
+let app: FastifyInstance;
+let browser: Browser;
+let base = '';
+
+beforeAll(async () => {
+  app = await buildServer({ rateLimit: 0 });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const addr = app.server.address();
+  base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+  browser = await launchChromium();
+  mkdirSync(SHOTS, { recursive: true });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+async function openPage(): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  await page.goto(base);
+  await page.waitForSelector('#start');
+  return { page, errors };
+}
+
+const state = (page: Page) => page.evaluate(() => document.body.dataset.state);
+
+async function api(path: string, token: string) {
+  const res = await fetch(base + path, { headers: { authorization: `Bearer ${token}` } });
+  return (await res.json()) as Record<string, any>;
+}
+
+describe('the web page in Chromium', () => {
+  it('plays a game against three bots to the end by clicking legal actions; the final scores match the API', async () => {
+    const { page, errors } = await openPage();
+    await page.selectOption('#players', '4');
+    const seats = ['remote', 'ppo', 'heuristic', 'random'];
+    for (const [seat, spec] of seats.entries()) await page.selectOption(`select.seat-agent[data-seat="${seat}"]`, spec);
+    await page.fill('#seed', 'e2e-1');
+    await page.fill('#pace', '0');
+    await page.click('#start');
+
+    const rng = seedRng('e2e-clicks');
+    let clicks = 0;
+    let shot = false;
+    for (;;) {
+      await page.waitForFunction(() => ['your-turn', 'over'].includes(document.body.dataset.state ?? ''), undefined, { timeout: 30_000 });
+      if ((await state(page)) === 'over') break;
+      const buttons = page.locator('button.action:enabled');
+      const n = await buttons.count();
+      expect(n).toBeGreaterThan(0);
+      // Every button is a legal action of the seat, as the API lists them.
+      const { gameId, token } = await page.evaluate(() => (window as any).czechPub);
+      const view = await api(`/v1/games/${gameId}/view`, token);
+      const shown = await buttons.evaluateAll((bs) => bs.map((b) => Number((b as HTMLElement).dataset.action)));
+      expect([...shown].sort((a, b) => a - b)).toEqual(view.legalActions.map((a: { id: number }) => a.id).sort((a: number, b: number) => a - b));
+      // The README's mid-game picture: a decision with cards already in front of a player.
+      if (!shot && clicks >= 10 && (await page.locator('.front .card').count()) > 0) {
+        await page.screenshot({ path: join(SHOTS, 'table.png') });
+        shot = true;
+      }
+      // Mostly play a card when one may be played (a person who only passes is soon thrown out).
+      const plays = shown.map((a, i) => [a, i]).filter(([a]) => a < A_DONE).map(([, i]) => i);
+      const pick = plays.length > 0 && randInt(rng, 10) < 7 ? plays[randInt(rng, plays.length)] : randInt(rng, n);
+      await buttons.nth(pick).click();
+      clicks++;
+      expect(clicks).toBeLessThan(2000);
+    }
+    expect(clicks).toBeGreaterThan(10);
+    expect(shot).toBe(true);
+
+    const { gameId, token } = await page.evaluate(() => (window as any).czechPub);
+    const final = await api(`/v1/games/${gameId}/view`, token);
+    expect(final.done).toBe(true);
+    const rows = await page.locator('#final-scores [data-seat]').evaluateAll((rs) =>
+      rs.map((r) => [Number((r as HTMLElement).dataset.seat), Number((r as HTMLElement).dataset.score)]));
+    expect(rows.sort((a, b) => a[0] - b[0]).map((r) => r[1])).toEqual(final.scores);
+    await page.screenshot({ path: join(SHOTS, 'end.png') });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('watches four bots play, then steps the replay forward and back with every hand shown', async () => {
+    const { page, errors } = await openPage();
+    await page.selectOption('#players', '4');
+    for (const [seat, spec] of ['ppo', 'heuristic', 'greedy', 'random'].entries()) await page.selectOption(`select.seat-agent[data-seat="${seat}"]`, spec);
+    await page.fill('#seed', 'e2e-watch');
+    await page.fill('#pace', '2000');
+    await page.click('#start');
+    await page.waitForFunction(() => document.body.dataset.state === 'replay');
+    await page.waitForFunction(() => /^Step \d+ \/ \d+$/.test(document.getElementById('replay-step')?.textContent ?? ''));
+    await page.click('#replay-play'); // pause the automatic playback
+    const { gameId, watchToken } = await page.evaluate(() => (window as any).czechPub);
+    const replay = await api(`/v1/games/${gameId}/replay`, watchToken);
+    const steps: number = replay.actions.length;
+    const at = async () => Number(/^Step (\d+)/.exec((await page.textContent('#replay-step')) ?? '')?.[1]);
+
+    await page.click('#replay-first');
+    await page.click('#replay-forward');
+    await page.click('#replay-forward');
+    await page.keyboard.press('ArrowRight');
+    await page.click('#replay-back');
+    expect(await at()).toBe(2);
+    expect(await page.textContent('#replay-step')).toBe(`Step 2 / ${steps}`);
+    // The frame shows the choice made at step 2 among the legal actions, and every seat's hand.
+    const frame = await api(`/v1/games/${gameId}/replay/2`, watchToken);
+    await page.waitForFunction((id) => document.querySelector('button.action.chosen')?.getAttribute('data-action') === String(id), frame.next.id);
+    expect(await page.textContent('#prompt')).toContain(frame.next.name);
+    const shownHands = await page.locator('.seat-hand .card').count();
+    const dealt = frame.views.reduce((n: number, v: { handSize: number }) => n + v.handSize, 0);
+    expect(shownHands).toBe(dealt);
+
+    await page.click('#replay-last');
+    expect(await at()).toBe(steps);
+    await page.waitForFunction(() => /over/i.test(document.getElementById('prompt')?.textContent ?? ''));
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});

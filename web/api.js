@@ -1,0 +1,51 @@
+/**
+ * The public HTTP API (/v1), nothing else: every call the page makes goes through here, with
+ * the seat's (or the watch) token, so the page only ever shows what that token may see.
+ * A failed call throws an ApiError carrying the server's `{ error }` message.
+ */
+
+export class ApiError extends Error {
+  /** @param {string} message @param {number} status */
+  constructor(message, status) {
+    super(message);
+    this.status = status;
+  }
+}
+
+/**
+ * @param {string} method
+ * @param {string} path
+ * @param {{ token?: string | null, body?: unknown }} [o]
+ */
+async function call(method, path, o = {}) {
+  /** @type {Record<string, string>} */
+  const headers = {};
+  if (o.token) headers.authorization = `Bearer ${o.token}`;
+  if (o.body !== undefined) headers['content-type'] = 'application/json';
+  let res;
+  try {
+    res = await fetch(`/v1${path}`, { method, headers, body: o.body === undefined ? undefined : JSON.stringify(o.body) });
+  } catch (e) {
+    throw new ApiError(`cannot reach the server (${method} /v1${path}): ${/** @type {Error} */ (e).message}`, 0);
+  }
+  const data = await res.json().catch(() => null);
+  if (!res.ok) throw new ApiError(data?.error ?? `${method} /v1${path} failed with HTTP ${res.status}`, res.status);
+  return data;
+}
+
+const game = (/** @type {string} */ id) => `/games/${encodeURIComponent(id)}`;
+
+export const api = {
+  bots: () => call('GET', '/bots'),
+  ruleset: () => call('GET', '/ruleset'),
+  /** @param {string[]} seats @param {string} [seed] (the server picks one when absent) */
+  createGame: (seats, seed) => call('POST', '/games', { body: { seats, seed } }),
+  /** The token's view at step `at` (default: now). @param {string} id @param {string} token @param {number} [at] */
+  view: (id, token, at) => call('GET', `${game(id)}/view${at === undefined ? '' : `?at=${at}`}`, { token }),
+  /** @param {string} id @param {string} token @param {number} action */
+  act: (id, token, action) => call('POST', `${game(id)}/actions`, { token, body: { action } }),
+  /** @param {string} id @param {string} token */
+  replay: (id, token) => call('GET', `${game(id)}/replay`, { token }),
+  /** @param {string} id @param {string} token @param {number} step */
+  replayStep: (id, token, step) => call('GET', `${game(id)}/replay/${step}`, { token }),
+};

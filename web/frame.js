@@ -1,0 +1,36 @@
+/**
+ * What one picture of the table needs, shared by live play and replays, and how seats are
+ * named. The view types are the engine's own (env/observation/view.ts); the answers are the
+ * API's (server/app.ts).
+ *
+ * @typedef {import('../env/observation/view.ts').PlayerView} PlayerView
+ * @typedef {import('../env/observation/view.ts').PlayerPublicView} PlayerPublicView
+ * @typedef {import('../env/observation/view.ts').FrontCardView} FrontCardView
+ * @typedef {{ id: number, name: string }} NamedAction
+ * @typedef {{ seat: number, id: number, name: string }} TakenAction
+ * @typedef {{ k: string, text: string | null }} NarratedEvent
+ *
+ * GET view / POST actions: a seat's state at step `step` (of `steps` taken so far).
+ * @typedef {{ done: boolean, yourTurn: boolean, view: PlayerView, legalActions: NamedAction[], scores: number[] | null,
+ *   step: number, steps: number, events: NarratedEvent[], lastAction: TakenAction | null }} SeatState
+ *
+ * GET replay/{step}: every seat's view at that step and the action taken from it.
+ * @typedef {{ step: number, steps: number, views: PlayerView[], legalActions: NamedAction[], next: TakenAction | null,
+ *   events: NarratedEvent[], scores: number[] }} ReplayFrame
+ *
+ * @typedef {object} Frame
+ * @property {PlayerView} view  the view drawn (the bottom seat's)
+ * @property {string[]} seats  the agent spec of each seat ('remote' for a person)
+ * @property {number | null} you  the person's seat, if a person plays
+ * @property {number} bottom  the seat drawn nearest the viewer; the others go round clockwise
+ * @property {(Record<string, number> | null)[] | null} hands  every seat's hand (replays), else null
+ */
+
+/** @param {number} seat */
+export const seatName = (seat) => `Player ${seat}`;
+
+/** "ppo", "you". @param {number} seat @param {Frame} f */
+export function seatAgent(seat, f) {
+  if (seat === f.you) return 'you';
+  return f.seats[seat] === 'remote' ? 'remote player' : f.seats[seat];
+}

@@ -1,0 +1,93 @@
+/** A player's place at the table: everything public about them, drawn from a PlayerPublicView. */
+import { cardEl, cardName, countedCards, SHOTS } from './cards.js';
+import { el } from './dom.js';
+import { seatAgent, seatName } from './frame.js';
+
+/**
+ * @typedef {import('./frame.js').Frame} Frame
+ * @typedef {import('./frame.js').PlayerView} PlayerView
+ * @typedef {import('./frame.js').PlayerPublicView} PlayerPublicView
+ */
+
+/** @param {number} n */
+const signed = (n) => (n > 0 ? `+${n}` : `${n}`);
+
+/**
+ * The drunkenness chart (rows = levels, each with its printed spaces), the player's space marked.
+ * @param {{ spaces: number[] }[]} chart
+ * @param {{ level: number, space: number }} p
+ */
+function chartEl(chart, p) {
+  return el('table.chart', { 'aria-label': `drunkenness level ${p.level}, space ${p.space + 1}` },
+    el('tbody', {}, chart.map((row, i) => {
+      const current = i === p.level - 1;
+      return el('tr', { class: current ? 'current' : null, dataset: { level: i + 1 } },
+        el('th', {}, i + 1),
+        row.spaces.map((v, s) => el('td', { class: current && s === p.space ? 'here' : null }, signed(v))));
+    })));
+}
+
+/** @param {import('./frame.js').FrontCardView} c */
+function frontNote(c) {
+  return [
+    c.as && `as ${cardName(c.as)}`,
+    c.poured && 'poured',
+    c.given && 'given',
+    c.fromHand && 'from a hand',
+    c.placedBy !== undefined && `by ${seatName(c.placedBy)}`,
+  ].filter(Boolean).join(', ');
+}
+
+/** @param {PlayerPublicView} p */
+function tokensEl(p) {
+  const owned = new Set(/** @type {string[]} */ (p.shotTokens));
+  return el('div.tokens', {},
+    SHOTS.map((s) => el(`span.token.t-${s}`, { class: owned.has(s) ? 'owned' : null, title: `${cardName(s)} token${owned.has(s) ? '' : ' (not yet)'}` }, cardName(s)[0])),
+    p.abstinence > 0 ? el('span.abstinence', { title: `abstinence token, ${p.abstinence === 1 ? 'one stripe' : 'two stripes'}`, dataset: { stripes: p.abstinence } }, `abstinence ${'|'.repeat(p.abstinence)}`) : null,
+    p.titles.map((t) => el('span.title', {}, t)));
+}
+
+/** @param {PlayerPublicView} p @param {PlayerView} view */
+function badges(p, view) {
+  const out = [];
+  if (!view.over && view.turnState.active === p.seat) out.push(el('span.badge.b-turn', {}, 'turn'));
+  if (view.decision.seat === p.seat) out.push(el('span.badge.b-deciding', {}, 'deciding'));
+  if (p.paused) out.push(el('span.badge.b-pause', {}, 'PAUSE'));
+  if (p.out) out.push(el('span.badge.b-out', {}, p.out === 'wasted' ? 'WASTED' : 'THROWN OUT'));
+  if (p.insulted) out.push(el('span.badge.b-insulted', {}, 'insulted'));
+  if (p.copying !== null) out.push(el('span.badge.b-copying', {}, `copies ${seatName(p.copying)}`));
+  if (p.finalTurnTaken) out.push(el('span.badge', {}, 'last turn taken'));
+  if (view.winners?.includes(p.seat)) out.push(el('span.badge.b-winner', {}, 'winner'));
+  return out;
+}
+
+/**
+ * @param {PlayerPublicView} p
+ * @param {Frame} f
+ * @param {{ spaces: number[] }[]} chart
+ */
+export function playerPanel(p, f, chart) {
+  const view = f.view;
+  const known = f.hands ? {} : p.known;
+  const hand = f.hands?.[p.seat];
+  const classes = [
+    p.seat === f.you && 'you',
+    !view.over && view.turnState.active === p.seat && 'active',
+    view.decision.seat === p.seat && 'deciding',
+    p.out && 'out',
+  ];
+  return el('section.player', { dataset: { seat: p.seat }, class: classes.filter(Boolean).join(' ') },
+    el('div.place', {},
+      el('header', {}, el('span.name', {}, seatName(p.seat)), el('span.agent', {}, seatAgent(p.seat, f)), badges(p, view)),
+      el('div.stats', {},
+        el('span', {}, 'points ', el('b.points', {}, p.points)),
+        el('span', {}, 'score ', el('b.score', {}, p.score)),
+        el('span', {}, 'hand ', el('b.hand-size', {}, p.handSize))),
+      chartEl(chart, p),
+      tokensEl(p),
+      el('div.front', { 'aria-label': 'in front' }, p.front.length > 0
+        ? p.front.map((c) => cardEl(c.card, { mini: true, note: frontNote(c) }))
+        : el('span.empty', {}, 'nothing in front')),
+      Object.keys(known).length > 0 ? el('div.known', {}, el('span.label', {}, 'known in hand'), countedCards(known, { mini: true })) : null,
+      hand ? el('div.seat-hand', {}, el('span.label', {}, 'hand'), countedCards(hand, { mini: true })) : null));
+}

@@ -1,0 +1,144 @@
+/**
+ * A finished game frame by frame (GET replay/{step}): every seat's hand, who decided, their
+ * legal actions with the one taken highlighted, and that step's events. Step with the buttons,
+ * the slider or ← →; play runs forward at the pace. Frames already seen are kept.
+ */
+import { renderActions } from './actions.js';
+import { api } from './api.js';
+import { byId, el, fill } from './dom.js';
+import { endPanel } from './end.js';
+import { seatName } from './frame.js';
+import { showEntry, stepEntry } from './log.js';
+import { renderTable } from './table.js';
+import { showError, waitPace } from './ui.js';
+
+/** @typedef {{ id: string, token: string, you: number | null, chart: { spaces: number[] }[] }} ReplayGame */
+
+export class Replay {
+  stopped = false;
+  playing = false;
+  at = 0;
+  steps = 0;
+  /** @type {string[]} */
+  seats = [];
+  /** @type {Map<number, import('./frame.js').ReplayFrame>} */
+  frames = new Map();
+
+  /** @param {ReplayGame} game */
+  constructor(game) {
+    this.game = game;
+    this.bottom = game.you ?? 0;
+  }
+
+  /** @param {boolean} autoplay */
+  async start(autoplay) {
+    try {
+      const meta = await api.replay(this.game.id, this.game.token);
+      this.steps = meta.actions.length;
+      this.seats = meta.seats;
+    } catch (e) {
+      showError(e);
+      return;
+    }
+    if (this.stopped) return;
+    this.controls();
+    await this.go(0);
+    if (autoplay) this.play();
+  }
+
+  stop() {
+    this.stopped = true;
+    this.playing = false;
+  }
+
+  controls() {
+    const button = (/** @type {string} */ id, /** @type {string} */ label, /** @type {() => void} */ f) =>
+      el('button', { id, type: 'button', onclick: f }, label);
+    fill(byId('replay-controls'),
+      button('replay-first', '|◀ First', () => this.manual(0)),
+      button('replay-back', '◀ Back', () => this.manual(this.at - 1)),
+      button('replay-play', 'Play ▶', () => (this.playing ? this.pause() : this.play())),
+      button('replay-forward', 'Forward ▶', () => this.manual(this.at + 1)),
+      button('replay-last', 'Last ▶|', () => this.manual(this.steps)),
+      el('input', {
+        id: 'replay-slider', type: 'range', min: 0, max: this.steps, value: 0, 'aria-label': 'step',
+        oninput: (/** @type {Event} */ e) => this.manual(Number(/** @type {HTMLInputElement} */ (e.target).value)),
+      }),
+      el('span', { id: 'replay-step' }));
+  }
+
+  /** A step chosen by hand stops playback. @param {number} k */
+  manual(k) {
+    this.pause();
+    return this.go(k);
+  }
+
+  /** @param {KeyboardEvent} e */
+  key(e) {
+    if (e.key === 'ArrowLeft') this.manual(this.at - 1);
+    else if (e.key === 'ArrowRight') this.manual(this.at + 1);
+    else return;
+    e.preventDefault();
+  }
+
+  async play() {
+    if (this.playing) return;
+    this.playing = true;
+    this.playButton();
+    if (this.at >= this.steps) await this.go(0);
+    while (this.playing && this.at < this.steps) {
+      await waitPace(() => !this.playing);
+      if (!this.playing) break;
+      await this.go(this.at + 1);
+    }
+    this.playing = false;
+    this.playButton();
+  }
+
+  pause() {
+    this.playing = false;
+    this.playButton();
+  }
+
+  playButton() {
+    const b = document.getElementById('replay-play');
+    if (b) b.textContent = this.playing ? 'Pause ❚❚' : 'Play ▶';
+  }
+
+  /** @param {number} k @returns {Promise<import('./frame.js').ReplayFrame>} */
+  async frame(k) {
+    const cached = this.frames.get(k);
+    if (cached) return cached;
+    const fr = await api.replayStep(this.game.id, this.game.token, k);
+    this.frames.set(k, fr);
+    return fr;
+  }
+
+  /** @param {number} k */
+  async go(k) {
+    k = Math.max(0, Math.min(this.steps, k));
+    this.at = k;
+    /** @type {HTMLInputElement} */ (byId('replay-slider')).value = String(k);
+    byId('replay-step').textContent = `Step ${k} / ${this.steps}`;
+    const fr = await this.frame(k).catch((e) => {
+      this.pause();
+      showError(e);
+      return null;
+    });
+    if (fr && this.at === k && !this.stopped) this.render(k, fr);
+  }
+
+  /** @param {number} k @param {import('./frame.js').ReplayFrame} fr */
+  render(k, fr) {
+    const view = fr.views[this.bottom];
+    const f = { view, seats: this.seats, you: this.game.you, bottom: this.bottom, hands: fr.views.map((v) => v.hand) };
+    renderTable(byId('table'), f, this.game.chart);
+    const before = this.frames.get(k - 1)?.next;
+    const heading = k === 0 ? 'Step 0: the deal' : before ? `Step ${k}: ${seatName(before.seat)}: ${before.name}` : `Step ${k}`;
+    showEntry(byId('log'), stepEntry(k, heading, fr.events));
+    fill(byId('prompt'), fr.next ? [`${seatName(fr.next.seat)} chose: `, el('b.chose', {}, fr.next.name)] : 'The game is over.');
+    const actions = byId('actions');
+    renderActions(actions, fr.legalActions, { chosen: fr.next?.id ?? null });
+    if (k === this.steps) actions.append(endPanel(view.finalScores ?? fr.scores, view.winners ?? [], f, null));
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * Page-wide status: the state tests and styles key on (body[data-state]), `window.czechPub`,
+ * the message area for API errors, and the pace at which bot moves are shown.
+ */
+import { byId, el, fill } from './dom.js';
+
+/** @typedef {'setup' | 'playing' | 'waiting' | 'your-turn' | 'over' | 'replay'} PageState */
+/** @typedef {'setup' | 'play' | 'watch' | 'replay'} Mode */
+
+/** @type {{ gameId: string | null, token: string | null, watchToken: string | null, mode: Mode }} */
+export const czechPub = { gameId: null, token: null, watchToken: null, mode: 'setup' };
+Object.assign(window, { czechPub });
+
+/** @param {PageState} state */
+export function setState(state) {
+  document.body.dataset.state = state;
+}
+
+/** @param {Partial<typeof czechPub>} patch */
+export function expose(patch) {
+  Object.assign(czechPub, patch);
+  document.body.dataset.mode = czechPub.mode;
+}
+
+/** Shows an error (an ApiError's message is the server's `error`). @param {unknown} err */
+export function showError(err) {
+  const text = err instanceof Error ? err.message : String(err);
+  const box = byId('message');
+  fill(box, el('span', {}, text), el('button.dismiss', { type: 'button', 'aria-label': 'Dismiss', onclick: clearError }, '×'));
+  box.hidden = false;
+}
+
+export function clearError() {
+  const box = byId('message');
+  box.hidden = true;
+  box.replaceChildren();
+}
+
+/** Milliseconds per bot move, read live from the pace control. */
+export function paceMs() {
+  return Number(/** @type {HTMLInputElement} */ (byId('pace')).value);
+}
+
+export function bindPace() {
+  const input = /** @type {HTMLInputElement} */ (byId('pace'));
+  const show = () => { byId('pace-value').textContent = `${input.value} ms`; };
+  input.addEventListener('input', show);
+  show();
+}
+
+/**
+ * Waits one pace. The pace is read again as time passes, so moving the control takes effect
+ * at once; `cut()` returning true ends the wait early (skip, pause, a new game).
+ * @param {() => boolean} cut
+ */
+export async function waitPace(cut) {
+  const start = performance.now();
+  while (!cut() && performance.now() - start < paceMs()) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
