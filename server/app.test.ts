@@ -15,9 +15,7 @@ let base = '';
 
 beforeAll(async () => {
   app = await buildServer({ rateLimit: 0 });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const addr = app.server.address();
-  base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+  base = await app.listen({ host: '127.0.0.1', port: 0 });
 });
 
 afterAll(async () => {
@@ -165,9 +163,7 @@ describe('HTTP API over a listening server', () => {
 
   it('answers its limits with clear 4xx: body size, live games, request rate', async () => {
     const small = await buildServer({ bodyLimit: 200, maxGames: 1, rateLimit: 5 });
-    await small.listen({ host: '127.0.0.1', port: 0 });
-    const addr = small.server.address();
-    const url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+    const url = await small.listen({ host: '127.0.0.1', port: 0 });
     const post = (body: string) => fetch(`${url}/v1/games`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     const big = await post(JSON.stringify({ seats: ['remote', 'random'], seed: 'x'.repeat(300) }));
     expect(big.status).toBe(413);

@@ -23,9 +23,7 @@ let base = '';
 
 beforeAll(async () => {
   app = await buildServer({ rateLimit: 0 });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const addr = app.server.address();
-  base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+  base = await app.listen({ host: '127.0.0.1', port: 0 });
   browser = await launchChromium();
   mkdirSync(SHOTS, { recursive: true });
 });

@@ -46,9 +46,7 @@ beforeAll(async () => {
       usage: { prompt_tokens: 100, completion_tokens: 5, total_tokens: 105 },
     };
   });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const addr = app.server.address();
-  base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}/v1`;
+  base = `${await app.listen({ host: '127.0.0.1', port: 0 })}/v1`;
 });
 
 afterAll(async () => {
