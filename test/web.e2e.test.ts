@@ -60,6 +60,9 @@ describe('the web page in Chromium', () => {
     for (const [seat, spec] of seats.entries()) await page.selectOption(`select.seat-agent[data-seat="${seat}"]`, spec);
     await page.fill('#seed', 'e2e-1');
     await page.fill('#pace', '0');
+    // Every request the page makes during the game: only the public API, with the seat's token.
+    const requests: { path: string; auth?: string }[] = [];
+    page.on('request', (r) => requests.push({ path: new URL(r.url()).pathname, auth: r.headers().authorization }));
     await page.click('#start');
 
     const rng = seedRng('e2e-clicks');
@@ -98,6 +101,17 @@ describe('the web page in Chromium', () => {
       rs.map((r) => [Number((r as HTMLElement).dataset.seat), Number((r as HTMLElement).dataset.score)]));
     expect(rows.sort((a, b) => a[0] - b[0]).map((r) => r[1])).toEqual(final.scores);
     await page.screenshot({ path: join(SHOTS, 'end.png') });
+
+    const gameCalls = requests.filter((r) => r.path.startsWith(`/v1/games/${gameId}`));
+    expect(gameCalls.length).toBeGreaterThan(clicks);
+    for (const r of gameCalls) {
+      expect(r.path).toMatch(/\/(view|actions)$/);
+      expect(r.auth).toBe(`Bearer ${token}`);
+    }
+    expect(requests.every((r) => r.path.startsWith('/v1/'))).toBe(true);
+    // The log walked through every step of the game, one entry each, in order.
+    const logged = await page.locator('#log li.step').evaluateAll((ls) => ls.map((l) => Number((l as HTMLElement).dataset.step)));
+    expect(logged).toEqual(Array.from({ length: final.steps + 1 }, (_, k) => k));
     expect(errors).toEqual([]);
     await page.close();
   });
