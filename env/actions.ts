@@ -67,6 +67,18 @@ export const A_SHOT_SMALL = 196;
 export const A_SHOT_NOTHING = 197;
 export const NUM_ACTIONS = 198;
 
+/** The action space in ranges of one kind (ids first..last inclusive), for front ends to group buttons by. */
+export const ACTION_GROUPS: readonly { first: number; last: number; kind: string }[] = [
+  { first: A_ORDER, last: A_SAME - 1, kind: 'Orders' },
+  { first: A_SAME, last: A_DONE - 1, kind: 'Pub cards' },
+  { first: A_DONE, last: A_DONE, kind: 'End of playing' },
+  { first: A_DISCARD, last: A_STOP_DISCARD, kind: 'Discard' },
+  { first: A_PASS, last: A_PASS, kind: 'Pass' },
+  { first: A_KNOCK, last: A_EXCUSE_CANCEL - 1, kind: 'X cards' },
+  { first: A_EXCUSE_CANCEL, last: A_EXCUSE_RIGHT, kind: 'Excuse me' },
+  { first: A_SHOT_DISCARD, last: A_SHOT_NOTHING, kind: 'Shot choice' },
+];
+
 /** Largest relative target offset (seats 1..5 to the left). */
 export const MAX_OFFSET = 5;
 

@@ -273,6 +273,7 @@ describe('HTTP API over a listening server', () => {
     expect(r.body.ruleset.chart.length).toBeGreaterThan(1);
     expect(r.body.cards[0]).toEqual({ id: 'beer', type: 0, name: 'Beer' });
     expect(r.body.players).toEqual({ min: 2, max: 6 });
+    expect(r.body.actionGroups[0]).toEqual({ first: 0, last: 9, kind: 'Orders' });
     const page = await fetch(`${base}/`);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/text\/html/);

@@ -37,7 +37,7 @@ import { DEFAULT_RULESET } from '../env/ruleset.ts';
 import '../agents/index.ts';
 import type { Agent } from '../agents/agent.ts';
 import { createAgent, knownAgents } from '../agents/registry.ts';
-import { describeAction, NUM_ACTIONS } from '../env/actions.ts';
+import { ACTION_GROUPS, ACTION_SPACE_VERSION, describeAction, NUM_ACTIONS } from '../env/actions.ts';
 import { CARD_IDS, cardName } from '../env/cards.ts';
 import { OBS_SIZE } from '../env/observation/encode.ts';
 import type { PlayerView } from '../env/observation/view.ts';
@@ -136,6 +136,8 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
     ruleset: DEFAULT_RULESET,
     cards: CARD_IDS.map((id, type) => ({ id, type, name: cardName(type) })),
     players: { min, max },
+    actionSpaceVersion: ACTION_SPACE_VERSION,
+    actionGroups: ACTION_GROUPS,
   }));
 
   // One instance per spec, reused: bots are asked with reset() per request (stateless use).

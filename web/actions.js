@@ -1,20 +1,18 @@
 /**
- * Legal actions as buttons, grouped by what they do. The groups follow the action-space table
- * (env/actions.ts): ids are stable, so ranges of them are a public fact of the API.
+ * Legal actions as buttons, grouped by what they do: the groups are the action space's ranges
+ * as /v1/ruleset lists them (`actionGroups`).
  */
 import { el, fill } from './dom.js';
 
-/** [first id, last id, heading] */
-const GROUPS = /** @type {const} */ ([
-  [0, 9, 'Orders'],
-  [10, 38, 'Pub cards'],
-  [39, 39, 'End of playing'],
-  [40, 63, 'Discard'],
-  [64, 64, 'Pass'],
-  [65, 186, 'X cards'],
-  [187, 189, 'Excuse me'],
-  [190, 197, 'Shot choice'],
-]);
+/** @typedef {{ first: number, last: number, kind: string }} ActionGroup */
+
+/** @type {ActionGroup[]} */
+let groupsOfIds = [];
+
+/** @param {ActionGroup[]} groups */
+export function setActionGroups(groups) {
+  groupsOfIds = groups;
+}
 
 /** @typedef {import('./frame.js').NamedAction} NamedAction */
 
@@ -25,8 +23,9 @@ const GROUPS = /** @type {const} */ ([
  *   With `onAct` the buttons are live; without, they only show the choices (`chosen` highlighted).
  */
 export function renderActions(root, legal, o) {
-  const groups = GROUPS.map(([lo, hi, heading]) => ({ heading, actions: legal.filter((a) => a.id >= lo && a.id <= hi) }))
-    .filter((g) => g.actions.length > 0);
+  const grouped = groupsOfIds.map((g) => ({ heading: g.kind, actions: legal.filter((a) => a.id >= g.first && a.id <= g.last) }));
+  const rest = legal.filter((a) => !groupsOfIds.some((g) => a.id >= g.first && a.id <= g.last));
+  const groups = [...grouped, { heading: 'Other', actions: rest }].filter((g) => g.actions.length > 0);
   fill(root, groups.map((g) => el('div.action-group', {},
     el('h3', {}, g.heading),
     el('div.buttons', {}, g.actions.map((a) => el('button.action', {

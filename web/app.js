@@ -2,6 +2,7 @@
  * The page: loads the ruleset and the bots, shows the setup form, and hands a started game to
  * live play (a seat is the person's) or to a replay (watch mode, or "Replay this game").
  */
+import { setActionGroups } from './actions.js';
 import { api } from './api.js';
 import { setCards } from './cards.js';
 import { byId } from './dom.js';
@@ -108,6 +109,7 @@ async function boot() {
     const [rules, bots] = await Promise.all([api.ruleset(), api.bots()]);
     chart = rules.ruleset.chart;
     setCards(rules.cards);
+    setActionGroups(rules.actionGroups);
     const specs = bots.bots.map((/** @type {any} */ b) => ({ spec: b.spec ?? b.name, description: b.description ?? '' }));
     renderSetup(/** @type {HTMLFormElement} */ (byId('setup-form')), rules.players, specs, startGame);
   } catch (e) {
