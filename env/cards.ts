@@ -48,6 +48,20 @@ export const isOrder = (t: number): boolean => t < ORDER_TYPES;
 export const isBeer = (t: number): boolean => t === BEER || t === SMALL_BEER;
 export const isShot = (t: number): boolean => t >= RUM && t <= VODKA;
 export const isNonAlcoholic = (t: number): boolean => t >= TEA && t <= UTOPENEC;
+/** X cards, played only in another player's turn (Shot into a beer, a pub card, may also be played as one). */
+export const isXCard = (t: number): boolean => t >= EXCUSE_ME && t <= WARM_BEER;
+
+export type CardKind = 'beer' | 'shot' | 'non_alcoholic' | 'pub' | 'x' | 'closing';
+
+/** The card's kind as printed on it: orders by what they are, then pub cards and X cards. */
+export function cardKind(t: number): CardKind {
+  if (t === CLOSING_TIME) return 'closing';
+  if (isBeer(t)) return 'beer';
+  if (isShot(t)) return 'shot';
+  if (isNonAlcoholic(t)) return 'non_alcoholic';
+  return isXCard(t) ? 'x' : 'pub';
+}
+
 /** Shot index 0..4 of a shot card type. */
 export const shotIndex = (t: number): number => t - RUM;
 export const shotType = (i: number): number => RUM + i;

@@ -38,7 +38,7 @@ import '../agents/index.ts';
 import type { Agent } from '../agents/agent.ts';
 import { createAgent, knownAgents } from '../agents/registry.ts';
 import { ACTION_GROUPS, ACTION_SPACE_VERSION, describeAction, NUM_ACTIONS } from '../env/actions.ts';
-import { CARD_IDS, cardName } from '../env/cards.ts';
+import { CARD_IDS, cardKind, cardName } from '../env/cards.ts';
 import { OBS_SIZE } from '../env/observation/encode.ts';
 import type { PlayerView } from '../env/observation/view.ts';
 import { PostedObservation } from './bot-obs.ts';
@@ -134,7 +134,7 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
 
   app.get('/v1/ruleset', async () => ({
     ruleset: DEFAULT_RULESET,
-    cards: CARD_IDS.map((id, type) => ({ id, type, name: cardName(type) })),
+    cards: CARD_IDS.map((id, type) => ({ id, type, name: cardName(type), kind: cardKind(type) })),
     players: { min, max },
     actionSpaceVersion: ACTION_SPACE_VERSION,
     actionGroups: ACTION_GROUPS,

@@ -1,29 +1,27 @@
 /**
- * Cards as page elements. Display names come from /v1/ruleset (`cards`); the kind (beer,
- * shot, non-alcoholic, pub card, X card) only picks a colour.
+ * Cards as page elements. Display names and kinds (beer, shot, non-alcoholic, pub card, X card)
+ * come from /v1/ruleset (`cards`); the kind picks a colour.
  */
 import { el } from './dom.js';
 
-/** The five shot types, in the order of the shot tokens. */
-export const SHOTS = ['rum', 'fernet', 'becherovka', 'zelena', 'vodka'];
-
-/** @type {Record<string, string>} */
-const KIND = {
-  beer: 'beer', small_beer: 'beer', tea: 'soft', coffee: 'soft', utopenec: 'soft',
-  excuse_me: 'x', mixed_up: 'x', knocked_over: 'x', warm_beer: 'x', closing_time: 'closing',
-};
-for (const s of SHOTS) KIND[s] = 'shot';
-
 /** @type {Record<string, string>} */
 const names = { closing_time: 'CLOSING TIME' };
+/** @type {Record<string, string>} */
+const kinds = { closing_time: 'closing' };
 /** @type {string[]} */
 let order = [];
 
-/** @param {{ id: string, name: string }[]} cards */
+/** @param {{ id: string, name: string, kind: string }[]} cards */
 export function setCards(cards) {
-  for (const c of cards) names[c.id] = c.name;
+  for (const c of cards) {
+    names[c.id] = c.name;
+    kinds[c.id] = c.kind;
+  }
   order = cards.map((c) => c.id);
 }
+
+/** The shot types, in card order (the order of the shot tokens). */
+export const shotIds = () => order.filter((id) => kinds[id] === 'shot');
 
 /** @param {string} id */
 export const cardName = (id) => names[id] ?? id;
@@ -33,7 +31,7 @@ export const cardName = (id) => names[id] ?? id;
  * @param {{ note?: string, mini?: boolean, title?: string }} [o]
  */
 export function cardEl(id, o = {}) {
-  return el(`span.card.k-${KIND[id] ?? 'pub'}`, { dataset: { card: id }, title: o.title ?? cardName(id), class: o.mini ? 'mini' : null },
+  return el(`span.card.k-${kinds[id] ?? 'pub'}`, { dataset: { card: id }, title: o.title ?? cardName(id), class: o.mini ? 'mini' : null },
     el('span.card-name', {}, cardName(id)),
     o.note ? el('span.card-note', {}, o.note) : null);
 }

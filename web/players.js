@@ -1,5 +1,5 @@
 /** A player's place at the table: everything public about them, drawn from a PlayerPublicView. */
-import { cardEl, cardName, countedCards, SHOTS } from './cards.js';
+import { cardEl, cardName, countedCards, shotIds } from './cards.js';
 import { el } from './dom.js';
 import { seatAgent, seatName } from './frame.js';
 
@@ -42,7 +42,7 @@ function frontNote(c) {
 function tokensEl(p) {
   const owned = new Set(/** @type {string[]} */ (p.shotTokens));
   return el('div.tokens', {},
-    SHOTS.map((s) => el(`span.token.t-${s}`, { class: owned.has(s) ? 'owned' : null, title: `${cardName(s)} token${owned.has(s) ? '' : ' (not yet)'}` }, cardName(s)[0])),
+    shotIds().map((s) => el(`span.token.t-${s}`, { class: owned.has(s) ? 'owned' : null, title: `${cardName(s)} token${owned.has(s) ? '' : ' (not yet)'}` }, cardName(s)[0])),
     p.abstinence > 0 ? el('span.abstinence', { title: `abstinence token, ${p.abstinence === 1 ? 'one stripe' : 'two stripes'}`, dataset: { stripes: p.abstinence } }, `abstinence ${'|'.repeat(p.abstinence)}`) : null,
     p.titles.map((t) => el('span.title', {}, t)));
 }
