@@ -34,7 +34,7 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
   const rate = intOption(values, 'rate-limit', 2000, 0, 1_000_000);
   const app = await buildServer({ logger: values.log === true, rateLimit: rate });
   const url = await app.listen({ host, port });
-  io.err(`czech-pub API listening on ${url} (Ctrl-C stops it)`);
+  io.err(`czech-pub API listening on ${url} (the web page at /, the API docs at /docs; Ctrl-C stops it)`);
   await new Promise<void>((resolve) => process.once('SIGINT', resolve));
   await app.close();
   return EXIT_OK;
