@@ -127,6 +127,14 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
     return reply.code(status).send({ error: status === 500 ? 'internal error' : err.message });
   });
 
+  /** A game any of whose tokens is shown, once it is over (a finished game has no secrets left). */
+  const finishedGame = (id: string, token: string | undefined): LiveGame => {
+    const game = store.get(id);
+    store.viewerOf(game, token);
+    if (!game.env.done) throw new ApiError(409, 'the replay is available once the game is over');
+    return game;
+  };
+
   const { min, max } = DEFAULT_RULESET.players;
   const idParams = z.object({ id: z.string().min(1).max(64) });
 
@@ -244,20 +252,16 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
   });
 
   app.get('/v1/games/:id/replay', { schema: { params: idParams } }, async (req) => {
-    const game = store.get(req.params.id);
-    store.viewerOf(game, bearer(req));
-    if (!game.env.done) throw new ApiError(409, 'the replay is available once the game is over');
+    const game = finishedGame(req.params.id, bearer(req));
     const c = game.env.config;
     return { seed: c.seed, players: c.players, seats: game.seats, reward: c.reward, actions: game.env.actions, scores: game.env.scores() };
   });
 
-  // A finished game has no secrets left: each step with every seat's view and the choice made there.
+  // Each step of a finished game with every seat's view and the choice made there.
   app.get('/v1/games/:id/replay/:step', {
     schema: { params: idParams.extend({ step: z.coerce.number().int().min(0) }) },
   }, async (req) => {
-    const game = store.get(req.params.id);
-    store.viewerOf(game, bearer(req));
-    if (!game.env.done) throw new ApiError(409, 'the replay is available once the game is over');
+    const game = finishedGame(req.params.id, bearer(req));
     const steps = game.env.actions.length;
     const k = req.params.step;
     if (k > steps) throw new ApiError(404, `step ${k}: the game has steps 0 to ${steps}`);

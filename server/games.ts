@@ -61,8 +61,7 @@ export function envAt(game: LiveGame, k: number): CzechPubEnv {
   if (k === live.actions.length) return live;
   let e = game.scrub;
   if (!e || e.actions.length > k) {
-    const c = live.config;
-    e = new CzechPubEnv({ seed: c.seed, players: c.players, ruleset: c.ruleset, reward: c.reward, askAll: c.askAll, maxDecisions: c.maxDecisions, log: false });
+    e = new CzechPubEnv({ ...live.config, log: false });
     game.scrub = e;
   }
   while (e.actions.length < k) e.step(live.actions[e.actions.length]);
