@@ -1,16 +1,8 @@
 /**
  * The public HTTP API (/v1), nothing else: every call the page makes goes through here, with
  * the seat's (or the watch) token, so the page only ever shows what that token may see.
- * A failed call throws an ApiError carrying the server's `{ error }` message.
+ * A failed call throws an Error whose message is the server's `{ error }`.
  */
-
-export class ApiError extends Error {
-  /** @param {string} message @param {number} status */
-  constructor(message, status) {
-    super(message);
-    this.status = status;
-  }
-}
 
 /**
  * @param {string} method
@@ -26,10 +18,10 @@ async function call(method, path, o = {}) {
   try {
     res = await fetch(`/v1${path}`, { method, headers, body: o.body === undefined ? undefined : JSON.stringify(o.body) });
   } catch (e) {
-    throw new ApiError(`cannot reach the server (${method} /v1${path}): ${/** @type {Error} */ (e).message}`, 0);
+    throw new Error(`cannot reach the server (${method} /v1${path}): ${/** @type {Error} */ (e).message}`);
   }
   const data = await res.json().catch(() => null);
-  if (!res.ok) throw new ApiError(data?.error ?? `${method} /v1${path} failed with HTTP ${res.status}`, res.status);
+  if (!res.ok) throw new Error(data?.error ?? `${method} /v1${path} failed with HTTP ${res.status}`);
   return data;
 }
 
@@ -44,8 +36,6 @@ export const api = {
   view: (id, token, at) => call('GET', `${game(id)}/view${at === undefined ? '' : `?at=${at}`}`, { token }),
   /** @param {string} id @param {string} token @param {number} action */
   act: (id, token, action) => call('POST', `${game(id)}/actions`, { token, body: { action } }),
-  /** @param {string} id @param {string} token */
-  replay: (id, token) => call('GET', `${game(id)}/replay`, { token }),
   /** @param {string} id @param {string} token @param {number} step */
   replayStep: (id, token, step) => call('GET', `${game(id)}/replay/${step}`, { token }),
 };

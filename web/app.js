@@ -2,21 +2,22 @@
  * The page: loads the ruleset and the bots, shows the setup form, and hands a started game to
  * live play (a seat is the person's) or to a replay (watch mode, or "Replay this game").
  */
-import { setActionGroups } from './actions.js';
 import { api } from './api.js';
-import { setCards } from './cards.js';
 import { byId } from './dom.js';
 import { Play } from './play.js';
 import { Replay } from './replay.js';
+import { setRules } from './rules.js';
 import { renderSetup } from './setup.js';
-import { bindPace, clearError, czechPub, expose, setState, showError } from './ui.js';
+import { bindPace, clearError, expose, setState, showError } from './ui.js';
 
-/** @type {{ spaces: number[] }[]} */
-let chart = [];
 /** @type {Play | Replay | null} */
 let current = null;
-/** The person's seat in the game on the table, if any. @type {number | null} */
-let yourSeat = null;
+/**
+ * The game on the table: its seats' specs, the person's seat and token (null when only watching),
+ * and the watch token.
+ * @type {{ id: string, seats: string[], you: number | null, token: string | null, watchToken: string } | null}
+ */
+let game = null;
 
 /** @param {'setup' | 'game'} screen */
 function showScreen(screen) {
@@ -48,9 +49,9 @@ async function startGame(choice) {
   setState('waiting');
   const start = /** @type {HTMLButtonElement} */ (byId('start'));
   start.disabled = true;
-  let game;
+  let created;
   try {
-    game = await api.createGame(choice.seats, choice.seed || undefined);
+    created = await api.createGame(choice.seats, choice.seed || undefined);
   } catch (e) {
     showError(e);
     setState('setup');
@@ -58,37 +59,38 @@ async function startGame(choice) {
   } finally {
     start.disabled = false;
   }
-  const mine = game.tokens[0] ?? null;
-  yourSeat = mine?.seat ?? null;
-  expose({ gameId: game.id, token: mine?.token ?? null, watchToken: game.watchToken, mode: mine ? 'play' : 'watch' });
+  const mine = created.tokens[0] ?? null;
+  game = { id: created.id, seats: created.seats, you: mine?.seat ?? null, token: mine?.token ?? null, watchToken: created.watchToken };
+  expose({ gameId: game.id, token: game.token, watchToken: game.watchToken, mode: mine ? 'play' : 'watch' });
   showScreen('game');
   if (mine) {
-    const play = new Play({ id: game.id, token: mine.token, seat: mine.seat, seats: game.seats, chart }, replayGame);
+    const play = new Play({ id: game.id, token: mine.token, you: mine.seat, seats: game.seats }, replayGame);
     switchTo(play);
     await play.start();
   } else {
-    watch(game.watchToken, true);
+    watch(true);
   }
 }
 
-/** @param {string} token @param {boolean} autoplay */
-function watch(token, autoplay) {
-  const replay = new Replay({ id: /** @type {string} */ (czechPub.gameId), token, you: yourSeat, chart });
+/** The game on the table as a replay, drawn from the person's seat if they had one. @param {boolean} autoplay */
+async function watch(autoplay) {
+  if (!game) return;
+  const replay = new Replay({ id: game.id, token: game.token ?? game.watchToken, seats: game.seats, you: game.you });
   switchTo(replay);
   setState('replay');
-  return replay.start(autoplay);
+  await replay.start(autoplay);
 }
 
 function replayGame() {
   clearError();
   expose({ mode: 'replay' });
-  return watch(/** @type {string} */ (czechPub.token ?? czechPub.watchToken), false);
+  return watch(false);
 }
 
 function backToSetup() {
   switchTo(null);
   clearError();
-  yourSeat = null;
+  game = null;
   expose({ gameId: null, token: null, watchToken: null, mode: 'setup' });
   showScreen('setup');
   setState('setup');
@@ -107,10 +109,8 @@ async function boot() {
   window.addEventListener('unhandledrejection', (e) => showError(e.reason));
   try {
     const [rules, bots] = await Promise.all([api.ruleset(), api.bots()]);
-    chart = rules.ruleset.chart;
-    setCards(rules.cards);
-    setActionGroups(rules.actionGroups);
-    const specs = bots.bots.map((/** @type {any} */ b) => ({ spec: b.spec ?? b.name, description: b.description ?? '' }));
+    setRules(rules);
+    const specs = bots.bots.map((/** @type {{ name: string, description: string }} */ b) => ({ spec: b.name, description: b.description }));
     renderSetup(/** @type {HTMLFormElement} */ (byId('setup-form')), rules.players, specs, startGame);
   } catch (e) {
     showError(e);

@@ -1,12 +1,12 @@
 /** The middle of the table: piles, CLOSING TIME, turn, titles, and who decides what now. */
 import { cardEl, cardName } from './cards.js';
 import { el } from './dom.js';
-import { seatName } from './frame.js';
+import { seatName, who } from './frame.js';
 
 /** @typedef {import('./frame.js').Frame} Frame @typedef {import('./frame.js').PlayerView} PlayerView */
 
-/** @param {number} seat @param {Frame} f */
-const who = (seat, f) => (seat === f.you ? 'You' : seatName(seat));
+/** "1 card", "3 cards". @param {number} n @param {string} word */
+const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** @param {PlayerView} view @param {Frame} f */
 function closingText(view, f) {
@@ -20,7 +20,7 @@ function closingText(view, f) {
  * "Player 2 decides: reaction to Player 1's Beer", "You must respond to Let's do a shot played by Player 1".
  * @param {PlayerView} view @param {Frame} f
  */
-export function decisionText(view, f) {
+function decisionText(view, f) {
   const d = view.decision;
   if (view.over || d.seat < 0) return 'Game over.';
   const mine = d.seat === f.you;
@@ -49,7 +49,7 @@ export function decisionText(view, f) {
 function turnText(view, f) {
   const t = view.turnState;
   const parts = [
-    `${t.actionsLeft} action${t.actionsLeft === 1 ? '' : 's'} left`,
+    `${plural(t.actionsLeft, 'action')} left`,
     `beers ${t.beers}${t.smallBeers > 0 ? ` (${t.smallBeers} small)` : ''}`,
     `shots ${t.shots}/${t.shotLimit}`,
   ];
@@ -65,11 +65,11 @@ export function centre(f) {
       el('div.pile.deck', { title: 'draw pile' },
         el('span.pile-label', {}, 'Draw pile'),
         el('b.deck-size', {}, v.deck.size),
-        el('span.small', {}, `${v.deck.reshuffles} reshuffle${v.deck.reshuffles === 1 ? '' : 's'}`)),
+        el('span.small', {}, plural(v.deck.reshuffles, 'reshuffle'))),
       el('div.pile.discard', { title: 'discard pile' },
         el('span.pile-label', {}, 'Discard'),
         v.discard.top ? cardEl(v.discard.top) : el('span.empty', {}, 'empty'),
-        el('span.small', {}, `${v.discard.size} card${v.discard.size === 1 ? '' : 's'}`)),
+        el('span.small', {}, plural(v.discard.size, 'card'))),
       el('div.closing', { dataset: { where: v.closingTime.where } },
         el('span.pile-label', {}, 'CLOSING TIME'),
         el('span', {}, closingText(v, f)))),

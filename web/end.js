@@ -1,6 +1,6 @@
 /** Final scores: one row per seat (data-seat, data-score), winners marked. */
 import { el } from './dom.js';
-import { seatAgent, seatName } from './frame.js';
+import { seatAgent, seatName, who } from './frame.js';
 
 /**
  * @param {number[]} scores  by seat
@@ -9,7 +9,7 @@ import { seatAgent, seatName } from './frame.js';
  * @param {(() => void) | null} onReplay  offers "Replay this game" when given
  */
 export function endPanel(scores, winners, f, onReplay) {
-  const names = winners.map((s) => (s === f.you ? 'You' : seatName(s)));
+  const names = winners.map((s) => who(s, f));
   return el('section.end', { id: 'end' },
     el('h2', {}, 'Game over'),
     el('p.winners', {}, winners.length > 1 ? `Shared win: ${names.join(', ')}` : `Winner: ${names[0] ?? 'nobody'}`),

@@ -26,11 +26,26 @@
  * @property {(Record<string, number> | null)[] | null} hands  every seat's hand (replays), else null
  */
 
+/** The seat spec of a person playing through the API (the page's own seat among them). */
+export const REMOTE = 'remote';
+
+/**
+ * @param {{ seats: string[], you: number | null }} game
+ * @param {number} bottom
+ * @param {PlayerView} view  the bottom seat's
+ * @param {Frame['hands']} [hands]
+ * @returns {Frame}
+ */
+export const makeFrame = (game, bottom, view, hands = null) => ({ view, seats: game.seats, you: game.you, bottom, hands });
+
 /** @param {number} seat */
 export const seatName = (seat) => `Player ${seat}`;
+
+/** "You" or "Player 2". @param {number} seat @param {Frame} f */
+export const who = (seat, f) => (seat === f.you ? 'You' : seatName(seat));
 
 /** "ppo", "you". @param {number} seat @param {Frame} f */
 export function seatAgent(seat, f) {
   if (seat === f.you) return 'you';
-  return f.seats[seat] === 'remote' ? 'remote player' : f.seats[seat];
+  return f.seats[seat] === REMOTE ? 'remote player' : f.seats[seat];
 }

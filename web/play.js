@@ -10,21 +10,14 @@ import { countedCards } from './cards.js';
 import { promptContent } from './centre.js';
 import { byId, el, fill } from './dom.js';
 import { endPanel } from './end.js';
-import { seatName } from './frame.js';
+import { makeFrame } from './frame.js';
 import { appendEntry, stepEntry } from './log.js';
 import { renderTable } from './table.js';
 import { clearError, setState, showError, waitPace } from './ui.js';
 
-/** @typedef {{ id: string, token: string, seat: number, seats: string[], chart: { spaces: number[] }[] }} PlayGame */
+/** @typedef {{ id: string, token: string, you: number, seats: string[] }} PlayGame  `you`: the person's seat */
 
 /** @typedef {import('./frame.js').SeatState} SeatState */
-
-/** @param {SeatState} data */
-function heading(data) {
-  if (data.step === 0) return 'Step 0: the deal';
-  const a = data.lastAction;
-  return a ? `Step ${data.step}: ${seatName(a.seat)}: ${a.name}` : `Step ${data.step}`;
-}
 
 export class Play {
   stopped = false;
@@ -99,7 +92,7 @@ export class Play {
 
   /** The table from the person's seat. @param {import('./frame.js').PlayerView} view @returns {import('./frame.js').Frame} */
   frame(view) {
-    return { view, seats: this.game.seats, you: this.game.seat, bottom: this.game.seat, hands: null };
+    return makeFrame(this.game, this.game.you, view);
   }
 
   /** @param {SeatState} data */
@@ -108,12 +101,12 @@ export class Play {
     const hand = el('section.hand-area', { 'aria-label': 'your hand' },
       el('h2', {}, `Your hand (${data.view.handSize})`),
       el('div.hand', { id: 'hand' }, countedCards(data.view.hand)));
-    renderTable(byId('table'), f, this.game.chart, hand);
-    const yours = data.view.decision.seat === this.game.seat;
+    renderTable(byId('table'), f, hand);
+    const yours = data.view.decision.seat === this.game.you;
     fill(byId('prompt'), yours ? promptContent(data.view, f) : data.done ? null : el('span.waiting', {}, 'The bots are playing…'));
     byId('actions').replaceChildren();
     if (data.step > this.shown) {
-      appendEntry(byId('log'), stepEntry(data.step, heading(data), data.events));
+      appendEntry(byId('log'), stepEntry(data.step, data.lastAction, data.events));
       this.shown = data.step;
     }
   }
@@ -122,7 +115,7 @@ export class Play {
   settle(now) {
     const actions = byId('actions');
     if (now.done) {
-      fill(actions, endPanel(now.scores ?? now.view.finalScores ?? [], now.view.winners ?? [], this.frame(now.view), this.onReplay));
+      fill(actions, endPanel(now.scores ?? [], now.view.winners ?? [], this.frame(now.view), this.onReplay));
       setState('over');
     } else if (now.yourTurn) {
       renderActions(actions, now.legalActions, { onAct: (id) => this.act(id) });

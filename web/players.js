@@ -2,6 +2,7 @@
 import { cardEl, cardName, countedCards, shotIds } from './cards.js';
 import { el } from './dom.js';
 import { seatAgent, seatName } from './frame.js';
+import { drunkChart } from './rules.js';
 
 /**
  * @typedef {import('./frame.js').Frame} Frame
@@ -14,12 +15,11 @@ const signed = (n) => (n > 0 ? `+${n}` : `${n}`);
 
 /**
  * The drunkenness chart (rows = levels, each with its printed spaces), the player's space marked.
- * @param {{ spaces: number[] }[]} chart
  * @param {{ level: number, space: number }} p
  */
-function chartEl(chart, p) {
+function chartEl(p) {
   return el('table.chart', { 'aria-label': `drunkenness level ${p.level}, space ${p.space + 1}` },
-    el('tbody', {}, chart.map((row, i) => {
+    el('tbody', {}, drunkChart().map((row, i) => {
       const current = i === p.level - 1;
       return el('tr', { class: current ? 'current' : null, dataset: { level: i + 1 } },
         el('th', {}, i + 1),
@@ -47,11 +47,14 @@ function tokensEl(p) {
     p.titles.map((t) => el('span.title', {}, t)));
 }
 
-/** @param {PlayerPublicView} p @param {PlayerView} view */
-function badges(p, view) {
+/**
+ * @param {PlayerPublicView} p @param {PlayerView} view
+ * @param {{ active: boolean, deciding: boolean }} now  whose turn it is, who decides
+ */
+function badges(p, view, now) {
   const out = [];
-  if (!view.over && view.turnState.active === p.seat) out.push(el('span.badge.b-turn', {}, 'turn'));
-  if (view.decision.seat === p.seat) out.push(el('span.badge.b-deciding', {}, 'deciding'));
+  if (now.active) out.push(el('span.badge.b-turn', {}, 'turn'));
+  if (now.deciding) out.push(el('span.badge.b-deciding', {}, 'deciding'));
   if (p.paused) out.push(el('span.badge.b-pause', {}, 'PAUSE'));
   if (p.out) out.push(el('span.badge.b-out', {}, p.out === 'wasted' ? 'WASTED' : 'THROWN OUT'));
   if (p.insulted) out.push(el('span.badge.b-insulted', {}, 'insulted'));
@@ -61,29 +64,21 @@ function badges(p, view) {
   return out;
 }
 
-/**
- * @param {PlayerPublicView} p
- * @param {Frame} f
- * @param {{ spaces: number[] }[]} chart
- */
-export function playerPanel(p, f, chart) {
+/** @param {PlayerPublicView} p @param {Frame} f */
+export function playerPanel(p, f) {
   const view = f.view;
   const known = f.hands ? {} : p.known;
   const hand = f.hands?.[p.seat];
-  const classes = [
-    p.seat === f.you && 'you',
-    !view.over && view.turnState.active === p.seat && 'active',
-    view.decision.seat === p.seat && 'deciding',
-    p.out && 'out',
-  ];
+  const now = { active: !view.over && view.turnState.active === p.seat, deciding: view.decision.seat === p.seat };
+  const classes = [p.seat === f.you && 'you', now.active && 'active', now.deciding && 'deciding', p.out && 'out'];
   return el('section.player', { dataset: { seat: p.seat }, class: classes.filter(Boolean).join(' ') },
     el('div.place', {},
-      el('header', {}, el('span.name', {}, seatName(p.seat)), el('span.agent', {}, seatAgent(p.seat, f)), badges(p, view)),
+      el('header', {}, el('span.name', {}, seatName(p.seat)), el('span.agent', {}, seatAgent(p.seat, f)), badges(p, view, now)),
       el('div.stats', {},
         el('span', {}, 'points ', el('b.points', {}, p.points)),
         el('span', {}, 'score ', el('b.score', {}, p.score)),
         el('span', {}, 'hand ', el('b.hand-size', {}, p.handSize))),
-      chartEl(chart, p),
+      chartEl(p),
       tokensEl(p),
       el('div.front', { 'aria-label': 'in front' }, p.front.length > 0
         ? p.front.map((c) => cardEl(c.card, { mini: true, note: frontNote(c) }))

@@ -7,20 +7,18 @@ import { renderActions } from './actions.js';
 import { api } from './api.js';
 import { byId, el, fill } from './dom.js';
 import { endPanel } from './end.js';
-import { seatName } from './frame.js';
+import { makeFrame, seatName } from './frame.js';
 import { showEntry, stepEntry } from './log.js';
 import { renderTable } from './table.js';
 import { showError, waitPace } from './ui.js';
 
-/** @typedef {{ id: string, token: string, you: number | null, chart: { spaces: number[] }[] }} ReplayGame */
+/** @typedef {{ id: string, token: string, seats: string[], you: number | null }} ReplayGame */
 
 export class Replay {
   stopped = false;
   playing = false;
   at = 0;
   steps = 0;
-  /** @type {string[]} */
-  seats = [];
   /** @type {Map<number, import('./frame.js').ReplayFrame>} */
   frames = new Map();
 
@@ -33,9 +31,8 @@ export class Replay {
   /** @param {boolean} autoplay */
   async start(autoplay) {
     try {
-      const meta = await api.replay(this.game.id, this.game.token);
-      this.steps = meta.actions.length;
-      this.seats = meta.seats;
+      // Every frame says how many steps the game has; frame 0 is kept for go(0).
+      this.steps = (await this.frame(0)).steps;
     } catch (e) {
       showError(e);
       return;
@@ -131,14 +128,12 @@ export class Replay {
   /** @param {number} k @param {import('./frame.js').ReplayFrame} fr */
   render(k, fr) {
     const view = fr.views[this.bottom];
-    const f = { view, seats: this.seats, you: this.game.you, bottom: this.bottom, hands: fr.views.map((v) => v.hand) };
-    renderTable(byId('table'), f, this.game.chart);
-    const before = this.frames.get(k - 1)?.next;
-    const heading = k === 0 ? 'Step 0: the deal' : before ? `Step ${k}: ${seatName(before.seat)}: ${before.name}` : `Step ${k}`;
-    showEntry(byId('log'), stepEntry(k, heading, fr.events));
+    const f = makeFrame(this.game, this.bottom, view, fr.views.map((v) => v.hand));
+    renderTable(byId('table'), f);
+    showEntry(byId('log'), stepEntry(k, this.frames.get(k - 1)?.next ?? null, fr.events));
     fill(byId('prompt'), fr.next ? [`${seatName(fr.next.seat)} chose: `, el('b.chose', {}, fr.next.name)] : 'The game is over.');
     const actions = byId('actions');
     renderActions(actions, fr.legalActions, { chosen: fr.next?.id ?? null });
-    if (k === this.steps) actions.append(endPanel(view.finalScores ?? fr.scores, view.winners ?? [], f, null));
+    if (k === this.steps) actions.append(endPanel(fr.scores, view.winners ?? [], f, null));
   }
 }

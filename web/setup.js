@@ -4,8 +4,7 @@
  * it out and the page shows the game as a replay (watch mode).
  */
 import { el, fill } from './dom.js';
-
-const YOU = 'remote';
+import { REMOTE } from './frame.js';
 const CUSTOM = '';
 const DEFAULT_BOT = 'ppo';
 
@@ -29,16 +28,16 @@ export function renderSetup(form, players, bots, onStart) {
 
   const rows = () => /** @type {HTMLElement[]} */ ([...seats.children]);
   const refresh = () => {
-    const watching = !rows().some((r) => seatSelect(r).value === YOU);
+    const watching = !rows().some((r) => seatSelect(r).value === REMOTE);
     start.textContent = watching ? 'Watch the bots play' : 'Start game';
     hint.textContent = watching ? 'No seat is yours: the bots play the game out, and you watch it as a replay.' : '';
   };
   const layOut = () => {
     const kept = rows().map(seatValue);
     const n = Number(/** @type {HTMLSelectElement} */ (count).value);
-    fill(seats, range(0, n - 1).map((seat) => seatRow(seat, kept[seat] ?? (seat === 0 ? YOU : fallback), bots, (row) => {
-      if (seatSelect(row).value === YOU) {
-        for (const other of rows().filter((r) => r !== row && seatSelect(r).value === YOU)) {
+    fill(seats, range(0, n - 1).map((seat) => seatRow(seat, kept[seat] ?? (seat === 0 ? REMOTE : fallback), bots, (row) => {
+      if (seatSelect(row).value === REMOTE) {
+        for (const other of rows().filter((r) => r !== row && seatSelect(r).value === REMOTE)) {
           seatSelect(other).value = fallback;
           seatSelect(other).dispatchEvent(new Event('change'));
         }
@@ -70,13 +69,13 @@ export function renderSetup(form, players, bots, onStart) {
  * @param {(row: HTMLElement) => void} onChange
  */
 function seatRow(seat, value, bots, onChange) {
-  const listed = value === YOU || bots.some((b) => b.spec === value);
+  const listed = value === REMOTE || bots.some((b) => b.spec === value);
   const custom = el('input.seat-custom', {
     type: 'text', placeholder: 'agent spec, e.g. heuristic or ismcts:iterations=200', 'aria-label': `Player ${seat} agent spec`,
     value: listed ? '' : value, hidden: listed,
   });
   const select = el('select.seat-agent', { dataset: { seat }, 'aria-label': `Player ${seat}` },
-    el('option', { value: YOU }, 'You'),
+    el('option', { value: REMOTE }, 'You'),
     bots.map((b) => el('option', { value: b.spec, title: b.description }, b.spec)),
     el('option', { value: CUSTOM }, 'Other spec…'));
   /** @type {HTMLSelectElement} */ (select).value = listed ? value : CUSTOM;
@@ -98,7 +97,7 @@ function seatRow(seat, value, bots, onChange) {
 /** @param {HTMLElement} row */
 const seatSelect = (row) => /** @type {HTMLSelectElement} */ (row.querySelector('select'));
 
-/** The seat's spec: 'remote' for the person, else the listed or typed agent spec. @param {HTMLElement} row */
+/** The seat's spec: REMOTE for the person, else the listed or typed agent spec. @param {HTMLElement} row */
 function seatValue(row) {
   const v = seatSelect(row).value;
   return v === CUSTOM ? /** @type {HTMLInputElement} */ (row.querySelector('input')).value.trim() : v;

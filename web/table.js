@@ -11,12 +11,11 @@ import { playerPanel } from './players.js';
 /**
  * @param {HTMLElement} root
  * @param {Frame} f
- * @param {{ spaces: number[] }[]} chart  ruleset.chart
  * @param {HTMLElement | null} [beside]  shown next to the bottom seat (the person's hand)
  */
-export function renderTable(root, f, chart, beside = null) {
+export function renderTable(root, f, beside = null) {
   const n = f.view.players;
-  const panel = (/** @type {number} */ seat) => playerPanel(f.view.table[seat], f, chart);
+  const panel = (/** @type {number} */ seat) => playerPanel(f.view.table[seat], f);
   const others = Array.from({ length: n - 1 }, (_, k) => (f.bottom + k + 1) % n);
   root.dataset.players = String(n);
   fill(root,

@@ -8,7 +8,7 @@ import { byId, el, fill } from './dom.js';
 /** @typedef {'setup' | 'play' | 'watch' | 'replay'} Mode */
 
 /** @type {{ gameId: string | null, token: string | null, watchToken: string | null, mode: Mode }} */
-export const czechPub = { gameId: null, token: null, watchToken: null, mode: 'setup' };
+const czechPub = { gameId: null, token: null, watchToken: null, mode: 'setup' };
 Object.assign(window, { czechPub });
 
 /** @param {PageState} state */
@@ -22,7 +22,7 @@ export function expose(patch) {
   document.body.dataset.mode = czechPub.mode;
 }
 
-/** Shows an error (an ApiError's message is the server's `error`). @param {unknown} err */
+/** Shows an error (a failed API call's message is the server's `error`). @param {unknown} err */
 export function showError(err) {
   const text = err instanceof Error ? err.message : String(err);
   const box = byId('message');
@@ -37,7 +37,7 @@ export function clearError() {
 }
 
 /** Milliseconds per bot move, read live from the pace control. */
-export function paceMs() {
+function paceMs() {
   return Number(/** @type {HTMLInputElement} */ (byId('pace')).value);
 }
 
