@@ -37,7 +37,14 @@ async function measure(iterations: number, backend: BackendChoice, plainDense: b
   let backendName = '';
   const r = await train(
     { ...PPO_DEFAULTS, backend, plainDense, totalSteps: iterations * PPO_DEFAULTS.rolloutSteps * 10, snapshotEvery: 1 },
-    { log: (l) => (l.startsWith('backend: ') ? (backendName = l.slice(9).split(' ')[0]) : log(l)), shouldStop: (() => { let n = 0; return () => n++ >= iterations; })() },
+    {
+      onBackend: (b) => (backendName = b.name),
+      // The backend is reported in the result, not as a log line.
+      log: (l) => {
+        if (!l.startsWith('backend: ')) log(l);
+      },
+      shouldStop: (() => { let n = 0; return () => n++ >= iterations; })(),
+    },
   );
   const counted = r.metrics.slice(1);
   return {

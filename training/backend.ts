@@ -15,8 +15,6 @@ export type BackendChoice = (typeof BACKENDS)[number];
 export interface BackendInfo {
   /** What runs: 'node' (libtensorflow), 'wasm' or 'cpu'. */
   name: 'node' | 'wasm' | 'cpu';
-  /** tf's own backend name ('tensorflow', 'wasm', 'cpu'). */
-  tfName: string;
   /** Why earlier choices were passed over, for the run log. */
   skipped: string[];
 }
@@ -59,7 +57,7 @@ export async function initBackend(choice: BackendChoice = 'auto'): Promise<Backe
     try {
       await STARTERS[name]();
       await tf.ready();
-      current = { name, tfName: tf.getBackend(), skipped };
+      current = { name, skipped };
       return current;
     } catch (err) {
       const why = `${name}: ${(err as Error).message.split('\n')[0]}`;

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_RULESET, type Ruleset } from '../env/ruleset.ts';
 import { assertCompatible, envSpec, type EnvSpec } from '../env/spec.ts';
-import type { NetWeights } from './net.ts';
+import type { NetShape, NetWeights } from './weights.ts';
 
 export const CHECKPOINT_FORMAT = 'czech-pub-gym/policy';
 export const CHECKPOINT_VERSION = 1;
@@ -71,6 +71,30 @@ export function decodeFloats(text: string, expected?: number, what = 'data'): Fl
   return out;
 }
 
+/** A net's weights as JSON: the shape, and each layer's size and floats (encodeFloats). */
+export interface EncodedWeights {
+  shape: NetShape;
+  layers: { rows: number; cols: number; w: string; b: string }[];
+}
+
+/** Also used for the trainer's snapshots (run.ts). */
+export function encodeWeights(w: NetWeights): EncodedWeights {
+  return { shape: w.shape, layers: w.layers.map((l) => ({ rows: l.rows, cols: l.cols, w: encodeFloats(l.w), b: encodeFloats(l.b) })) };
+}
+
+/** The inverse of encodeWeights, checking every layer's size against the shape; errors name `what`. */
+export function decodeWeights(j: EncodedWeights, what: string): NetWeights {
+  const dims = [j.shape.inputs, ...j.shape.hidden];
+  const expected = [...dims.slice(0, -1).map((d, i) => [d, dims[i + 1]]), [dims[dims.length - 1], j.shape.actions], [dims[dims.length - 1], 1]];
+  if (j.layers.length !== expected.length) throw new Error(`${what} is malformed: ${j.layers.length} layers for shape ${JSON.stringify(j.shape)}`);
+  const layers = j.layers.map((l, i) => {
+    const [rows, cols] = expected[i];
+    if (l.rows !== rows || l.cols !== cols) throw new Error(`${what} is malformed: layer ${i} is ${l.rows}×${l.cols}, want ${rows}×${cols}`);
+    return { rows, cols, w: decodeFloats(l.w, rows * cols, `${what} layer ${i} weights`), b: decodeFloats(l.b, cols, `${what} layer ${i} biases`) };
+  });
+  return { shape: j.shape, layers };
+}
+
 /** Writes `text` to `file` atomically (temporary file, fsync, rename). */
 export function writeFileAtomic(file: string, text: string): void {
   const dir = path.dirname(file);
@@ -98,8 +122,7 @@ export function serializeCheckpoint(c: Omit<Checkpoint, 'format' | 'formatVersio
     formatVersion: CHECKPOINT_VERSION,
     env: envSpec(c.ruleset),
     ...meta,
-    shape: weights.shape,
-    layers: weights.layers.map((l) => ({ rows: l.rows, cols: l.cols, w: encodeFloats(l.w), b: encodeFloats(l.b) })),
+    ...encodeWeights(weights),
   });
 }
 
@@ -127,14 +150,6 @@ export function parseCheckpoint(text: string, what: string, ruleset: Ruleset = D
     throw new Error(`${what} has checkpoint format version ${f.formatVersion}; this build reads version ${CHECKPOINT_VERSION}`);
   }
   assertCompatible(envSpec(ruleset), f.env as EnvSpec, what);
-  const dims = [f.shape.inputs, ...f.shape.hidden];
-  const expected = [...dims.slice(0, -1).map((d, i) => [d, dims[i + 1]]), [dims[dims.length - 1], f.shape.actions], [dims[dims.length - 1], 1]];
-  if (f.layers.length !== expected.length) throw new Error(`${what} is malformed: ${f.layers.length} layers for shape ${JSON.stringify(f.shape)}`);
-  const layers = f.layers.map((l, i) => {
-    const [rows, cols] = expected[i];
-    if (l.rows !== rows || l.cols !== cols) throw new Error(`${what} is malformed: layer ${i} is ${l.rows}×${l.cols}, want ${rows}×${cols}`);
-    return { rows, cols, w: decodeFloats(l.w, rows * cols, `${what} layer ${i} weights`), b: decodeFloats(l.b, cols, `${what} layer ${i} biases`) };
-  });
   return {
     format: CHECKPOINT_FORMAT,
     formatVersion: f.formatVersion,
@@ -146,7 +161,7 @@ export function parseCheckpoint(text: string, what: string, ruleset: Ruleset = D
     options: f.options,
     metrics: f.metrics,
     createdAt: f.createdAt,
-    weights: { shape: f.shape, layers },
+    weights: decodeWeights(f, what),
   };
 }
 

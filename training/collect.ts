@@ -21,7 +21,7 @@ import type { Agent } from '../agents/agent.ts';
 import { EnvObservation } from '../agents/observation.ts';
 import { createAgent } from '../agents/registry.ts';
 import { gae } from './gae.ts';
-import { maskBias, type TfNet } from './net.ts';
+import type { TfNet } from './net.ts';
 import { sampleMasked } from './policy.ts';
 
 /** One pool entry: `self` (the learner), `past` (a frozen snapshot) or an agent spec, with a weight. */
@@ -54,14 +54,14 @@ export interface CollectOptions {
   reward: RewardScheme;
   gamma: number;
   lambda: number;
+  /** Learner decisions each `collect()` records at least. */
+  minSteps: number;
 }
 
 /** What one rollout produced, for the log. */
 export interface RolloutStats {
   /** Env steps taken by every seat (the learner's, snapshots', scripted agents'). */
   envSteps: number;
-  /** Learner decisions recorded. */
-  learnerSteps: number;
   games: number;
   /** Learner seats' mean terminal reward and win share in the games that ended. */
   meanReturn: number;
@@ -93,8 +93,8 @@ export class RolloutBuffer {
     this.ret = new Float32Array(capacity);
   }
 
-  /** Moves `rows` to the front (in order) and drops the rest; returns their new indices. */
-  keepOnly(rows: number[]): number[] {
+  /** Moves `rows` to the front (in order) and drops the rest; returns each kept row's new index by its old one. */
+  keepOnly(rows: number[]): Map<number, number> {
     rows.forEach((from, to) => {
       if (from === to) return;
       this.obs.copyWithin(to * OBS_SIZE, from * OBS_SIZE, (from + 1) * OBS_SIZE);
@@ -105,7 +105,7 @@ export class RolloutBuffer {
     });
     this.size = rows.length;
     this.ready = [];
-    return rows.map((_, i) => i);
+    return new Map(rows.map((from, to) => [from, to]));
   }
 }
 
@@ -119,14 +119,15 @@ export class Collector {
   private readonly rng: RngState;
   private readonly agents = new Map<string, Agent[]>();
   private games = 0;
+  /** Frozen snapshots `past` draws among: those the latest collect() was given. */
   private snapshots = 0;
   private readonly scratchObs: Float32Array;
   private readonly scratchMask: Uint8Array;
   private stats = this.freshStats();
 
-  constructor(private readonly opts: CollectOptions, minSteps: number) {
+  constructor(private readonly opts: CollectOptions) {
     // Rows for a rollout, its overshoot (one round) and the carried decisions of open games.
-    this.buffer = new RolloutBuffer(minSteps + opts.numEnvs * (opts.players + 1));
+    this.buffer = new RolloutBuffer(opts.minSteps + opts.numEnvs * (opts.players + 1));
     this.rng = seedRng(`collect/${opts.seed}`);
     this.scratchObs = new Float32Array(opts.numEnvs * OBS_SIZE);
     this.scratchMask = new Uint8Array(opts.numEnvs * NUM_ACTIONS);
@@ -137,11 +138,6 @@ export class Collector {
       this.open.push([]);
       this.newGame(i);
     }
-  }
-
-  /** Tells the collector how many frozen snapshots exist (`past` draws among them). */
-  setSnapshotCount(n: number): void {
-    this.snapshots = n;
   }
 
   private agentFor(spec: string, seat: number): Agent {
@@ -183,7 +179,7 @@ export class Collector {
   }
 
   private freshStats() {
-    return { envSteps: 0, learnerSteps: 0, games: 0, returnSum: 0, winSum: 0, seats: 0, vs: new Map<string, [number, number]>() };
+    return { envSteps: 0, games: 0, returnSum: 0, winSum: 0, seats: 0, vs: new Map<string, [number, number]>() };
   }
 
   /** Finalises rows of one seat's run: rewards only on the last, if the game ended. */
@@ -243,8 +239,9 @@ export class Collector {
    * Plays until at least `minSteps` learner decisions are recorded since the last call, and
    * finalises everything that can be. Returns the rows ready for training (buffer.ready).
    */
-  collect(net: TfNet, snapshots: readonly TfNet[], minSteps: number): RolloutStats {
-    const n = this.opts.numEnvs;
+  collect(net: TfNet, snapshots: readonly TfNet[]): RolloutStats {
+    this.snapshots = snapshots.length;
+    const { numEnvs: n, minSteps } = this.opts;
     const b = this.buffer;
     const learnerEnvs: number[] = [];
     const bySnapshot = new Map<number, number[]>();
@@ -271,11 +268,12 @@ export class Collector {
           env.encode(env.currentPlayer, b.obs, (r0 + j) * OBS_SIZE);
           env.legalMask(b.mask.subarray((r0 + j) * NUM_ACTIONS, (r0 + j + 1) * NUM_ACTIONS));
         });
-        const { logits, values } = infer(net, b.obs.subarray(r0 * OBS_SIZE, (r0 + k) * OBS_SIZE), b.mask.subarray(r0 * NUM_ACTIONS, (r0 + k) * NUM_ACTIONS), k);
+        const { logits, values } = infer(net, b.obs.subarray(r0 * OBS_SIZE, (r0 + k) * OBS_SIZE), k);
+        const masks = b.mask.subarray(r0 * NUM_ACTIONS, (r0 + k) * NUM_ACTIONS);
         learnerEnvs.forEach((i, j) => {
           const env = this.envs[i];
           const r = r0 + j;
-          const choice = sampleMasked(logits, b.mask.subarray(r0 * NUM_ACTIONS), j, NUM_ACTIONS, this.rng);
+          const choice = sampleMasked(logits, masks, j, NUM_ACTIONS, this.rng);
           b.action[r] = choice.action;
           b.logp[r] = choice.logp;
           b.value[r] = values[j];
@@ -284,7 +282,6 @@ export class Collector {
         });
         b.size += k;
         recorded += k;
-        this.stats.learnerSteps += k;
         this.stats.envSteps += k;
       }
       for (const [index, envs] of bySnapshot) {
@@ -294,7 +291,7 @@ export class Collector {
           env.encode(env.currentPlayer, this.scratchObs, j * OBS_SIZE);
           env.legalMask(this.scratchMask.subarray(j * NUM_ACTIONS, (j + 1) * NUM_ACTIONS));
         });
-        const { logits } = infer(snapshots[index], this.scratchObs.subarray(0, k * OBS_SIZE), this.scratchMask.subarray(0, k * NUM_ACTIONS), k);
+        const { logits } = infer(snapshots[index], this.scratchObs.subarray(0, k * OBS_SIZE), k);
         envs.forEach((i, j) => {
           this.envs[i].step(sampleMasked(logits, this.scratchMask, j, NUM_ACTIONS, this.rng).action);
         });
@@ -313,7 +310,6 @@ export class Collector {
     const s = this.stats;
     const out: RolloutStats = {
       envSteps: s.envSteps,
-      learnerSteps: s.learnerSteps,
       games: s.games,
       meanReturn: s.seats > 0 ? s.returnSum / s.seats : NaN,
       winShare: s.seats > 0 ? s.winSum / s.seats : NaN,
@@ -328,16 +324,18 @@ export class Collector {
     const carried: number[] = [];
     for (const seats of this.open) for (const rows of seats) carried.push(...rows);
     carried.sort((a, b) => a - b);
-    const index = new Map(carried.map((r, k) => [r, k]));
-    this.buffer.keepOnly(carried);
+    const index = this.buffer.keepOnly(carried);
     for (const seats of this.open) for (let s = 0; s < seats.length; s++) seats[s] = seats[s].map((r) => index.get(r)!);
   }
 }
 
-/** One forward pass for k rows; returns the logits and values as plain arrays. */
-export function infer(net: TfNet, obs: Float32Array, mask: Uint8Array, k: number): { logits: Float32Array; values: Float32Array } {
+/**
+ * One forward pass for k rows; returns the logits and values as plain arrays. The logits are
+ * unmasked: sampleMasked reads only the legal ones, which a mask bias would leave unchanged.
+ */
+export function infer(net: TfNet, obs: Float32Array, k: number): { logits: Float32Array; values: Float32Array } {
   // Read the results outside tidy: tidy walks whatever it returns, typed arrays element by element.
-  const { logits, value } = tf.tidy(() => net.forward(tf.tensor2d(obs, [k, OBS_SIZE]), tf.tensor2d(maskBias(mask), [k, NUM_ACTIONS])));
+  const { logits, value } = tf.tidy(() => net.forward(tf.tensor2d(obs, [k, OBS_SIZE])));
   const out = { logits: logits.dataSync() as Float32Array, values: value.dataSync() as Float32Array };
   logits.dispose();
   value.dispose();

@@ -1,13 +1,15 @@
 /**
  * Evaluation during training: the current policy (argmax, through the same `PpoAgent` that
- * tournaments use) in one seat against a scripted opponent in all the others. Each deal is
- * played once with the policy in every seat, so the deals' luck cancels; the interval is
- * over per-deal means. The deals are the same at every evaluation, so curves compare.
+ * tournaments use) in one seat against a scripted opponent in all the others, scheduled and
+ * summarised as a tournament is (eval/schedule.ts, eval/summary.ts): each deal is played once
+ * with the policy in every seat, so the deals' luck cancels, and the interval is over per-deal
+ * means. The deals are the same at every evaluation, so curves compare.
  */
 import { PpoAgent } from '../agents/ppo/ppo-agent.ts';
 import { createAgent } from '../agents/registry.ts';
-import { meanCI } from '../eval/stats.ts';
 import { playGame } from '../eval/game.ts';
+import { schedule } from '../eval/schedule.ts';
+import { summarize, type GameResult } from '../eval/summary.ts';
 import type { NetWeights } from './weights.ts';
 
 export interface EvalResult {
@@ -19,28 +21,16 @@ export interface EvalResult {
   meanScore: number;
 }
 
+const POLICY = 'ppo:current';
+
 export async function evaluatePolicy(weights: NetWeights, opponent: string, deals: number, players: number, seed: string): Promise<EvalResult> {
-  const policy = new PpoAgent('ppo:current', { weights });
-  const others = Array.from({ length: players - 1 }, () => createAgent(opponent));
-  const perDeal: number[] = [];
-  let scoreSum = 0;
-  for (let d = 0; d < deals; d++) {
-    let share = 0;
-    for (let seat = 0; seat < players; seat++) {
-      let k = 0;
-      const seated = Array.from({ length: players }, (_, s) => (s === seat ? policy : others[k++]));
-      const g = await playGame(seated, { seed: `${seed}/eval/${d}` });
-      if (g.winners.includes(seat)) share += 1 / g.winners.length;
-      scoreSum += g.scores[seat];
-    }
-    perDeal.push(share / players);
+  // Entry 0 is the policy, the others one opponent instance each.
+  const entries = [POLICY, ...Array.from({ length: players - 1 }, () => opponent)];
+  const agents = [new PpoAgent(POLICY, { weights }), ...entries.slice(1).map((spec) => createAgent(spec))];
+  const results: GameResult[] = [];
+  for (const g of schedule({ entries: players, games: deals * players, seed: `${seed}/eval`, duplicate: true })) {
+    results.push({ ...(await playGame(g.seating.map((e) => agents[e]), { seed: g.seed })), ...g });
   }
-  const ci = meanCI(perDeal);
-  return {
-    opponent,
-    games: deals * players,
-    winRate: ci.mean,
-    winRateCI: [Math.max(0, ci.lo), Math.min(1, ci.hi)],
-    meanScore: scoreSum / (deals * players),
-  };
+  const mine = summarize(entries, results).agents.find((a) => a.spec === POLICY)!;
+  return { opponent, games: mine.games, winRate: mine.winRate, winRateCI: mine.winRateCI, meanScore: mine.meanScore };
 }

@@ -9,7 +9,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs';
 import { MASKED_LOGIT, type NetShape, type NetWeights } from './weights.ts';
 
-export { MASKED_LOGIT, initWeights, JsNet, countParams, type NetShape, type NetWeights } from './weights.ts';
+export { initWeights, JsNet, countParams, type NetWeights } from './weights.ts';
 
 type Dense = (x: tf.Tensor2D, w: tf.Variable | tf.Tensor2D, b: tf.Variable | tf.Tensor1D) => tf.Tensor2D;
 
@@ -83,8 +83,12 @@ export class TfNet {
     this.vars.push(tf.variable(tf.tensor2d(w, [pi.rows, cols]), true), tf.variable(tf.tensor1d(b), true));
   }
 
-  /** Logits (illegal actions pushed to MASKED_LOGIT by `bias`, from maskBias) and values for a batch. */
-  forward(x: tf.Tensor2D, bias: tf.Tensor2D): { logits: tf.Tensor2D; value: tf.Tensor1D } {
+  /**
+   * Logits and values for a batch. With `bias` (from maskBias) illegal actions' logits are
+   * pushed to MASKED_LOGIT, as the softmax of the loss needs; without it they are left raw,
+   * for callers that skip illegal actions themselves (policy.ts).
+   */
+  forward(x: tf.Tensor2D, bias?: tf.Tensor2D): { logits: tf.Tensor2D; value: tf.Tensor1D } {
     const v = this.vars;
     const dense = this.plainDense ? plainDense : customDense;
     const trunk = this.shape.hidden.length;
@@ -92,7 +96,8 @@ export class TfNet {
     let h = x;
     for (let i = 0; i < trunk; i++) h = tf.tanh((i === 0 && !this.plainDense ? inputDense : dense)(h, v[2 * i] as tf.Variable, v[2 * i + 1] as tf.Variable));
     const out = dense(h, v[2 * trunk] as tf.Variable, v[2 * trunk + 1] as tf.Variable);
-    const logits = tf.add(tf.slice(out, [0, 0], [-1, actions]), bias) as tf.Tensor2D;
+    const raw = tf.slice(out, [0, 0], [-1, actions]) as tf.Tensor2D;
+    const logits = bias ? (tf.add(raw, bias) as tf.Tensor2D) : raw;
     const value = tf.reshape(tf.slice(out, [0, actions], [-1, 1]), [-1]) as tf.Tensor1D;
     return { logits, value };
   }

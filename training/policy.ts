@@ -1,17 +1,17 @@
 /**
  * The masked categorical policy on the JavaScript side: sampling and log-probabilities from
- * a row of logits, over the legal actions only. Illegal actions carry MASKED_LOGIT (net.ts)
- * and are also skipped outright here, so they can never be drawn whatever their logit.
+ * a row of logits, over the legal actions only. Illegal actions are skipped outright, so they
+ * can never be drawn and their logits, masked (MASKED_LOGIT) or raw, never matter.
  */
 import { nextFloat, type RngState } from '../env/rng.ts';
 
 /** log Σ exp over the legal entries of `logits[off .. off+n)`. */
-function logSumExp(logits: ArrayLike<number>, mask: ArrayLike<number>, off: number, moff: number, n: number): number {
+function logSumExp(logits: ArrayLike<number>, mask: ArrayLike<number>, off: number, n: number): number {
   let max = -Infinity;
-  for (let a = 0; a < n; a++) if (mask[moff + a] && logits[off + a] > max) max = logits[off + a];
+  for (let a = 0; a < n; a++) if (mask[off + a] && logits[off + a] > max) max = logits[off + a];
   if (max === -Infinity) throw new Error('policy: no legal action in the mask');
   let sum = 0;
-  for (let a = 0; a < n; a++) if (mask[moff + a]) sum += Math.exp(logits[off + a] - max);
+  for (let a = 0; a < n; a++) if (mask[off + a]) sum += Math.exp(logits[off + a] - max);
   return max + Math.log(sum);
 }
 
@@ -24,7 +24,7 @@ export interface Choice {
 /** Draws an action from the softmax of the legal logits in row `row` (n actions per row). */
 export function sampleMasked(logits: ArrayLike<number>, mask: ArrayLike<number>, row: number, n: number, rng: RngState): Choice {
   const off = row * n;
-  const lse = logSumExp(logits, mask, off, off, n);
+  const lse = logSumExp(logits, mask, off, n);
   let u = nextFloat(rng);
   let last = -1;
   for (let a = 0; a < n; a++) {
@@ -39,17 +39,17 @@ export function sampleMasked(logits: ArrayLike<number>, mask: ArrayLike<number>,
 }
 
 /** The legal action with the highest logit (ties: the lowest id). */
-export function argmaxMasked(logits: ArrayLike<number>, mask: ArrayLike<number>, row: number, n: number): Choice {
+export function argmaxMasked(logits: ArrayLike<number>, mask: ArrayLike<number>, row: number, n: number): number {
   const off = row * n;
   let best = -1;
   for (let a = 0; a < n; a++) if (mask[off + a] && (best < 0 || logits[off + a] > logits[off + best])) best = a;
   if (best < 0) throw new Error('policy: no legal action in the mask');
-  return { action: best, logp: logits[off + best] - logSumExp(logits, mask, off, off, n) };
+  return best;
 }
 
 /** Log-probability of `action` under the masked policy of row `row`. */
 export function logProb(logits: ArrayLike<number>, mask: ArrayLike<number>, row: number, n: number, action: number): number {
   const off = row * n;
   if (!mask[off + action]) return -Infinity;
-  return logits[off + action] - logSumExp(logits, mask, off, off, n);
+  return logits[off + action] - logSumExp(logits, mask, off, n);
 }

@@ -4,8 +4,8 @@
  * epochs, logging. Plumbing (backend, rollouts, checkpoints, run directory, evaluation)
  * lives in the files beside this one.
  *
- * The policy is a masked categorical over the 198 actions (illegal actions get a logit of
- * −1e9, which the softmax turns into exactly 0, in sampling and in the loss alike) and every
+ * The policy is a masked categorical over the 198 actions (in the loss illegal actions get a
+ * logit of −1e9, which the softmax turns into exactly 0; the sampler skips them) and every
  * decision kind — play, discard, X-card reactions, responses — is learned the same way.
  * Rewards are terminal (env/rewards.ts); each seat's own decisions form its trajectory.
  */
@@ -14,7 +14,7 @@ import { NUM_ACTIONS } from '../env/actions.ts';
 import { OBS_SIZE } from '../env/observation/encode.ts';
 import { REWARD_SCHEMES, type RewardScheme } from '../env/rewards.ts';
 import { seedRng, shuffle } from '../env/rng.ts';
-import { describeBackend, initBackend, type BackendChoice } from './backend.ts';
+import { describeBackend, initBackend, type BackendChoice, type BackendInfo } from './backend.ts';
 import { Collector, parsePool, type RolloutStats } from './collect.ts';
 import { createAgent } from '../agents/registry.ts';
 import { explainedVariance } from './gae.ts';
@@ -124,6 +124,8 @@ export interface IterationMetrics {
 export interface TrainHooks {
   initial?: { weights: NetWeights; iteration: number; steps: number; seconds: number; optimizer?: { name: string; shape: number[]; data: Float32Array }[]; snapshots?: NetWeights[] };
   log?(line: string): void;
+  /** Once the backend has started, before anything runs on it (also logged as `backend: …`). */
+  onBackend?(b: BackendInfo): void;
   /** After every iteration, with everything needed to checkpoint. */
   onIteration?(m: IterationMetrics, state: TrainerState): Promise<void> | void;
   /** Once the loop has ended, while the net is still alive (final evaluation and checkpoint). */
@@ -144,6 +146,7 @@ export async function train(opts: PpoOptions, hooks: TrainHooks = {}): Promise<{
   const now = hooks.now ?? (() => performance.now());
   const log = hooks.log ?? (() => {});
   const backend = await initBackend(opts.backend);
+  hooks.onBackend?.(backend);
   log(`backend: ${describeBackend(backend)}`);
 
   // ---- network, optimizer, opponents ----
@@ -162,11 +165,10 @@ export async function train(opts: PpoOptions, hooks: TrainHooks = {}): Promise<{
   const snapshots: NetWeights[] = start?.snapshots ? [...start.snapshots] : [];
   const snapshotNets = snapshots.map((w) => new TfNet(w));
   const runSeed = start ? `${opts.seed}/resume${start.iteration}` : `${opts.seed}`;
-  const collector = new Collector(
-    { numEnvs: opts.numEnvs, players: opts.players, seed: runSeed, pool: parsePool(opts.pool), reward: opts.reward, gamma: opts.gamma, lambda: opts.lambda },
-    opts.rolloutSteps,
-  );
-  collector.setSnapshotCount(snapshots.length);
+  const collector = new Collector({
+    numEnvs: opts.numEnvs, players: opts.players, seed: runSeed, pool: parsePool(opts.pool), reward: opts.reward,
+    gamma: opts.gamma, lambda: opts.lambda, minSteps: opts.rolloutSteps,
+  });
   const rng = seedRng(`ppo/${runSeed}`);
 
   let iteration = start?.iteration ?? 0;
@@ -182,7 +184,7 @@ export async function train(opts: PpoOptions, hooks: TrainHooks = {}): Promise<{
 
     // ---- rollout ----
     const tRoll = now();
-    const roll: RolloutStats = collector.collect(net, snapshotNets, opts.rolloutSteps);
+    const roll: RolloutStats = collector.collect(net, snapshotNets);
     const rollSecs = (now() - tRoll) / 1000;
     const b = collector.buffer;
     const rows = Int32Array.from(b.ready);
@@ -285,7 +287,6 @@ export async function train(opts: PpoOptions, hooks: TrainHooks = {}): Promise<{
         snapshots.shift();
         snapshotNets.shift()!.dispose();
       }
-      collector.setSnapshotCount(snapshots.length);
     }
 
     // ---- logging ----

@@ -20,7 +20,8 @@ import path from 'node:path';
 import * as tf from '@tensorflow/tfjs-core';
 import { DEFAULT_RULESET } from '../env/ruleset.ts';
 import { envSpec } from '../env/spec.ts';
-import { decodeFloats, encodeFloats, loadCheckpoint, saveCheckpoint, writeFileAtomic } from './checkpoint.ts';
+import { decodeFloats, decodeWeights, encodeFloats, encodeWeights, loadCheckpoint, saveCheckpoint, writeFileAtomic, type EncodedWeights } from './checkpoint.ts';
+import { describeBackend } from './backend.ts';
 import { curveSvg, type CurvePoint } from './curve.ts';
 import { evaluatePolicy, type EvalResult } from './evaluate.ts';
 import { PPO_DEFAULTS, train, type IterationMetrics, type PpoOptions, type TrainerState, type TrainHooks } from './ppo.ts';
@@ -58,14 +59,6 @@ function encodeTensor(t: tf.Tensor): { shape: number[]; data: string } {
   return { shape: t.shape, data: encodeFloats(t.dataSync() as Float32Array) };
 }
 
-function encodeWeights(w: NetWeights) {
-  return { shape: w.shape, layers: w.layers.map((l) => ({ rows: l.rows, cols: l.cols, w: encodeFloats(l.w), b: encodeFloats(l.b) })) };
-}
-
-function decodeWeights(j: ReturnType<typeof encodeWeights>): NetWeights {
-  return { shape: j.shape, layers: j.layers.map((l) => ({ rows: l.rows, cols: l.cols, w: decodeFloats(l.w), b: decodeFloats(l.b) })) };
-}
-
 /** Reads a run directory's options for --resume, with a clear error for anything that is not one. */
 export function readRunOptions(dir: string): RunOptions {
   const file = path.join(dir, 'options.json');
@@ -98,7 +91,7 @@ export async function runTraining(o: RunOptions, events: RunEvents = {}, resume?
       steps: model.steps,
       seconds: st.seconds,
       optimizer: st.optimizer.map((t: { name: string; shape: number[]; data: string }) => ({ name: t.name, shape: t.shape, data: decodeFloats(t.data) })),
-      snapshots: st.snapshots.map(decodeWeights),
+      snapshots: st.snapshots.map((s: EncodedWeights, i: number) => decodeWeights(s, `${stateFile} snapshot ${i}`)),
     };
     log(`resuming ${dir} at iteration ${model.iteration} (${model.steps} steps)`);
   } else {
@@ -118,7 +111,7 @@ export async function runTraining(o: RunOptions, events: RunEvents = {}, resume?
   }
   const opponents = o.evalOpponents.split(',').map((s) => s.trim()).filter((s) => s !== '');
   const evals: EvalResult[][] = [];
-  let latestEval: EvalResult[] | null = null;
+  const latestEval = () => evals[evals.length - 1] ?? null;
   let backendName = '';
 
   const writeOptions = () =>
@@ -130,14 +123,13 @@ export async function runTraining(o: RunOptions, events: RunEvents = {}, resume?
     writeFileAtomic(path.join(dir, 'trainer.json'), JSON.stringify({ format: TRAINER_FORMAT, iteration: m.iteration, seconds: m.seconds, optimizer, snapshots: st.snapshots.map(encodeWeights) }));
     saveCheckpoint(path.join(dir, 'model.json'), {
       ruleset: DEFAULT_RULESET, players: o.players, iteration: m.iteration, steps: m.steps, options: o, createdAt: new Date().toISOString(),
-      metrics: { ...m, eval: latestEval }, weights: st.net.weights(),
+      metrics: { ...m, eval: latestEval() }, weights: st.net.weights(),
     });
   };
 
   const evaluate = async (m: IterationMetrics, weights: NetWeights) => {
     const results: EvalResult[] = [];
     for (const opp of opponents) results.push(await evaluatePolicy(weights, opp, o.evalDeals, o.players, `${o.seed}`));
-    latestEval = results;
     evals.push(results);
     evalHistory.push({ steps: m.steps, results });
     fs.appendFileSync(metricsFile, `${JSON.stringify({ kind: 'eval', iteration: m.iteration, steps: m.steps, results })}\n`);
@@ -157,12 +149,10 @@ export async function runTraining(o: RunOptions, events: RunEvents = {}, resume?
   let last: { m: IterationMetrics; st: TrainerState } | null = null;
   const result = await train(o, {
     initial,
-    log: (line) => {
-      if (line.startsWith('backend: ')) {
-        backendName = line.slice('backend: '.length);
-        writeOptions();
-      }
-      log(line);
+    log,
+    onBackend: (b) => {
+      backendName = describeBackend(b);
+      writeOptions();
     },
     shouldStop: events.shouldStop,
     onIteration: async (m, st) => {
@@ -171,13 +161,15 @@ export async function runTraining(o: RunOptions, events: RunEvents = {}, resume?
       trainHistory.push({ steps: m.steps, value: m.winShare });
       if (o.evalEvery > 0 && m.iteration % o.evalEvery === 0) await evaluate(m, st.net.weights());
       if (m.iteration % o.checkpointEvery === 0) await checkpoint(m, st);
-      events.iteration?.(m, latestEval);
+      events.iteration?.(m, latestEval());
     },
     onEnd: async () => {
       if (!last) return;
       const { m, st } = last;
-      if (o.evalEvery === 0 || m.iteration % o.evalEvery !== 0) await evaluate(m, st.net.weights());
-      await checkpoint(m, st);
+      const evalNow = o.evalEvery === 0 || m.iteration % o.evalEvery !== 0;
+      if (evalNow) await evaluate(m, st.net.weights());
+      // The last iteration's checkpoint is already written unless an evaluation has come since.
+      if (evalNow || m.iteration % o.checkpointEvery !== 0) await checkpoint(m, st);
     },
   });
   return { dir, metrics: result.metrics, evals };

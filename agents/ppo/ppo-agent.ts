@@ -50,6 +50,6 @@ export class PpoAgent implements Agent {
     const mask = obs.mask;
     this.net.forward(obs.encoding, mask, this.logits);
     // The trainer's own masked policy (training/policy.ts), so play matches what was trained.
-    return (this.sample ? sampleMasked(this.logits, mask, 0, NUM_ACTIONS, this.rng) : argmaxMasked(this.logits, mask, 0, NUM_ACTIONS)).action;
+    return this.sample ? sampleMasked(this.logits, mask, 0, NUM_ACTIONS, this.rng).action : argmaxMasked(this.logits, mask, 0, NUM_ACTIONS);
   }
 }
