@@ -14,7 +14,6 @@ import { NUM_FEATURES, seatFeatures } from './features.ts';
 const games = Number(process.argv[2] ?? 400);
 const rows: Float64Array[] = [];
 const targets: number[] = [];
-const baseline: number[] = [];
 for (let players = 2; players <= 6; players++) {
   for (let g = 0; g < games; g++) {
     const seed = `fit/${players}/${g}`;
@@ -43,7 +42,6 @@ for (let players = 2; players <= 6; players++) {
     for (const r of pending) {
       rows.push(r.x);
       targets.push(final[r.seat] - r.score);
-      baseline.push(r.x[1]);
     }
   }
 }

@@ -78,14 +78,16 @@ export class IsmctsAgent implements Agent {
     const root = new Node(obs.players, -1, -1);
     const deadline = this.opts.timeMs > 0 ? this.now() + this.opts.timeMs : Infinity;
     const budget = this.opts.timeMs > 0 ? Infinity : this.opts.iterations;
+    // The k-th visit of every root action meets the same k-th world (and dice and rollout
+    // draws): common random numbers, so root actions are compared on equal deals. Each world
+    // is dealt once per decision and copied for every root action that meets it.
+    const worlds: CzechPubEnv[] = [];
     let it = 0;
     while (it < budget) {
       if (it > 0 && deadline !== Infinity && this.now() >= deadline) break;
       const child = this.selectRoot(root, seat, order);
-      // The k-th visit of every root action meets the same k-th world (and dice and rollout
-      // draws): common random numbers, so root actions are compared on equal deals.
       const k = child.visits;
-      const world = obs.sampleWorld(`${seed}/w${k}`);
+      const world = (worlds[k] ??= obs.sampleWorld(`${seed}/w${k}`)).clone();
       const horizon = new Horizon(world, this.opts.depth);
       world.step(child.action);
       horizon.update(world);
@@ -106,15 +108,21 @@ export class IsmctsAgent implements Agent {
 
   /** UCB over the root's actions, widening in `order` (the policy's choice first). */
   private selectRoot(root: Node, seat: number, order: readonly number[]): Node {
-    for (const ch of root.children.values()) ch.avail++;
-    const width = this.opts.widen > 0 ? Math.ceil(this.opts.widen * Math.sqrt(root.visits + 1)) : Infinity;
-    if (root.children.size < order.length && root.children.size < width) {
-      const child = root.addChild(seat, order[root.children.size]);
+    // Root children are added in `order`, so the available ones come in that order too (UCB
+    // ties keep the first) and the first untried action is the next one to widen to.
+    markAvailable(root, seat, order, this.available, this.untried);
+    if (this.untried.length > 0 && this.available.length < this.width(root)) {
+      const child = root.addChild(seat, this.untried[0]);
       child.avail = 1;
       child.samples = [];
       return child;
     }
-    return selectUcb([...root.children.values()], seat, this.opts.c);
+    return selectUcb(this.available, seat, this.opts.c);
+  }
+
+  /** Progressive widening: how many children `node` may have by now. */
+  private width(node: Node): number {
+    return this.opts.widen > 0 ? Math.ceil(this.opts.widen * Math.sqrt(node.visits + 1)) : Infinity;
   }
 
   private readonly available: Node[] = [];
@@ -150,8 +158,7 @@ export class IsmctsAgent implements Agent {
       }
       const actor = world.currentPlayer;
       markAvailable(node, actor, legal, this.available, this.untried);
-      const width = this.opts.widen > 0 ? Math.ceil(this.opts.widen * Math.sqrt(node.visits + 1)) : Infinity;
-      if (this.untried.length > 0 && this.available.length < width) {
+      if (this.untried.length > 0 && this.available.length < this.width(node)) {
         const a = this.expansion(world, legal, rng);
         const child = node.addChild(actor, a);
         child.avail = 1;
