@@ -46,9 +46,16 @@ export function createAgent(spec: string): Agent {
  * types; unknown keys and bad values fail naming the spec.
  */
 export function parseOptions<T extends Record<string, number | string | boolean>>(spec: string, options: string, defaults: T): T {
+  return parseOptionParts(spec, options === '' ? [] : options.split(':'), defaults);
+}
+
+/**
+ * Parses options already split into `key=value` parts (a value may then hold colons, as a
+ * URL does); a part without `=` sets a flag to true.
+ */
+export function parseOptionParts<T extends Record<string, number | string | boolean>>(spec: string, parts: readonly string[], defaults: T): T {
   const out: Record<string, number | string | boolean> = { ...defaults };
-  if (options === '') return out as T;
-  for (const part of options.split(':')) {
+  for (const part of parts) {
     const eq = part.indexOf('=');
     const key = eq < 0 ? part : part.slice(0, eq);
     const raw = eq < 0 ? 'true' : part.slice(eq + 1);

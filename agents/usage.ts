@@ -12,11 +12,3 @@ export function addUsage(into: AgentUsage, u: AgentUsage): void {
   for (const k of COUNTS) into[k] += u[k];
   into.latenciesMs.push(...u.latenciesMs);
 }
-
-/** What a running total `now` gained since the earlier total `before`. */
-export function usageSince(now: AgentUsage, before: AgentUsage): AgentUsage {
-  const out = emptyUsage();
-  for (const k of COUNTS) out[k] = now[k] - before[k];
-  out.latenciesMs = now.latenciesMs.slice(before.latenciesMs.length);
-  return out;
-}

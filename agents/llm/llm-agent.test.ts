@@ -61,7 +61,7 @@ async function play(spec: string, s: Script) {
   const waits: number[] = [];
   (agent as unknown as { sleep: (ms: number) => Promise<void> }).sleep = async (ms) => void waits.push(ms);
   const g = await playGame([agent, createAgent('random'), createAgent('random')], { seed: `llm/${spec.length}` });
-  return { g, stats: agent.stats, served, waits };
+  return { g, stats: g.usage![0]!, served, waits };
 }
 
 const spec = (extra = '') => `llm:fake-model:baseUrl=${base}${extra}`;

@@ -16,7 +16,7 @@ import OpenAI from 'openai';
 import { DEFAULT_RULESET } from '../../env/ruleset.ts';
 import { randInt, seedRng, type RngState } from '../../env/rng.ts';
 import type { Agent, AgentObservation, AgentUsage, GameStart } from '../agent.ts';
-import { emptyUsage, usageSince } from '../usage.ts';
+import { emptyUsage } from '../usage.ts';
 import { answerJsonSchema, parseAnswer } from './answer.ts';
 import { decisionMessages, type ChatMessage } from './prompt.ts';
 
@@ -47,8 +47,8 @@ export const LLM_DEFAULTS = {
 
 export type LlmOptions = typeof LLM_DEFAULTS & { model: string };
 
-/** What the agent did, for the benchmark report (the agent interface's usage record). */
-export type LlmStats = AgentUsage;
+/** The answer's JSON schema as the response format, for servers with structured output. */
+const RESPONSE_FORMAT = { type: 'json_schema' as const, json_schema: { name: 'czech_pub_action', schema: answerJsonSchema(), strict: false } };
 
 /** A counting semaphore per base URL. */
 class Limiter {
@@ -89,7 +89,8 @@ function retryable(err: unknown): boolean {
 
 export class LlmAgent implements Agent {
   readonly readsEvents = true;
-  readonly stats: LlmStats = emptyUsage();
+  /** What the agent spent since the last takeUsage. */
+  private usage: AgentUsage = emptyUsage();
   private readonly client: OpenAI;
   private readonly limiter: Limiter;
   private rng: RngState = seedRng('llm');
@@ -109,12 +110,10 @@ export class LlmAgent implements Agent {
     this.limiter = l;
   }
 
-  private reported = emptyUsage();
-
-  takeUsage(): LlmStats {
-    const since = { ...usageSince(this.stats, this.reported), model: this.o.model };
-    this.reported = { ...this.stats, latenciesMs: this.stats.latenciesMs.slice() };
-    return since;
+  takeUsage(): AgentUsage {
+    const u = { ...this.usage, model: this.o.model };
+    this.usage = emptyUsage();
+    return u;
   }
 
   reset(game: GameStart): void {
@@ -125,7 +124,7 @@ export class LlmAgent implements Agent {
   async act(obs: AgentObservation): Promise<number> {
     const legal = obs.legalActions;
     if (legal.length === 1) return legal[0];
-    this.stats.decisions++;
+    this.usage.decisions++;
     const messages: ChatMessage[] = decisionMessages(obs, DEFAULT_RULESET);
     for (let attempt = 0; attempt <= this.o.maxInvalid; attempt++) {
       const text = await this.complete(messages);
@@ -133,13 +132,13 @@ export class LlmAgent implements Agent {
       const parsed = parseAnswer(text, legal);
       this.log({ game: this.game, seat: obs.seat, attempt, messages: attempt === 0 ? messages : messages.slice(-2), answer: text, parsed });
       if (parsed.ok) {
-        if (parsed.plainText) this.stats.plainTextAnswers++;
+        if (parsed.plainText) this.usage.plainTextAnswers++;
         return parsed.action;
       }
-      this.stats.invalidAnswers++;
+      this.usage.invalidAnswers++;
       messages.push({ role: 'assistant', content: text }, { role: 'user', content: `That answer cannot be used: ${parsed.error}. Answer again with JSON {"action": <id>} using one id from the list.` });
     }
-    this.stats.fallbacks++;
+    this.usage.fallbacks++;
     const a = this.o.fallback === 'random' ? legal[randInt(this.rng, legal.length)] : legal[0];
     this.log({ game: this.game, seat: obs.seat, fallback: a });
     return a;
@@ -150,26 +149,26 @@ export class LlmAgent implements Agent {
     for (let retry = 0; ; retry++) {
       const t0 = performance.now();
       try {
-        this.stats.requests++;
+        this.usage.requests++;
         const res = await this.limiter.run(() =>
           this.client.chat.completions.create({
             model: this.o.model,
             messages,
             temperature: this.o.temperature,
             max_tokens: this.o.maxTokens,
-            ...(this.o.structured ? { response_format: { type: 'json_schema' as const, json_schema: { name: 'czech_pub_action', schema: answerJsonSchema(), strict: false } } } : {}),
+            ...(this.o.structured ? { response_format: RESPONSE_FORMAT } : {}),
           }),
         );
-        this.stats.latenciesMs.push(performance.now() - t0);
-        this.stats.promptTokens += res.usage?.prompt_tokens ?? 0;
-        this.stats.completionTokens += res.usage?.completion_tokens ?? 0;
+        this.usage.latenciesMs.push(performance.now() - t0);
+        this.usage.promptTokens += res.usage?.prompt_tokens ?? 0;
+        this.usage.completionTokens += res.usage?.completion_tokens ?? 0;
         return res.choices[0]?.message?.content ?? '';
       } catch (err) {
         if (!retryable(err) || retry >= this.o.maxRetries) {
           this.log({ game: this.game, error: String((err as Error).message ?? err) });
           return null;
         }
-        this.stats.faultRetries++;
+        this.usage.faultRetries++;
         const asked = err instanceof OpenAI.APIError ? retryAfterMs(err.headers as Headers | undefined) : null;
         await this.sleep(asked ?? this.o.backoffMs * 2 ** retry);
       }

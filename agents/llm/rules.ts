@@ -3,18 +3,16 @@
  * number (limits, tables, chart, costs, losses, bonuses) is read from it, so the summary
  * stays true when a user changes the ruleset. The mechanics are those of RULES.md.
  */
-import { CARD_NAMES } from '../../env/cards.ts';
+import { CARD_IDS, CARD_NAMES, isNonAlcoholic, isShot, isXCard, type CardId } from '../../env/cards.ts';
 import type { Ruleset } from '../../env/ruleset.ts';
 
 const signed = (n: number): string => (n > 0 ? `+${n}` : `${n}`);
 const list = (xs: readonly (string | number)[]): string => xs.join(', ');
+const idsWhere = (kind: (t: number) => boolean): CardId[] => CARD_IDS.filter((_, t) => kind(t));
+const name = (id: CardId): string => CARD_NAMES[id];
 
 export function rulesSummary(r: Ruleset): string {
-  const cards = r.cards as Record<string, { count: number; cost: number; drunkenness?: number }>;
-  const name = (id: string) => CARD_NAMES[id as keyof typeof CARD_NAMES] ?? id;
-  const cost = (id: string) => `${name(id)} ${cards[id].cost}`;
-  const shots = ['rum', 'fernet', 'becherovka', 'zelena', 'vodka'].filter((id) => id in cards);
-  const soft = ['tea', 'coffee', 'utopenec'].filter((id) => id in cards);
+  const cost = (id: CardId) => `${name(id)} ${r.cards[id].cost}`;
   const beerRows = r.beerTable.regular.map((row, i) => {
     const small = r.beerTable.withSmall[i];
     return `${i + 1} beer${i === 0 ? '' : 's'}: ${row.points} point${row.points === 1 ? '' : 's'}, ${row.drunkenness} drunkenness (with a small one among them: ${small.points}, ${small.drunkenness})`;
@@ -25,18 +23,18 @@ export function rulesSummary(r: Ruleset): string {
     `CZECH PUB: ${r.players.min}–${r.players.max} players order drinks, drink them and roll against their drunkenness. Most points (plus a shot-type bonus) at the end wins.`,
     '',
     `TURN: draw up to your hand size, then play cards (${r.limits.actionsPerTurn} actions a turn; each card costs actions), or instead discard any cards and redraw (that turn counts as abstinence). Then digest what is in front of you, clean up and redraw.`,
-    `Limits per turn: at most ${r.limits.beers} beers, at most ${r.limits.smallBeers} of them small; at most ${r.limits.shots} shot order. Action costs: ${Object.keys(cards).map(cost).join(', ')}.`,
+    `Limits per turn: at most ${r.limits.beers} beers, at most ${r.limits.smallBeers} of them small; at most ${r.limits.shots} shot order. Action costs: ${CARD_IDS.map(cost).join(', ')}.`,
     '',
     'DIGESTION: points and drunkenness of the orders in front of you:',
     ...beerRows.map((l) => `- ${l}`),
     `- each beer beyond ${r.beerTable.regular.length}: ${signed(r.beerTable.perExtraBeer.points)} point, ${signed(r.beerTable.perExtraBeer.drunkenness)} drunkenness`,
-    `- each shot (${list(shots.map(name))}; Flattery counts as one): ${r.shotPoints} points; you take its shot-type token; with k token types owned each shot gives drunkenness ${list(r.shotDrunkenness)} for k = 1…${r.shotDrunkenness.length}`,
-    `- non-alcoholic orders reduce drunkenness: ${soft.map((id) => `${name(id)} ${cards[id].drunkenness ?? 0}`).join(', ')}`,
+    `- each shot (${list(idsWhere(isShot).map(name))}; Flattery counts as one): ${r.shotPoints} points; you take its shot-type token; with k token types owned each shot gives drunkenness ${list(r.shotDrunkenness)} for k = 1…${r.shotDrunkenness.length}`,
+    `- non-alcoholic orders reduce drunkenness: ${idsWhere(isNonAlcoholic).map((id) => `${name(id)} ${r.cards[id].drunkenness ?? 0}`).join(', ')}`,
     `Roll: total = drunkenness + the number on your chart space; roll a ${r.roll.dieSides}-sided die. Roll ≥ total: move ${r.roll.okMove} forward. Short by 1–${r.roll.failStep}: ${r.roll.failMove} forward, and one more space for every further ${r.roll.failStep} short.`,
     `Abstinence (nothing with drunkenness in front of you): lose ${list(r.abstinence.pointLoss)} points on the 1st/2nd in a row, thrown out on the 3rd; move ${r.abstinence.moveBack} back (+${r.abstinence.moveBackPerNonAlcoholic} per non-alcoholic order).`,
     `Drunkenness chart: ${chart.join('; ')}. Moving past the end of a level puts you on the next level and PAUSE (skip your next turn); past the end of level ${r.chart.length} you are wasted (out, keeping your points).`,
     '',
-    'CARDS: pub cards are played in your own turn; X cards (Excuse me, Mixed-up, Knocked-over glass, That beer is warm, and Shot into a beer as X) are played in others\' turns, against the active player\'s cards, when you are asked to react.',
+    `CARDS: pub cards are played in your own turn; X cards (${list(idsWhere(isXCard).map(name))}, and ${name('shot_into_beer')} as X) are played in others' turns, against the active player's cards, when you are asked to react.`,
     "- I'll get the same (only card of your turn): skip your digestion, then drink a copy of the target's next orders. Flattery: a shot of your choice. Shot into a beer: one extra shot beyond the limit if you have a beer and a shot in front. Let's do a shot / Shots, everyone!: targets discard a shot (taking its token), or a beer and lose " +
       `${r.shotChoice.beerLoss} points, or a small beer and lose ${r.shotChoice.smallBeerLoss}, or lose ${r.shotChoice.nothingLoss}. Brawl: everyone takes a random card from every other hand. You don't want it anymore?: take the top discard. Insulted bartender: the target plays no orders next turn. That's my order: take a random card from the target's hand.`,
     '- Excuse me: cancel an action card aimed at you, or pass a single-target one on to a neighbour. Knocked-over glass: discard one of the active player\'s orders. Mixed-up: swap one of their orders for one from your hand. That beer is warm: one of their beers goes back to their hand.',
