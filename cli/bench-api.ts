@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { CzechPubEnv } from '../env/env.ts';
 import { EnvObservation } from '../agents/observation.ts';
-import { percentile } from '../eval/usage.ts';
+import { percentile } from '../eval/stats.ts';
 import { intOption } from './args.ts';
 import { EXIT_OK, type Io } from './io.ts';
 import { formatNumber, formatTable } from './table.ts';
@@ -46,9 +46,12 @@ async function startServer(): Promise<{ url: string; stop: () => void }> {
   return { url, stop: () => child.kill('SIGINT') };
 }
 
+function toPart(part: string, r: autocannon.Result): Part {
+  return { part, requests: r.requests.total, requestsPerSec: r.requests.average, p50Ms: r.latency.p50, p99Ms: r.latency.p99, errors: r.errors + r.non2xx };
+}
+
 async function cannon(url: string, path: string, body: string, seconds: number, connections: number, label: string): Promise<Part> {
-  const r = await autocannon({ url: url + path, method: 'POST', headers: { 'content-type': 'application/json' }, body, duration: seconds, connections });
-  return { part: label, requests: r.requests.total, requestsPerSec: r.requests.average, p50Ms: r.latency.p50, p99Ms: r.latency.p99, errors: r.errors + r.non2xx };
+  return toPart(label, await autocannon({ url: url + path, method: 'POST', headers: { 'content-type': 'application/json' }, body, duration: seconds, connections }));
 }
 
 async function games(url: string, seconds: number, clients: number): Promise<Part> {
@@ -91,10 +94,9 @@ export async function benchApiCommand(values: Record<string, unknown>, io: Io): 
   const server = await startServer();
   try {
     if (!values.json) io.err(`Server at ${server.url}; ${seconds} s per part, ${connections} connections.`);
-    const reference = await autocannon({ url: `${server.url}/v1/bots`, duration: seconds, connections });
     const parts = [
       // The same server and machine answering a request that does no game work: the ceiling here.
-      { part: 'GET /v1/bots (reference)', requests: reference.requests.total, requestsPerSec: reference.requests.average, p50Ms: reference.latency.p50, p99Ms: reference.latency.p99, errors: reference.errors + reference.non2xx },
+      toPart('GET /v1/bots (reference)', await autocannon({ url: `${server.url}/v1/bots`, duration: seconds, connections })),
       await cannon(server.url, '/v1/bots/random/act', body, seconds, connections, 'POST /v1/bots/random/act'),
       await cannon(server.url, '/v1/bots/heuristic/act', body, seconds, connections, 'POST /v1/bots/heuristic/act'),
       await games(server.url, seconds, connections),

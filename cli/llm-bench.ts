@@ -6,11 +6,12 @@
  */
 import fs from 'node:fs';
 import { leaderboardMarkdown } from '../eval/report.ts';
-import { jsonSummary, runTournament, TournamentConfigError } from '../eval/tournament.ts';
+import { jsonSummary, runTournament } from '../eval/tournament.ts';
 import type { Price } from '../eval/usage.ts';
 import { measurePrompts } from '../eval/prompt-size.ts';
 import { intOption, parseCommand } from './args.ts';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Io } from './io.ts';
+import { asUsageError } from './tournament.ts';
 
 export const LLM_BENCH_USAGE = `Usage: czech-pub llm-bench --model M [options]
 
@@ -104,14 +105,12 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
     return EXIT_OK;
   }
   const prices = typeof values.prices === 'string' ? readPrices(values.prices) : undefined;
-  let done = 0;
   try {
     const r = await runTournament({
       agents: [spec, ...Array.from({ length: players - 1 }, () => opponent)], players, games,
       seed: typeof values.seed === 'string' ? values.seed : '1', workers: 0, parallel: concurrency, prices,
       out: typeof values.out === 'string' ? values.out : undefined,
-      onGame: (_, total) => {
-        done++;
+      onGame: (done, total) => {
         if (!values.json && (done === total || done % Math.max(1, Math.floor(total / 10)) === 0)) io.err(`${done}/${total} games`);
       },
     });
@@ -119,7 +118,6 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
     else io.out(leaderboardMarkdown(r));
     return r.complete ? EXIT_OK : EXIT_FAILURE;
   } catch (e) {
-    if (e instanceof TournamentConfigError || (e instanceof Error && (e.name === 'UnknownAgentError' || /^agent '.*': /.test(e.message)))) throw new UsageError(e.message);
-    throw e;
+    throw asUsageError(e);
   }
 }

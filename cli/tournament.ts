@@ -51,6 +51,12 @@ function usage(): string {
   return TOURNAMENT_USAGE.replace('AGENTS_LIST', knownAgents().map((a) => `\n  ${a.name.padEnd(10)} ${a.description}`).join(''));
 }
 
+/** A tournament's setup errors (bad config, unknown agent, bad agent option) as usage errors; others as they are. */
+export function asUsageError(e: unknown): unknown {
+  if (e instanceof TournamentConfigError || (e instanceof Error && (e.name === 'UnknownAgentError' || /^agent '.*': /.test(e.message)))) return new UsageError(e.message);
+  return e;
+}
+
 /** A progress bar on a terminal; a plain line every 10% otherwise. */
 function progress(io: Io) {
   const tty = process.stderr.isTTY === true;
@@ -128,9 +134,7 @@ export async function tournamentCommand(args: readonly string[], io: Io): Promis
     return result.complete ? EXIT_OK : EXIT_FAILURE;
   } catch (e) {
     bar.stop();
-    if (e instanceof TournamentConfigError || (e instanceof Error && e.name === 'UnknownAgentError')) throw new UsageError(e.message);
-    if (e instanceof Error && /^agent '.*': /.test(e.message)) throw new UsageError(e.message);
-    throw e;
+    throw asUsageError(e);
   } finally {
     process.removeListener('SIGINT', onSigint);
   }

@@ -7,12 +7,11 @@ import { decisionPrompt, systemPrompt } from '../agents/llm/prompt.ts';
 import { createAgent } from '../agents/registry.ts';
 import { DEFAULT_RULESET } from '../env/ruleset.ts';
 import { playGame } from './game.ts';
-import { percentile } from './usage.ts';
+import { percentile } from './stats.ts';
 
 /** Plays games with a stand-in in the model's seat and measures the prompts it would be sent. */
 export async function measurePrompts(standIn: string, opponent: string, players: number, games: number, seed: string) {
   const sizes: number[] = [];
-  let calls = 0;
   const inner = createAgent(standIn);
   const probe: Agent = {
     spec: `prompt-probe(${standIn})`,
@@ -20,7 +19,6 @@ export async function measurePrompts(standIn: string, opponent: string, players:
     reset: (g) => inner.reset?.(g),
     act: (obs) => {
       if (obs.legalActions.length > 1) {
-        calls++;
         sizes.push(decisionPrompt(obs, DEFAULT_RULESET).length);
       }
       return inner.act(obs);
@@ -33,7 +31,7 @@ export async function measurePrompts(standIn: string, opponent: string, players:
     await playGame(Array.from({ length: players }, (_, s) => (s === seat ? probe : others[k++])), { seed: `${seed}/dry/${g}` });
   }
   return {
-    standIn, games, callsPerGame: calls / games, systemChars: systemPrompt(DEFAULT_RULESET).length,
+    standIn, games, callsPerGame: sizes.length / games, systemChars: systemPrompt(DEFAULT_RULESET).length,
     decisionCharsMedian: percentile(sizes, 50), decisionCharsP95: percentile(sizes, 95), decisionCharsMean: sizes.reduce((a, b) => a + b, 0) / Math.max(1, sizes.length),
   };
 }

@@ -4,6 +4,7 @@ import type { TournamentResult } from './tournament.ts';
 const workersText = (w: number): string => (w === 0 ? 'in one thread' : `on ${w} worker thread${w === 1 ? '' : 's'}`);
 const pct = (x: number): string => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : '–');
 const num = (x: number, d = 1): string => (Number.isFinite(x) ? x.toFixed(d) : '–');
+const cost = (usd: number | null): string => (usd === null ? '–' : `$${usd.toFixed(4)}`);
 
 export function leaderboardMarkdown(r: TournamentResult): string {
   const c = r.config;
@@ -34,12 +35,18 @@ export function leaderboardMarkdown(r: TournamentResult): string {
       '|---|---|---|---|---|---|---|---|---|',
       ...r.usage.map((u) => `| \`${u.spec}\` | ${u.decisions} | ${num(u.requestsPerGame)} | ${u.invalidAnswers} (${pct(u.invalidRate)}) | ${u.faultRetries} | ` +
         `${u.fallbacks} (${pct(u.fallbackRate)}) | ${num(u.latencyMedianMs, 0)} / ${num(u.latencyP95Ms, 0)} ms | ${u.promptTokens} / ${u.completionTokens} | ` +
-        `${u.estimatedCost === null ? '–' : `$${u.estimatedCost.toFixed(4)}`} |`));
+        `${cost(u.estimatedCost)} |`));
   }
   return `${lines.join('\n')}\n`;
 }
 
 const esc = (s: string): string => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+
+/** A table of header cells and rows of data cells, all already escaped. */
+function htmlTable(head: readonly string[], rows: readonly (readonly string[])[]): string {
+  return `<table><thead><tr>${head.map((h) => `<th>${h}</th>`).join('')}</tr></thead><tbody>` +
+    rows.map((row) => `<tr>${row.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('') + '</tbody></table>';
+}
 
 /** An SVG bar chart of win rates with their 95% intervals. */
 function winRateChart(r: TournamentResult): string {
@@ -82,17 +89,15 @@ function leaderboardHtml(r: TournamentResult): string {
     `${pct(a.winRateCI[0])}–${pct(a.winRateCI[1])}`, num(a.meanScore), `${num(a.scoreCI[0])}–${num(a.scoreCI[1])}`,
     num(a.meanRank, 2), num(a.rating), num(a.ratingSigma, 2), pct(a.wastedRate), pct(a.thrownOutRate), num(a.msPerDecision, 3),
   ]);
-  return `<table><thead><tr>${head.map((h) => `<th>${h}</th>`).join('')}</tr></thead><tbody>` +
-    rows.map((row) => `<tr>${row.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('') + '</tbody></table>';
+  return htmlTable(head, rows);
 }
 
 function usageHtml(r: TournamentResult): string {
   const head = ['agent', 'decisions sent', 'calls/game', 'invalid answers', 'fault retries', 'fallbacks', 'latency median (ms)', 'latency p95 (ms)', 'prompt tokens', 'completion tokens', 'est. cost'];
   const rows = r.usage.map((u) => [esc(u.spec), String(u.decisions), num(u.requestsPerGame), `${u.invalidAnswers} (${pct(u.invalidRate)})`, String(u.faultRetries),
     `${u.fallbacks} (${pct(u.fallbackRate)})`, num(u.latencyMedianMs, 0), num(u.latencyP95Ms, 0), String(u.promptTokens), String(u.completionTokens),
-    u.estimatedCost === null ? '–' : `$${u.estimatedCost.toFixed(4)}`]);
-  return `<table><thead><tr>${head.map((h) => `<th>${h}</th>`).join('')}</tr></thead><tbody>` +
-    rows.map((row) => `<tr>${row.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('') + '</tbody></table>';
+    cost(u.estimatedCost)]);
+  return htmlTable(head, rows);
 }
 
 export function reportHtml(r: TournamentResult): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { meanCI, ranks, t975, winShares } from './stats.ts';
+import { meanCI, percentile, ranks, t975, winShares } from './stats.ts';
 
 describe('stats', () => {
   it('t quantiles match the table', () => {
@@ -23,5 +23,12 @@ describe('stats', () => {
     expect(ranks([10, 30, 20, 30])).toEqual([4, 1.5, 3, 1.5]);
     expect(winShares([10, 30, 20, 30])).toEqual([0, 0.5, 0, 0.5]);
     expect(winShares([5, 1])).toEqual([1, 0]);
+  });
+
+  it('percentile is nearest-rank', () => {
+    expect(percentile([5, 1, 3, 2, 4], 50)).toBe(3);
+    expect(percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 95)).toBe(10);
+    expect(percentile(Array.from({ length: 100 }, (_, i) => i + 1), 95)).toBe(95);
+    expect(percentile([], 50)).toBeNaN();
   });
 });

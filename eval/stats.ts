@@ -1,5 +1,6 @@
 /**
- * Small statistics for tournament results: means with Student-t 95% intervals, and ranks.
+ * Small statistics for tournament results: means with Student-t 95% intervals, ranks and
+ * percentiles.
  *
  * Games that share a deal (duplicate deals: one seed played once per seat rotation) are not
  * independent, so intervals are taken over per-deal means (one value per deal), not per game.
@@ -61,4 +62,11 @@ export function winShares(scores: readonly number[]): number[] {
   const best = Math.max(...scores);
   const k = scores.filter((v) => v === best).length;
   return scores.map((v) => (v === best ? 1 / k : 0));
+}
+
+/** Nearest-rank percentile (p in (0, 100]) of unsorted values; NaN when empty. */
+export function percentile(xs: readonly number[], p: number): number {
+  if (xs.length === 0) return Number.NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length, Math.max(1, Math.ceil((p / 100) * s.length))) - 1];
 }

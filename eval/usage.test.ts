@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentUsage } from '../agents/agent.ts';
 import type { GameResult } from './summary.ts';
-import { percentile, summarizeUsage } from './usage.ts';
+import { summarizeUsage } from './usage.ts';
 
 const u = (o: Partial<AgentUsage>): AgentUsage => ({
   decisions: 0, requests: 0, invalidAnswers: 0, plainTextAnswers: 0, faultRetries: 0, fallbacks: 0, latenciesMs: [], promptTokens: 0, completionTokens: 0, ...o,
@@ -12,13 +12,6 @@ function game(index: number, seating: number[], usage: (AgentUsage | null)[]): G
 }
 
 describe('model usage summary', () => {
-  it('percentile is nearest-rank', () => {
-    expect(percentile([5, 1, 3, 2, 4], 50)).toBe(3);
-    expect(percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 95)).toBe(10);
-    expect(percentile(Array.from({ length: 100 }, (_, i) => i + 1), 95)).toBe(95);
-    expect(percentile([], 50)).toBeNaN();
-  });
-
   it('sums usage per spec by seating and matches hand-computed rates and cost', () => {
     const entries = ['llm:m', 'heuristic'];
     const results = [

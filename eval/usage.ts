@@ -5,6 +5,7 @@
  */
 import type { AgentUsage } from '../agents/agent.ts';
 import { addUsage, emptyUsage } from '../agents/usage.ts';
+import { percentile } from './stats.ts';
 import type { GameResult } from './summary.ts';
 
 /** US dollars per million tokens, by agent spec or by model name. */
@@ -31,13 +32,6 @@ export interface UsageSummary {
   requestsPerGame: number;
   /** From the price table, or null without a price for this spec. */
   estimatedCost: number | null;
-}
-
-/** Nearest-rank percentile (p in (0, 100]) of unsorted values; NaN when empty. */
-export function percentile(xs: readonly number[], p: number): number {
-  if (xs.length === 0) return Number.NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length, Math.max(1, Math.ceil((p / 100) * s.length))) - 1];
 }
 
 export function summarizeUsage(entries: readonly string[], results: readonly GameResult[], prices: Record<string, Price> = {}): UsageSummary[] {
