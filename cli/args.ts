@@ -60,6 +60,14 @@ export function intOption(values: Record<string, unknown>, name: string, fallbac
   return v;
 }
 
+/** An option that must be one of `choices`, or `fallback` when absent. */
+export function choiceOption<T extends string>(values: Record<string, unknown>, name: string, choices: readonly T[], fallback: T): T {
+  const raw = values[name];
+  if (raw === undefined) return fallback;
+  if (!choices.includes(raw as T)) throw new UsageError(`--${name} must be one of ${choices.join(', ')}, got '${String(raw)}'`);
+  return raw as T;
+}
+
 /** A number option in (0, max], or `fallback` when absent. */
 export function positiveOption(values: Record<string, unknown>, name: string, fallback: number, max: number): number {
   const raw = values[name];

@@ -11,8 +11,8 @@ import { NUM_ACTIONS } from '../env/actions.ts';
 import { OBS_SIZE } from '../env/observation/encode.ts';
 import { BACKENDS, type BackendChoice } from '../training/backend.ts';
 import { PPO_DEFAULTS, train, type IterationMetrics } from '../training/ppo.ts';
-import { intOption } from './args.ts';
-import { EXIT_OK, UsageError, type Io } from './io.ts';
+import { choiceOption, intOption } from './args.ts';
+import { EXIT_OK, type Io } from './io.ts';
 import { formatNumber, formatTable } from './table.ts';
 
 export const BENCH_TRAIN_USAGE = `Usage: czech-pub bench train [--iterations N] [--backend B] [--no-reference] [--json]
@@ -56,8 +56,7 @@ async function measure(iterations: number, backend: BackendChoice, plainDense: b
 
 export async function benchTrainCommand(values: Record<string, unknown>, io: Io): Promise<number> {
   const iterations = intOption(values, 'iterations', 4, 2, 100);
-  const backend = (values.backend ?? 'auto') as BackendChoice;
-  if (!BACKENDS.includes(backend)) throw new UsageError(`--backend must be one of ${BACKENDS.join(', ')}, got '${String(values.backend)}'`);
+  const backend = choiceOption(values, 'backend', BACKENDS, 'auto');
   const log = values.json ? () => {} : (l: string) => io.err(l);
   const ours = await measure(iterations, backend, false, log);
   const ref = values['no-reference'] ? null : await measure(iterations, backend, true, () => {});

@@ -4,12 +4,12 @@
  * after the current iteration and still writes the final evaluation and checkpoint.
  */
 import cliProgress from 'cli-progress';
-import { REWARD_SCHEMES, type RewardScheme } from '../env/rewards.ts';
-import { BACKENDS, type BackendChoice } from '../training/backend.ts';
+import { REWARD_SCHEMES } from '../env/rewards.ts';
+import { BACKENDS } from '../training/backend.ts';
 import type { EvalResult } from '../training/evaluate.ts';
 import type { IterationMetrics } from '../training/ppo.ts';
 import { readRunOptions, RUN_DEFAULTS, runTraining, type RunOptions } from '../training/run.ts';
-import { intOption, parseCommand, positiveOption } from './args.ts';
+import { choiceOption, intOption, parseCommand, positiveOption } from './args.ts';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Io } from './io.ts';
 
 export const TRAIN_USAGE = `Usage: czech-pub train [options]
@@ -103,10 +103,7 @@ export async function trainCommand(args: readonly string[], io: Io): Promise<num
       if (typeof values['ent-coef'] !== 'string' || values['ent-coef'].trim() === '' || !(e >= 0 && e <= 1)) throw new UsageError(`--ent-coef must be a number from 0 to 1, got '${String(values['ent-coef'])}'`);
       o.entCoef = e;
     }
-    if (values.reward !== undefined) {
-      if (!REWARD_SCHEMES.includes(values.reward as RewardScheme)) throw new UsageError(`--reward must be one of ${REWARD_SCHEMES.join(', ')}, got '${values.reward}'`);
-      o.reward = values.reward as RewardScheme;
-    }
+    o.reward = choiceOption(values, 'reward', REWARD_SCHEMES, o.reward);
     if (typeof values.opponents === 'string') o.pool = values.opponents;
     if (typeof values.imitate === 'string') o.imitate = values.imitate;
     o.imitateSteps = intOption(values, 'imitate-steps', o.imitateSteps, 0, 1e9);
@@ -116,10 +113,7 @@ export async function trainCommand(args: readonly string[], io: Io): Promise<num
     o.minutes = positiveOption(values, 'minutes', 0, 1e6);
     if (values.steps === undefined) o.totalSteps = Number.MAX_SAFE_INTEGER;
   }
-  if (values.backend !== undefined) {
-    if (!BACKENDS.includes(values.backend as BackendChoice)) throw new UsageError(`--backend must be one of ${BACKENDS.join(', ')}, got '${values.backend}'`);
-    o.backend = values.backend as BackendChoice;
-  }
+  o.backend = choiceOption(values, 'backend', BACKENDS, o.backend);
   o.evalEvery = intOption(values, 'eval-every', o.evalEvery, 0, 1e9);
   o.evalDeals = intOption(values, 'eval-deals', o.evalDeals, 1, 1e6);
   if (typeof values['eval-vs'] === 'string') o.evalOpponents = values['eval-vs'];
