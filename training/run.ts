@@ -24,7 +24,7 @@ import { decodeFloats, decodeWeights, encodeFloats, encodeWeights, loadCheckpoin
 import { describeBackend } from './backend.ts';
 import { curveSvg, type CurvePoint } from './curve.ts';
 import { evaluatePolicy, type EvalResult } from './evaluate.ts';
-import { PPO_DEFAULTS, train, type IterationMetrics, type PpoOptions, type TrainerState, type TrainHooks } from './ppo.ts';
+import { PPO_DEFAULTS, train, type IterationMetrics, type TrainerState, type TrainHooks } from './ppo.ts';
 import type { NetWeights } from './weights.ts';
 
 export const RUN_DEFAULTS = {

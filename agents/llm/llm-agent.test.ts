@@ -112,7 +112,7 @@ describe('llm agent against an OpenAI-compatible server', () => {
   });
 
   it('times out slow answers, retries, and falls back when faults persist', async () => {
-    const r = await play(spec(':timeoutMs=50:maxRetries=1'), (k, legal) => ({ delayMs: 200, content: JSON.stringify({ action: legal[0] }) }));
+    const r = await play(spec(':timeoutMs=50:maxRetries=1'), (_k, legal) => ({ delayMs: 200, content: JSON.stringify({ action: legal[0] }) }));
     expect(r.stats.fallbacks).toBe(r.stats.decisions);
     expect(r.stats.faultRetries).toBe(r.stats.decisions);
   }, 30_000);
