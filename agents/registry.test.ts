@@ -22,4 +22,14 @@ describe('agent registry', () => {
     expect(() => parseOptions('x', 'fast=maybe', d)).toThrow("option 'fast' must be true or false");
     expect(() => createAgent('random:x=1')).toThrow("agent 'random:x=1': unknown option 'x'");
   });
+
+  it('refuses inherited names as options: only the agent’s own options are options', () => {
+    const d = { iterations: 100 };
+    for (const key of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf']) {
+      expect(() => parseOptions('x', `${key}=1`, d)).toThrow(`unknown option '${key}'`);
+    }
+    expect(() => createAgent('random:__proto__=1')).toThrow(/unknown option '__proto__'/);
+    expect(() => createAgent('heuristic:constructor=x')).toThrow(/unknown option 'constructor'/);
+    expect(Object.getPrototypeOf(parseOptions('x', 'iterations=3', d))).toBe(Object.prototype);
+  });
 });

@@ -10,6 +10,14 @@ import { RandomAgent } from './random.ts';
 export interface AgentFactory {
   /** One line for listings. */
   description: string;
+  /**
+   * What the agent needs beyond a seat's view: 'world' (it searches copies of a locally held
+   * game), 'history' (it reads the events since its last decision). Such agents cannot answer
+   * a posted view (the server's stateless act route).
+   */
+  needs?: 'world' | 'history';
+  /** Its decisions are long computations: a server runs them off the event loop, on worker threads. */
+  heavy?: boolean;
   create(spec: string, options: string): Agent;
 }
 
@@ -22,6 +30,11 @@ export function registerAgent(name: string, factory: AgentFactory): void {
 
 export function knownAgents(): { name: string; description: string }[] {
   return [...factories].map(([name, f]) => ({ name, description: f.description }));
+}
+
+/** The factory registered under an agent name (the part of a spec before the first ':'), if any. */
+export function agentKind(name: string): Readonly<AgentFactory> | undefined {
+  return factories.get(name);
 }
 
 export class UnknownAgentError extends Error {
@@ -59,7 +72,8 @@ export function parseOptionParts<T extends Record<string, number | string | bool
     const eq = part.indexOf('=');
     const key = eq < 0 ? part : part.slice(0, eq);
     const raw = eq < 0 ? 'true' : part.slice(eq + 1);
-    if (!(key in defaults)) {
+    // Own keys only: 'constructor', '__proto__' or 'toString' are no agent's options.
+    if (!Object.hasOwn(defaults, key)) {
       throw new Error(`agent '${spec}': unknown option '${key}'; options: ${Object.keys(defaults).join(', ') || 'none'}`);
     }
     const d = defaults[key];

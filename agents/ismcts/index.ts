@@ -8,5 +8,7 @@ export { ISMCTS_DEFAULTS, parseIsmctsOptions, type IsmctsOptions } from './optio
 
 registerAgent('ismcts', {
   description: `information-set MCTS (options: ${Object.keys(ISMCTS_DEFAULTS).join(', ')})`,
+  needs: 'world',
+  heavy: true,
   create: (spec, options) => new IsmctsAgent(spec, parseIsmctsOptions(spec, options)),
 });

@@ -31,5 +31,6 @@ export function parseLlmSpec(spec: string, options: string): LlmOptions {
 
 registerAgent('llm', {
   description: 'a language model via an OpenAI-compatible server: llm:<model>[:baseUrl=...:temperature=0:structured=false:...]',
+  needs: 'history',
   create: (spec, options) => new LlmAgent(spec, parseLlmSpec(spec, options)),
 });
