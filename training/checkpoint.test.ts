@@ -54,6 +54,9 @@ describe('checkpoints', () => {
     j.layers[0].w = j.layers[0].w.slice(0, 100);
     expect(() => parseCheckpoint(JSON.stringify(j), 'cut.json')).toThrow(/cut\.json layer 0 weights: expected/);
     expect(() => loadCheckpoint('/nonexistent/model.json')).toThrow(/cannot read checkpoint .*ENOENT/);
+    // Refused before reading: a device that never ends, a folder.
+    expect(() => loadCheckpoint('/dev/zero')).toThrow(/not a regular file/);
+    expect(() => loadCheckpoint(tmpDir())).toThrow(/not a regular file/);
   });
 
   it('writes atomically: the old file stays whole until the new one is complete, and no temporary file is left', () => {

@@ -165,11 +165,19 @@ export function parseCheckpoint(text: string, what: string, ruleset: Ruleset = D
   };
 }
 
+/** Larger than any net this project trains (the shipped one is about 1 MB): refused unread. */
+export const MAX_CHECKPOINT_BYTES = 256 * 1024 * 1024;
+
 export function loadCheckpoint(file: string, ruleset?: Ruleset): Checkpoint {
   let text: string;
   try {
+    // A device, a pipe or a folder is no checkpoint: check before reading (reading /dev/zero never ends).
+    const st = fs.statSync(file);
+    if (!st.isFile()) throw new Error(`checkpoint ${file} is not a regular file`);
+    if (st.size > MAX_CHECKPOINT_BYTES) throw new Error(`checkpoint ${file} is ${st.size} bytes, over the ${MAX_CHECKPOINT_BYTES}-byte limit`);
     text = fs.readFileSync(file, 'utf8');
   } catch (err) {
+    if (!(err as NodeJS.ErrnoException).code) throw err;
     throw new Error(`cannot read checkpoint ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
   return parseCheckpoint(text, `checkpoint ${file}`, ruleset);
