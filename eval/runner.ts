@@ -3,10 +3,11 @@
  * on its own seed and seating (agents are reset per game with a seed derived from it), so
  * the results are the same whatever the number of workers; they are keyed by game index.
  */
-import { Worker } from 'node:worker_threads';
+import type { ResourceLimits, Worker } from 'node:worker_threads';
 import '../agents/index.ts';
 import { createAgent } from '../agents/registry.ts';
 import { playGame } from './game.ts';
+import { tsWorker } from './ts-worker.ts';
 import type { ScheduledGame } from './schedule.ts';
 import type { GameResult } from './summary.ts';
 import type { WorkerMessage, WorkerSetup } from './worker.ts';
@@ -25,6 +26,8 @@ export interface RunOptions extends WorkerSetup {
   onGame?: (result: GameResult) => void;
   /** Aborting stops handing out games; games in progress are dropped, finished ones kept. */
   signal?: AbortSignal;
+  /** Heap limits of each worker thread (a worker past them fails the run). */
+  resourceLimits?: ResourceLimits;
 }
 
 export interface RunOutcome {
@@ -58,13 +61,8 @@ async function runInThread(o: RunOptions): Promise<RunOutcome> {
   return { results, interrupted };
 }
 
-/** A worker that loads the TypeScript worker module through tsx, from any working directory. */
-function startWorker(setup: WorkerSetup): Worker {
-  // The ESM entry of tsx's API (its CommonJS one cannot register hooks in a worker).
-  const tsxApi = import.meta.resolve('tsx/esm/api');
-  const module = new URL('./worker.ts', import.meta.url).href;
-  const boot = `import(${JSON.stringify(tsxApi)}).then(({ register }) => { register(); return import(${JSON.stringify(module)}); })`;
-  return new Worker(boot, { eval: true, workerData: setup });
+function startWorker(setup: WorkerSetup, resourceLimits?: ResourceLimits): Worker {
+  return tsWorker(new URL('./worker.ts', import.meta.url), { workerData: setup, resourceLimits });
 }
 
 export async function runGames(o: RunOptions): Promise<RunOutcome> {
@@ -97,7 +95,7 @@ export async function runGames(o: RunOptions): Promise<RunOutcome> {
     };
     o.signal?.addEventListener('abort', () => finish(), { once: true });
     for (let i = 0; i < count; i++) {
-      const w = startWorker(setup);
+      const w = startWorker(setup, o.resourceLimits);
       workers.push(w);
       w.on('message', (m: WorkerMessage) => {
         // After an interrupt, games still in flight from a terminating worker are dropped, so

@@ -9,6 +9,7 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import type { ResourceLimits } from 'node:worker_threads';
 import '../agents/index.ts';
 import { createAgent } from '../agents/registry.ts';
 import { DEFAULT_MAX_DECISIONS } from '../env/env.ts';
@@ -36,6 +37,10 @@ export interface TournamentOptions {
   /** Folder for games.jsonl, results.json, leaderboard.md, report.html. */
   out?: string;
   signal?: AbortSignal;
+  /** Heap limits of each worker thread. */
+  resourceLimits?: ResourceLimits;
+  /** Names the results give the agents, one per spec (default: the specs): a server's catalogue labels, not its specs. */
+  labels?: string[];
   onGame?: (done: number, total: number) => void;
   /** With workers 0: games played at once in this thread (for network-bound agents). */
   parallel?: number;
@@ -81,6 +86,7 @@ export function resolveConfig(o: TournamentOptions): TournamentConfig {
   if (!Number.isInteger(players) || players < ruleset.players.min || players > ruleset.players.max) {
     throw new TournamentConfigError(`players must be from ${ruleset.players.min} to ${ruleset.players.max}, got ${players}`);
   }
+  if (o.labels && o.labels.length !== o.agents.length) throw new TournamentConfigError('one label per agent spec');
   if (o.agents.length !== players) {
     throw new TournamentConfigError(
       `${o.agents.length} agents for ${players} players: give one agent spec per seat (repeat a spec to field it twice)`,
@@ -124,16 +130,18 @@ export async function runTournament(o: TournamentOptions): Promise<TournamentRes
     workers: config.workers,
     parallel: o.parallel,
     signal: o.signal,
+    resourceLimits: o.resourceLimits,
     onGame: (r: GameResult) => {
       if (gamesFile) appendFileSync(gamesFile, `${JSON.stringify({ ...r, agents: r.seating.map((e) => config.agents[e]) })}\n`);
       o.onGame?.(++done, games.length);
     },
   });
   const elapsedSec = (performance.now() - t0) / 1000;
+  const names = o.labels ?? config.agents;
   const result: TournamentResult = {
     format: RESULTS_FORMAT,
     env: envSpec(config.ruleset),
-    config,
+    config: { ...config, agents: names.slice() },
     gamesScheduled: games.length,
     gamesPlayed: outcome.results.length,
     complete: !outcome.interrupted && outcome.results.length === games.length,
@@ -141,8 +149,8 @@ export async function runTournament(o: TournamentOptions): Promise<TournamentRes
     gamesPerSec: outcome.results.length / elapsedSec,
     startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
-    summary: summarize(config.agents, outcome.results),
-    usage: summarizeUsage(config.agents, outcome.results, o.prices),
+    summary: summarize(names, outcome.results),
+    usage: summarizeUsage(names, outcome.results, o.prices),
   };
   if (o.out) writeReports(o.out, result);
   return result;
