@@ -1,21 +1,28 @@
-/** `czech-pub serve`: the HTTP API (server/) on a host and port, until Ctrl-C. */
+/** `czech-pub serve`: the HTTP API (server/) on a host and port, until Ctrl-C or SIGTERM. */
 import { buildServer } from '../server/app.ts';
+import { ConfigError, loadConfig, type Limits, type ServerConfig } from '../server/config.ts';
 import { intOption, parseCommand } from './args.ts';
-import { EXIT_OK, type Io } from './io.ts';
+import { EXIT_OK, UsageError, type Io } from './io.ts';
 
-export const SERVE_USAGE = `Usage: czech-pub serve [--host H] [--port P]
+export const SERVE_USAGE = `Usage: czech-pub serve [--config FILE] [--models DIR] [--host H] [--port P]
 
-Serves the HTTP API under /v1: games with remote and bot seats, stateless bot serving,
-tournament jobs. Every registered agent (and the shipped ppo model) can fill a seat.
+Serves the HTTP API under /v1 and the web page at /: games with remote and bot seats,
+stateless bot serving, tournament jobs. Clients name bots of the catalogue: the built-in
+entries (random, greedy, cautious, heuristic, ppo, ismcts with bounded options), the
+checkpoints in --models, and what the config file defines (README, "Security").
 
 Options:
-  --host H     interface to listen on (default 127.0.0.1)
-  --port P     port (default 8787; 0 picks a free one)
+  --config FILE   the catalogue and limits (JSON; server/config.ts documents every field)
+  --models DIR    every NAME.json checkpoint in DIR is a bot named NAME
+  --host H        interface to listen on (default 127.0.0.1)
+  --port P        port (default 8787; 0 picks a free one)
   --rate-limit N  requests per second per client address (default 2000; 0 = none)
-  --log        log every request as JSON lines
-  -h, --help   show this help`;
+  --log           log every request as JSON lines
+  -h, --help      show this help`;
 
 const OPTIONS = {
+  config: { type: 'string' },
+  models: { type: 'string' },
   host: { type: 'string' },
   port: { type: 'string' },
   log: { type: 'boolean' },
@@ -31,11 +38,23 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
   }
   const port = intOption(values, 'port', 8787, 0, 65535);
   const host = typeof values.host === 'string' ? values.host : '127.0.0.1';
-  const rate = intOption(values, 'rate-limit', 2000, 0, 1_000_000);
-  const app = await buildServer({ logger: values.log === true, rateLimit: rate });
+  const limits: Partial<Limits> = {};
+  if (values['rate-limit'] !== undefined) limits.rateLimit = intOption(values, 'rate-limit', 2000, 0, 1_000_000);
+  let app;
+  try {
+    const config: ServerConfig = typeof values.config === 'string' ? loadConfig(values.config) : {};
+    if (typeof values.models === 'string') config.models = values.models;
+    app = await buildServer({ ...limits, config, logger: values.log === true });
+  } catch (e) {
+    if (e instanceof ConfigError) throw new UsageError(e.message);
+    throw e;
+  }
   const url = await app.listen({ host, port });
   io.err(`czech-pub API listening on ${url} (the web page at /, the API docs at /docs; Ctrl-C stops it)`);
-  await new Promise<void>((resolve) => process.once('SIGINT', resolve));
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
   await app.close();
   return EXIT_OK;
 }

@@ -162,7 +162,7 @@ describe('HTTP API over a listening server', () => {
   }, 60_000);
 
   it('answers its limits with clear 4xx: body size, live games, request rate', async () => {
-    const small = await buildServer({ bodyLimit: 200, maxGames: 1, rateLimit: 5 });
+    const small = await buildServer({ bodyLimit: 256, maxGames: 1, rateLimit: 5 });
     const url = await small.listen({ host: '127.0.0.1', port: 0 });
     const post = (body: string) => fetch(`${url}/v1/games`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     const big = await post(JSON.stringify({ seats: ['remote', 'random'], seed: 'x'.repeat(300) }));
@@ -187,9 +187,12 @@ describe('HTTP API over a listening server', () => {
     expect(ui.status).toBe(200);
   });
 
-  it('lists the bots', async () => {
+  it('lists the catalogue: the default entries with what a client may set, and no llm or http bot unless the operator defines one', async () => {
     const r = await call('GET', '/v1/bots');
-    expect(r.body.bots.map((b: { name: string }) => b.name)).toEqual(expect.arrayContaining(['random', 'heuristic', 'ismcts', 'ppo', 'llm']));
+    expect(r.body.bots.map((b: { name: string }) => b.name)).toEqual(['random', 'greedy', 'cautious', 'heuristic', 'ppo', 'ismcts']);
+    const ismcts = r.body.bots.find((b: { name: string }) => b.name === 'ismcts');
+    expect(ismcts).toMatchObject({ agent: 'ismcts', heavy: true, servesPostedViews: false, options: { iterations: { min: 10, max: 1000, integer: true } } });
+    expect(JSON.stringify(r.body)).not.toMatch(/models\/|\.json/);
   });
 
   it('serves bots statelessly: the same action as the bot playing locally', async () => {
@@ -291,7 +294,7 @@ describe('HTTP API over a listening server', () => {
     const illegal = before.body.yourTurn ? 197 : 0;
     const cases: [string, string, unknown, string | undefined, number, RegExp][] = [
       ['POST', '/v1/games', { seats: ['remote'] }, undefined, 400, /seats/],
-      ['POST', '/v1/games', { seats: ['remote', 'nobody'] }, undefined, 400, /unknown agent 'nobody'/],
+      ['POST', '/v1/games', { seats: ['remote', 'nobody'] }, undefined, 400, /seats\[1\]: unknown bot "nobody"; this server's bots: random, greedy/],
       ['POST', '/v1/games', { seats: ['remote', 'random'], extra: 1 }, undefined, 400, /extra|Unrecognized/i],
       ['POST', '/v1/games', '{"seats": [', undefined, 400, /JSON|json|Unexpected|invalid/i],
       ['GET', '/v1/games/nope/view', undefined, token, 404, /no game 'nope'/],

@@ -4,7 +4,7 @@
  *
  * | method | path                         | what                                                    |
  * |--------|------------------------------|---------------------------------------------------------|
- * | GET    | /v1/bots                     | the agents that can fill a seat                         |
+ * | GET    | /v1/bots                     | the catalogue: bots that can fill a seat, their options |
  * | POST   | /v1/bots/:spec/act           | stateless: a seat's view and legal actions in, an action out |
  * | POST   | /v1/games                    | a game: seats ('remote' or an agent spec); remote tokens |
  * | GET    | /v1/ruleset                  | the rules' numbers (chart, titles, ...) and card names  |
@@ -18,6 +18,8 @@
  * | GET    | /, /app.js, ...              | the web page (web/), which uses only this API           |
  * | POST   | /v1/tournaments              | a tournament as a background job (worker threads)       |
  * | GET    | /v1/tournaments/:id          | its progress; when done, the summary and the leaderboard |
+ * | DELETE | /v1/tournaments/:id          | stops it (finished games kept), or drops a finished one |
+ * | GET    | /healthz                     | for load balancers: 200 while the server serves         |
  *
  * The OpenAPI document is at /docs/json, its UI at /docs.
  *
@@ -25,39 +27,40 @@
  * token reaches is built from that seat's view, so no other hand or the draw pile's order can
  * leave the server during a game. The watch token, made with every game, opens the public view
  * (publicView: what an onlooker at the table sees) and, once the game is over, the replay.
+ *
+ * What a client may make the server do is bounded (README, "Security"): bots are entries of
+ * the operator's catalogue (catalogue.ts), heavy ones decide on worker threads with a time and
+ * memory limit (bot-pool.ts), games, tournaments and streams are limited in all and per client,
+ * and requests must arrive within a time limit (config.ts).
  */
+import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { REWARD_SCHEMES } from '../env/rewards.ts';
-import { DEFAULT_RULESET } from '../env/ruleset.ts';
-import '../agents/index.ts';
 import type { Agent } from '../agents/agent.ts';
-import { createAgent, knownAgents } from '../agents/registry.ts';
 import { ACTION_GROUPS, ACTION_SPACE_VERSION, describeAction, NUM_ACTIONS } from '../env/actions.ts';
 import { CARD_IDS, cardKind, cardName } from '../env/cards.ts';
 import { OBS_SIZE } from '../env/observation/encode.ts';
-import type { PlayerView } from '../env/observation/view.ts';
+import { REWARD_SCHEMES } from '../env/rewards.ts';
+import { DEFAULT_RULESET } from '../env/ruleset.ts';
 import { PostedObservation } from './bot-obs.ts';
-import { randomBytes } from 'node:crypto';
-import { leaderboardMarkdown } from '../eval/report.ts';
-import { jsonSummary, resolveConfig, runTournament, type TournamentResult } from '../eval/tournament.ts';
-import { ApiError, envAt, GameStore, named, narratedEvents, stepEvents, type LiveGame, type Viewer } from './games.ts';
+import { BotPool } from './bot-pool.ts';
+import { BotSpecError, Catalogue, MAX_SPEC_LENGTH } from './catalogue.ts';
+import { resolveLimits, type Limits, type ServerConfig } from './config.ts';
+import { ApiError, envAt, GameStore, named, stepEvents, narratedEvents, type LiveGame, type Viewer } from './games.ts';
+import { JobStore } from './jobs.ts';
+import * as S from './schemas.ts';
+import { Streams } from './stream.ts';
+import { parsePostedView } from './view-schema.ts';
 import { webFiles } from './web.ts';
 
-export interface ServerOptions {
-  /** Requests per second per client address (0 = no limit). */
-  rateLimit?: number;
-  /** Tournament jobs: worker threads each, jobs at once, games per job. */
-  tournamentWorkers?: number;
-  maxJobs?: number;
-  maxTournamentGames?: number;
-  maxGames?: number;
-  idleMs?: number;
-  bodyLimit?: number;
+export interface ServerOptions extends Partial<Limits> {
+  /** The operator's catalogue and limits (config.ts); the options above override its limits. */
+  config?: ServerConfig;
   logger?: boolean;
 }
 
@@ -83,7 +86,7 @@ function seatState(game: LiveGame, viewer: Viewer, k = game.env.actions.length) 
     done: game.env.done,
     toAct,
     yourTurn: mine,
-    view: viewer === null ? env.publicView() : env.view(viewer),
+    view: (viewer === null ? env.publicView() : env.view(viewer)) as unknown as Record<string, unknown>,
     text: viewer === null ? null : env.text(viewer),
     legalActions: mine ? named(env.legalActions(), viewer, env.players) : [],
     scores: game.env.done ? game.env.scores() : null,
@@ -100,30 +103,91 @@ function stepParam(game: LiveGame, k: number | undefined): number {
   return k ?? steps;
 }
 
+const PROTO_KEY = /"(__proto__|constructor|prototype)"\s*:/;
+
+/** JSON.parse, refusing keys that name an object's prototype anywhere (no field of this API is called so). */
+export function parseJsonBody(text: string): unknown {
+  if (text === '') throw new Error('empty body; send JSON');
+  let parsed: unknown;
+  try {
+    // The reviver walks every key, so it runs only when such a key may be there.
+    parsed = PROTO_KEY.test(text) ? JSON.parse(text, (key, value) => {
+      if (key === '__proto__' || key === 'constructor' || key === 'prototype') throw new TypeError(`the key "${key}" is not allowed`);
+      return value;
+    }) : JSON.parse(text);
+  } catch (e) {
+    if (e instanceof TypeError) throw e;
+    throw new Error(`not valid JSON (${(e as Error).message.slice(0, 100)})`);
+  }
+  return parsed;
+}
+
+/** A fresh seed nobody can guess: a seat that knew the seed would know every hand and the draw pile. */
+const secretSeed = () => randomBytes(16).toString('base64url');
+
 export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstance> {
-  const app = Fastify({ logger: o.logger ?? false, bodyLimit: o.bodyLimit ?? 64 * 1024 }).withTypeProvider<ZodTypeProvider>();
+  const { config = {}, logger = false, ...overrides } = o;
+  const limits = resolveLimits(config, overrides);
+  const catalogue = new Catalogue(config);
+  const app = Fastify({
+    logger,
+    bodyLimit: limits.bodyLimit,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveMs,
+    // Node checks the request and header timeouts this often (default 30 s).
+    http: { headersTimeout: limits.requestTimeoutMs, connectionsCheckingInterval: Math.max(50, Math.min(1000, limits.requestTimeoutMs / 4)) },
+    trustProxy: config.trustProxy ?? false,
+    forceCloseConnections: true,
+    // A bot spec in the act route's path may be as long as one in a body.
+    routerOptions: { maxParamLength: MAX_SPEC_LENGTH },
+  }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // Bodies are JSON only: anything else is a 415 naming its type, not a confusing schema error.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    try {
+      done(null, parseJsonBody(body as string));
+    } catch (e) {
+      done(new ApiError(400, `request body: ${(e as Error).message}`), undefined);
+    }
+  });
   await app.register(swagger, {
-    openapi: { info: { title: 'czech-pub-gym API', version: '1.0.0', description: 'Czech Pub games with per-seat secrecy, bot serving and tournaments.' } },
+    openapi: {
+      info: { title: 'czech-pub-gym API', version: '1.0.0', description: 'Czech Pub games with per-seat secrecy, bot serving and tournaments.' },
+      components: { securitySchemes: S.SECURITY_SCHEMES },
+    },
     transform: jsonSchemaTransform,
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
-  if ((o.rateLimit ?? 2000) > 0) {
+  if (config.corsOrigins?.length) await app.register(cors, { origin: config.corsOrigins, methods: ['GET', 'POST', 'DELETE'] });
+  if (limits.rateLimit > 0) {
     await app.register(rateLimit, {
-      max: o.rateLimit ?? 2000,
+      max: limits.rateLimit,
       timeWindow: 1000,
       errorResponseBuilder: (_req, ctx) => ({ statusCode: 429, error: `rate limit: at most ${ctx.max} requests per second per client; retry in ${Math.ceil(ctx.ttl / 1000)} s` }),
     });
   }
-  const store = new GameStore({ maxGames: o.maxGames ?? 1000, idleMs: o.idleMs ?? 30 * 60_000 });
+  const pool = new BotPool({ workers: limits.botWorkers, decisionMs: limits.decisionMs, memoryMb: limits.workerMemoryMb, maxQueued: limits.maxQueuedDecisions });
+  const store = new GameStore(limits, catalogue, pool);
+  const jobs = new JobStore(limits, catalogue);
+  const streams = new Streams(limits);
+  const sweeper = setInterval(() => store.expire(), Math.min(60_000, limits.idleMs));
+  sweeper.unref();
+  app.addHook('preClose', async () => {
+    clearInterval(sweeper);
+    store.closeAll();
+    pool.close();
+    await jobs.closeAll();
+  });
 
-  app.setErrorHandler((err: Error & { statusCode?: number; validation?: unknown }, _req, reply) => {
+  app.setErrorHandler((err: Error & { statusCode?: number; validation?: unknown; code?: string }, _req, reply) => {
     if (err instanceof ApiError) return reply.code(err.status).send({ error: err.message, ...err.extra });
     if (err.validation) return reply.code(400).send({ error: `invalid request: ${err.message}` });
     if (err.statusCode === 429) return reply.code(429).send({ error: (err as { error?: string }).error ?? err.message });
-    if (err.statusCode === 413) return reply.code(413).send({ error: `request body too large (limit ${o.bodyLimit ?? 64 * 1024} bytes)` });
+    if (err.statusCode === 413) return reply.code(413).send({ error: `request body too large (limit ${limits.bodyLimit} bytes)` });
     const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+    if (status === 500) app.log.error(err);
     return reply.code(status).send({ error: status === 500 ? 'internal error' : err.message });
   });
 
@@ -137,8 +201,13 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
 
   const { min, max } = DEFAULT_RULESET.players;
   const idParams = z.object({ id: z.string().min(1).max(64) });
+  const specString = z.string().min(1).max(MAX_SPEC_LENGTH);
+  const seedSchema = z.union([z.string().max(200), z.number().int()]);
+  const started = Date.now();
 
-  app.get('/v1/bots', async () => ({ bots: knownAgents() }));
+  app.get('/healthz', { schema: { response: { 200: S.health } }, config: { rateLimit: false } }, async () => ({ status: 'ok' as const, uptimeSec: Math.round((Date.now() - started) / 1000) }));
+
+  app.get('/v1/bots', { schema: { response: { 200: S.botList } } }, async () => ({ bots: catalogue.list() }));
 
   app.get('/v1/ruleset', async () => ({
     ruleset: DEFAULT_RULESET,
@@ -148,32 +217,45 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
     actionGroups: ACTION_GROUPS,
   }));
 
-  // One instance per spec, reused: bots are asked with reset() per request (stateless use).
+  // Bot instances for the act route, one per label (entry and options), least recently used dropped first.
   const served = new Map<string, Agent>();
   app.post('/v1/bots/:spec/act', {
     schema: {
-      params: z.object({ spec: z.string().min(1).max(300) }),
+      params: z.object({ spec: specString }),
       body: z.object({
-        // Only what the route itself reads is checked here; the bot reads the rest.
-        view: z.looseObject({ seat: z.number().int().min(0).max(max - 1), players: z.number().int().min(min).max(max) }),
+        view: z.unknown().describe("A seat's view as GET /v1/games/{id}/view gives it (PlayerView); checked field by field."),
         legalActions: z.array(z.number().int().min(0).max(NUM_ACTIONS - 1)).min(1).max(NUM_ACTIONS),
         encoding: z.array(z.number()).length(OBS_SIZE).optional(),
         seed: z.string().max(200).optional(),
       }).strict(),
+      response: { 200: S.actAnswer, ...S.errors(400, 404, 413, 429) },
     },
   }, async (req) => {
-    const { spec } = req.params;
-    let bot = served.get(spec);
-    if (!bot) {
-      try {
-        bot = createAgent(spec);
-      } catch (e) {
-        throw new ApiError((e as Error).name === 'UnknownAgentError' ? 404 : 400, (e as Error).message);
-      }
-      if (spec.startsWith('ismcts') || spec.startsWith('llm')) throw new ApiError(400, `'${spec}' cannot be served statelessly (it needs the game held locally or a conversation)`);
-      served.set(spec, bot);
+    let choice;
+    try {
+      choice = catalogue.resolve(req.params.spec);
+    } catch (e) {
+      if (e instanceof BotSpecError) throw new ApiError(e.unknown ? 404 : 400, e.message);
+      throw e;
     }
-    const view = req.body.view as unknown as PlayerView;
+    if (choice.entry.needs || choice.entry.heavy) {
+      throw new ApiError(400, `bot '${choice.entry.name}' cannot answer a posted view (it ${choice.entry.needs === 'history' ? 'reads the game\'s history' : 'searches copies of a game held on the server'}); seat it at a game (POST /v1/games)`);
+    }
+    const posted = parsePostedView(req.body.view);
+    if (!posted.ok) throw new ApiError(400, posted.error);
+    const view = posted.view;
+    let bot = served.get(choice.label);
+    if (bot) {
+      served.delete(choice.label);
+    } else {
+      try {
+        bot = catalogue.create(choice);
+      } catch (e) {
+        throw new ApiError(400, (e as Error).message);
+      }
+      if (served.size >= limits.servedCache) served.delete(served.keys().next().value!);
+    }
+    served.set(choice.label, bot);
     bot.reset?.({ seat: view.seat, players: view.players, seed: req.body.seed ?? 'served' });
     const legal = [...new Set(req.body.legalActions)].sort((a, b) => a - b);
     let action: number;
@@ -181,7 +263,10 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
       action = await bot.act(new PostedObservation(view, legal, req.body.encoding));
     } catch (e) {
       if (e instanceof ApiError) throw e;
-      throw new ApiError(400, `the bot could not act on this view: ${(e as Error).message}`);
+      throw new ApiError(400, 'the bot could not act on this view: the view and legalActions do not describe a position it can play');
+    }
+    if (!legal.includes(action)) {
+      throw new ApiError(400, `the posted view and legalActions contradict each other: in this view the bot's move is ${action} (${describeAction(action, view.seat, view.players)}), which legalActions does not list`);
     }
     return { action, name: describeAction(action, view.seat, view.players) };
   });
@@ -189,19 +274,22 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
   app.post('/v1/games', {
     schema: {
       body: z.object({
-        seats: z.array(z.string().min(1).max(200)).min(min).max(max),
-        seed: z.union([z.string().max(200), z.number().int()]).optional(),
+        seats: z.array(specString).min(min).max(max).describe("'remote' for a seat played through the API, or a bot from GET /v1/bots, per seat."),
+        seed: seedSchema.optional().describe('Deals the game. Without one, a random seed is drawn; it is shown in the replay once the game is over.'),
         reward: z.enum(REWARD_SCHEMES).optional(),
       }).strict(),
+      response: { 201: S.created, ...S.errors(400, 413, 429) },
     },
   }, async (req, reply) => {
-    const seed = req.body.seed === undefined ? String(Date.now()) : String(req.body.seed);
-    const { game, tokens } = await store.create({ seats: req.body.seats, seed, reward: req.body.reward ?? 'win' });
+    const seed = req.body.seed === undefined ? secretSeed() : String(req.body.seed);
+    const { game, tokens } = await store.create({ seats: req.body.seats, seed, reward: req.body.reward ?? 'win', client: req.ip });
     return reply.code(201).send({ id: game.id, players: game.seats.length, seats: game.seats, tokens, watchToken: game.watchToken });
   });
 
+  const tokenRoute = { security: S.SEAT_TOKEN, params: idParams };
+
   app.get('/v1/games/:id/view', {
-    schema: { params: idParams, querystring: z.object({ at: z.coerce.number().int().min(0).optional() }).strict() },
+    schema: { ...tokenRoute, querystring: z.object({ at: z.coerce.number().int().min(0).optional() }).strict(), response: { 200: S.seatState, ...S.errors(400, 401, 403, 404, 429) } },
   }, async (req) => {
     const game = store.get(req.params.id);
     const viewer = store.viewerOf(game, bearer(req));
@@ -209,7 +297,7 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
   });
 
   app.post('/v1/games/:id/actions', {
-    schema: { params: idParams, body: z.object({ action: z.number().int().min(0) }).strict() },
+    schema: { ...tokenRoute, body: z.object({ action: z.number().int().min(0) }).strict(), response: { 200: S.seatState, ...S.errors(400, 401, 403, 404, 409, 429) } },
   }, async (req) => {
     const game = store.get(req.params.id);
     const seat = store.seatOf(game, bearer(req));
@@ -217,8 +305,10 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
     return seatState(game, seat);
   });
 
+  const sinceQuery = z.object({ since: z.coerce.number().int().min(0).optional() }).strict();
+
   app.get('/v1/games/:id/events', {
-    schema: { params: idParams, querystring: z.object({ since: z.coerce.number().int().min(0).optional() }).strict() },
+    schema: { ...tokenRoute, querystring: sinceQuery, response: { 200: S.eventsAnswer, ...S.errors(400, 401, 403, 404, 429) } },
   }, async (req) => {
     const game = store.get(req.params.id);
     const viewer = store.viewerOf(game, bearer(req));
@@ -227,51 +317,38 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
   });
 
   app.get('/v1/games/:id/stream', {
-    schema: { params: idParams, querystring: z.object({ since: z.coerce.number().int().min(0).optional() }).strict() },
+    schema: {
+      ...tokenRoute, querystring: sinceQuery,
+      description: 'Server-Sent Events: each event\'s id is the seat\'s event count, so a reconnect with Last-Event-ID resumes; a comment line every heartbeat; ends with `end` or `gone`.',
+      response: { 200: z.string().describe('text/event-stream'), ...S.errors(400, 401, 403, 404, 429) },
+    },
   }, async (req, reply) => {
     const game = store.get(req.params.id);
     const viewer = store.viewerOf(game, bearer(req));
-    let cursor = req.query.since ?? 0;
-    reply.hijack();
-    const res = reply.raw;
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-    const flush = () => {
-      if (cursor < game.env.eventCount) for (const ev of narratedEvents(game, viewer, cursor)) res.write(`id: ${++cursor}\ndata: ${JSON.stringify(ev)}\n\n`);
-      if (game.env.done) {
-        res.write(`event: end\ndata: ${JSON.stringify({ scores: game.env.scores() })}\n\n`);
-        stop();
-      }
-    };
-    const stop = () => {
-      game.listeners.delete(flush);
-      res.end();
-    };
-    game.listeners.add(flush);
-    req.raw.on('close', () => game.listeners.delete(flush));
-    flush();
+    streams.serve(req, reply, game, viewer, Streams.cursor(req, req.query.since, game.env.eventCount));
   });
 
-  app.get('/v1/games/:id/replay', { schema: { params: idParams } }, async (req) => {
+  app.get('/v1/games/:id/replay', { schema: { ...tokenRoute, response: { 200: S.replayAnswer, ...S.errors(401, 403, 404, 409, 429) } } }, async (req) => {
     const game = finishedGame(req.params.id, bearer(req));
     const c = game.env.config;
-    return { seed: c.seed, players: c.players, seats: game.seats, reward: c.reward, actions: game.env.actions, scores: game.env.scores() };
+    return { seed: c.seed, players: c.players, seats: game.seats, reward: c.reward, actions: [...game.env.actions], scores: game.env.scores(), faults: game.faults };
   });
 
   // Each step of a finished game with every seat's view and the choice made there.
   app.get('/v1/games/:id/replay/:step', {
-    schema: { params: idParams.extend({ step: z.coerce.number().int().min(0) }) },
+    schema: { security: S.SEAT_TOKEN, params: idParams.extend({ step: z.coerce.number().int().min(0) }), response: { 200: S.replayFrame, ...S.errors(400, 401, 403, 404, 409, 429) } },
   }, async (req) => {
     const game = finishedGame(req.params.id, bearer(req));
     const steps = game.env.actions.length;
     const k = req.params.step;
     if (k > steps) throw new ApiError(404, `step ${k}: the game has steps 0 to ${steps}`);
     const env = envAt(game, k);
-    const views = Array.from({ length: env.players }, (_, p) => env.view(p));
+    const views = Array.from({ length: env.players }, (_, p) => env.view(p) as unknown as Record<string, unknown>);
     return {
       step: k,
       steps,
       views,
-      decision: views[0].decision,
+      decision: views[0].decision as Record<string, unknown>,
       legalActions: env.done ? [] : named(env.legalActions(), env.currentPlayer, env.players),
       next: k < steps ? played(game, k) : null,
       events: stepEvents(game, k, 'all'),
@@ -283,44 +360,26 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
     app.get(path, { schema: { hide: true } }, async (_req, reply) => reply.type(file.type).header('cache-control', 'no-cache').send(file.body));
   }
 
-  const jobs = new Map<string, { status: 'running' | 'done' | 'failed'; done: number; total: number; result?: TournamentResult; error?: string }>();
   app.post('/v1/tournaments', {
     schema: {
       body: z.object({
-        agents: z.array(z.string().min(1).max(300)).min(min).max(max),
-        games: z.number().int().min(1).max(o.maxTournamentGames ?? 20_000),
-        seed: z.union([z.string().max(200), z.number().int()]).optional(),
+        agents: z.array(specString).min(min).max(max).describe('A bot from GET /v1/bots per seat (repeat one to field it twice).'),
+        games: z.number().int().min(1).max(limits.maxJobGames),
+        seed: seedSchema.optional().describe('Default: a random seed, reported in the summary.'),
         duplicate: z.boolean().optional(),
       }).strict(),
+      response: { 202: S.jobAnswer, ...S.errors(400, 413, 429) },
     },
   }, async (req, reply) => {
-    if ([...jobs.values()].filter((j) => j.status === 'running').length >= (o.maxJobs ?? 2)) throw new ApiError(429, `too many tournaments running (limit ${o.maxJobs ?? 2}); try again later`);
-    try {
-      resolveConfig({ agents: req.body.agents, games: req.body.games, seed: '1' });
-    } catch (e) {
-      throw new ApiError(400, (e as Error).message);
-    }
-    const id = randomBytes(9).toString('base64url');
-    const job: { status: 'running' | 'done' | 'failed'; done: number; total: number; result?: TournamentResult; error?: string } = { status: 'running', done: 0, total: req.body.games };
-    jobs.set(id, job);
-    runTournament({
-      agents: req.body.agents, games: req.body.games, seed: String(req.body.seed ?? 1), duplicate: req.body.duplicate,
-      workers: o.tournamentWorkers ?? 1, onGame: (done, total) => Object.assign(job, { done, total }),
-    }).then(
-      (r) => Object.assign(job, { status: 'done', result: r }),
-      (e: Error) => Object.assign(job, { status: 'failed', error: e.message }),
-    );
-    return reply.code(202).send({ id, status: job.status, total: job.total });
+    const job = jobs.start({ agents: req.body.agents, games: req.body.games, seed: String(req.body.seed ?? secretSeed()), duplicate: req.body.duplicate, client: req.ip });
+    return reply.code(202).send(jobs.report(job));
   });
 
-  app.get('/v1/tournaments/:id', { schema: { params: idParams } }, async (req) => {
-    const job = jobs.get(req.params.id);
-    if (!job) throw new ApiError(404, `no tournament '${req.params.id}'`);
-    return {
-      id: req.params.id, status: job.status, done: job.done, total: job.total, error: job.error,
-      ...(job.result ? { summary: jsonSummary(job.result), leaderboard: leaderboardMarkdown(job.result) } : {}),
-    };
-  });
+  app.get('/v1/tournaments/:id', { schema: { params: idParams, response: { 200: S.jobAnswer, ...S.errors(404, 429) } } }, async (req) => jobs.report(jobs.get(req.params.id)));
+
+  app.delete('/v1/tournaments/:id', {
+    schema: { params: idParams, description: 'Stops a running tournament (its finished games are kept and summarised), or drops a finished one.', response: { 200: S.jobAnswer, ...S.errors(404, 429) } },
+  }, async (req) => jobs.report(await jobs.cancel(req.params.id)));
 
   return app;
 }

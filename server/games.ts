@@ -12,12 +12,32 @@ import { narrateEvent } from '../env/narrate.ts';
 import type { RewardScheme } from '../env/rewards.ts';
 import type { Agent } from '../agents/agent.ts';
 import { EnvObservation } from '../agents/observation.ts';
-import { createAgent } from '../agents/registry.ts';
+import type { BotPool } from './bot-pool.ts';
+import { BotSpecError, type Catalogue } from './catalogue.ts';
 
 export interface CreateGame {
+  /** 'remote' or a catalogue bot spec, per seat. */
   seats: string[];
   seed: string;
   reward: RewardScheme;
+  /** Who asks (the client's address): games per client are limited. */
+  client?: string;
+}
+
+export interface StoreLimits {
+  maxGames: number;
+  maxGamesPerClient: number;
+  idleMs: number;
+}
+
+/** A bot seat: an agent played in this thread, or a heavy one played on the bot workers. */
+export type SeatBot = { agent: Agent } | { pooled: string };
+
+/** A decision a bot could not make (over its time or memory, a failure): the seat played its fallback. */
+export interface BotFault {
+  step: number;
+  seat: number;
+  reason: string;
 }
 
 export class ApiError extends Error {
@@ -29,9 +49,16 @@ export class ApiError extends Error {
 export interface LiveGame {
   id: string;
   env: CzechPubEnv;
+  /** 'remote' or the bot's canonical label, per seat. */
   seats: string[];
-  bots: (Agent | null)[];
+  bots: (SeatBot | null)[];
+  /** Agent resets per seat (the same seeds a tournament derives). */
+  starts: { seat: number; players: number; seed: string }[];
   tokens: Map<string, number>;
+  client: string;
+  /** No longer counted against its client's quota (over, or dropped). */
+  settled: boolean;
+  faults: BotFault[];
   /** Opens the onlooker's view (public facts only) and, once the game is over, the replay. */
   watchToken: string;
   /** logAt[k]: length of the event log once k actions were taken (logAt[0]: after the deal). */
@@ -42,8 +69,8 @@ export interface LiveGame {
   scrub: CzechPubEnv | null;
   queue: Promise<unknown>;
   touched: number;
-  /** Called after every change (event streams wait on it). */
-  listeners: Set<() => void>;
+  /** Called after every change, and with 'gone' when the game expires (event streams wait on it). */
+  listeners: Set<(gone?: 'gone') => void>;
 }
 
 /** Who reads: a seat, or null for an onlooker with the watch token. */
@@ -98,8 +125,14 @@ export function stepEvents(game: LiveGame, k: number, viewer: Viewer | 'all'): N
 
 export class GameStore {
   private readonly games = new Map<string, LiveGame>();
+  private readonly perClient = new Map<string, number>();
 
-  constructor(private readonly limits: { maxGames: number; idleMs: number }, private readonly now: () => number = () => Date.now()) {}
+  constructor(
+    private readonly limits: StoreLimits,
+    private readonly catalogue: Catalogue,
+    private readonly pool: BotPool | null = null,
+    private readonly now: () => number = () => Date.now(),
+  ) {}
 
   get size(): number {
     return this.games.size;
@@ -107,18 +140,33 @@ export class GameStore {
 
   /** Creates a game and plays its bots up to the first remote decision. */
   async create(o: CreateGame): Promise<{ game: LiveGame; tokens: { seat: number; token: string }[] }> {
-    // At the limit, sweep now: an expired game must not hold a place.
-    this.expire(this.games.size >= this.limits.maxGames);
+    const client = o.client ?? 'local';
+    // At a limit, sweep now: an expired game must not hold a place.
+    const full = () => this.games.size >= this.limits.maxGames || (this.perClient.get(client) ?? 0) >= this.limits.maxGamesPerClient;
+    this.expire(full());
+    if ((this.perClient.get(client) ?? 0) >= this.limits.maxGamesPerClient) {
+      throw new ApiError(429, `you have ${this.limits.maxGamesPerClient} games in progress, the most one client may have; finish one, or games left idle expire after ${Math.round(this.limits.idleMs / 1000)} s`);
+    }
+    // Finished games are kept for their replays while there is room; the least recently asked about make room first.
+    if (this.games.size >= this.limits.maxGames) this.evictFinished();
     if (this.games.size >= this.limits.maxGames) throw new ApiError(429, `too many live games (limit ${this.limits.maxGames}); try again later`);
-    const bots = o.seats.map((s, seat) => {
-      if (s === 'remote') return null;
+    const id = randomBytes(9).toString('base64url');
+    const labels: string[] = [];
+    const bots = o.seats.map((s, seat): SeatBot | null => {
+      if (s === 'remote') {
+        labels.push(s);
+        return null;
+      }
       try {
-        return createAgent(s);
+        const choice = this.catalogue.resolve(s);
+        labels.push(choice.label);
+        if (choice.entry.needs === 'world' && !choice.entry.heavy) throw new BotSpecError(`bot '${choice.entry.name}' cannot sit at a live game`);
+        return choice.entry.heavy && this.pool ? { pooled: choice.spec } : { agent: this.catalogue.create(choice) };
       } catch (e) {
-        throw new ApiError(400, `seats[${seat}]: ${(e as Error).message}`);
+        if (e instanceof BotSpecError) throw new ApiError(400, `seats[${seat}]: ${e.message}`);
+        throw e;
       }
     });
-    const id = randomBytes(9).toString('base64url');
     const env = new CzechPubEnv({ seed: o.seed, players: o.seats.length, reward: o.reward, log: true });
     const tokens = new Map<string, number>();
     const list: { seat: number; token: string }[] = [];
@@ -128,13 +176,16 @@ export class GameStore {
       tokens.set(token, seat);
       list.push({ seat, token });
     });
-    bots.forEach((b, seat) => b?.reset?.({ seat, players: o.seats.length, seed: `${o.seed}/seat${seat}` }));
+    const starts = o.seats.map((_, seat) => ({ seat, players: o.seats.length, seed: `${o.seed}/seat${seat}` }));
+    bots.forEach((b, seat) => (b && 'agent' in b ? b.agent.reset?.(starts[seat]) : undefined));
     const game: LiveGame = {
-      id, env, seats: o.seats, bots, tokens, watchToken: randomBytes(18).toString('base64url'), logAt: [env.eventCount], actors: [], scrub: null,
+      id, env, seats: labels, bots, starts, tokens, client, settled: false, faults: [], watchToken: randomBytes(18).toString('base64url'), logAt: [env.eventCount], actors: [], scrub: null,
       queue: Promise.resolve(), touched: this.now(), listeners: new Set(),
     };
     this.games.set(id, game);
+    this.perClient.set(client, (this.perClient.get(client) ?? 0) + 1);
     await this.run(game, () => this.playBots(game));
+    this.settle(game);
     return { game, tokens: list };
   }
 
@@ -172,8 +223,14 @@ export class GameStore {
       if (!legal.includes(action)) throw new ApiError(409, `action ${action} is not legal now`, { legalActions: named(legal, seat, env.players) });
       step(game, action);
       await this.playBots(game);
+      this.settle(game);
       for (const l of game.listeners) l();
     });
+  }
+
+  /** Drops every game now (the server is stopping): their event streams end. */
+  closeAll(): void {
+    for (const g of [...this.games.values()]) this.drop(g);
   }
 
   private run<T>(game: LiveGame, f: () => Promise<T>): Promise<T> {
@@ -184,29 +241,67 @@ export class GameStore {
 
   private async playBots(game: LiveGame): Promise<void> {
     const env = game.env;
-    while (!env.done) {
+    while (!env.done && this.games.has(game.id)) {
       const seat = env.currentPlayer;
       const bot = game.bots[seat];
       if (!bot) return;
       const legal = env.legalActions();
       let a = legal[0];
-      try {
-        a = legal.length === 1 ? legal[0] : await bot.act(new EnvObservation(env, seat, legal));
-      } catch {
-        a = legal[0]; // a failing bot must not stop the game
+      if (legal.length > 1) {
+        try {
+          a = 'agent' in bot
+            ? await bot.agent.act(new EnvObservation(env, seat, legal))
+            : await this.pool!.decide({ game: game.id, seat, spec: bot.pooled, start: game.starts[seat], config: env.config, actions: env.actions, legal });
+        } catch (e) {
+          // A failing bot must not stop the game: its seat plays the first legal action, recorded.
+          a = legal[0];
+          game.faults.push({ step: env.actions.length, seat, reason: e instanceof ApiError || (e as Error).name === 'DecisionError' ? (e as Error).message : 'the bot failed' });
+        }
       }
-      step(game, legal.includes(a) ? a : legal[0]);
+      if (!legal.includes(a)) {
+        game.faults.push({ step: env.actions.length, seat, reason: `the bot chose ${a}, not a legal action` });
+        a = legal[0];
+      }
+      step(game, a);
+      game.touched = this.now();
     }
+  }
+
+  /** A game in progress counts against its client's quota until it is over or dropped. */
+  private settle(g: LiveGame): void {
+    if (!g.env.done || g.settled) return;
+    g.settled = true;
+    const n = (this.perClient.get(g.client) ?? 1) - 1;
+    if (n > 0) this.perClient.set(g.client, n);
+    else this.perClient.delete(g.client);
+  }
+
+  private evictFinished(): void {
+    let oldest: LiveGame | null = null;
+    for (const g of this.games.values()) if (g.env.done && (!oldest || g.touched < oldest.touched)) oldest = g;
+    if (oldest) this.drop(oldest);
+  }
+
+  private drop(g: LiveGame): void {
+    if (!this.games.delete(g.id)) return;
+    if (!g.settled) {
+      g.settled = true;
+      const n = (this.perClient.get(g.client) ?? 1) - 1;
+      if (n > 0) this.perClient.set(g.client, n);
+      else this.perClient.delete(g.client);
+    }
+    this.pool?.drop(g.id);
+    for (const l of [...g.listeners]) l('gone');
   }
 
   private lastSweep = 0;
 
   /** Drops idle games; sweeps at most once a second (not on every request) unless forced. */
-  private expire(force = false): void {
+  expire(force = false): void {
     const t = this.now();
     if (!force && t - this.lastSweep < 1000) return;
     this.lastSweep = t;
-    for (const [id, g] of this.games) if (t - g.touched > this.limits.idleMs) this.games.delete(id);
+    for (const g of [...this.games.values()]) if (t - g.touched > this.limits.idleMs) this.drop(g);
   }
 }
 

@@ -1,0 +1,55 @@
+/**
+ * A bot worker thread (bot-pool.ts): rebuilds the game from its config and actions and asks
+ * the seat's agent for a decision. Agents are kept per game and seat between decisions (the
+ * pool sends a game's seats to the same worker), as a seat's agent is kept in the main thread.
+ */
+import { parentPort } from 'node:worker_threads';
+import '../agents/index.ts';
+import type { Agent, GameStart } from '../agents/agent.ts';
+import { EnvObservation } from '../agents/observation.ts';
+import { createAgent } from '../agents/registry.ts';
+import { CzechPubEnv, type EnvSnapshot } from '../env/env.ts';
+
+export type PoolRequest =
+  | {
+    type: 'decide'; id: number; key: string; spec: string; start: GameStart;
+    config: EnvSnapshot['config']; actions: number[]; seat: number; legal: number[];
+  }
+  | { type: 'drop'; prefix: string };
+
+export type PoolReply =
+  | { type: 'ready' }
+  | { type: 'action'; id: number; action: number }
+  | { type: 'error'; id: number; message: string };
+
+/** Agents of games the pool never dropped (a server stopped uncleanly) go first past this. */
+const MAX_AGENTS = 4096;
+
+const port = parentPort!;
+const agents = new Map<string, Agent>();
+
+port.on('message', async (m: PoolRequest) => {
+  if (m.type === 'drop') {
+    for (const key of agents.keys()) if (key.startsWith(m.prefix)) agents.delete(key);
+    return;
+  }
+  try {
+    let agent = agents.get(m.key);
+    if (agent) {
+      agents.delete(m.key); // re-inserted below: the map's order is the order of last use
+    } else {
+      agent = createAgent(m.spec);
+      agent.reset?.(m.start);
+    }
+    agents.set(m.key, agent);
+    if (agents.size > MAX_AGENTS) agents.delete(agents.keys().next().value!);
+    const env = new CzechPubEnv({ ...m.config, log: agent.readsEvents === true });
+    for (const a of m.actions) env.step(a);
+    const action = await agent.act(new EnvObservation(env, m.seat, m.legal));
+    port.postMessage({ type: 'action', id: m.id, action } satisfies PoolReply);
+  } catch (e) {
+    port.postMessage({ type: 'error', id: m.id, message: (e as Error).message } satisfies PoolReply);
+  }
+});
+
+port.postMessage({ type: 'ready' } satisfies PoolReply);

@@ -1,0 +1,187 @@
+/**
+ * The bots a server fields: named entries, each a fixed agent spec chosen by the operator
+ * (config.ts), with the options a client may set and their ranges. A client's bot spec is
+ * `name` or `name:key=value:...`; it selects an entry and checks each value against the
+ * entry's range or list, so nothing a client sends becomes a file path, a URL, an
+ * environment variable's name or a transcript: those stay in the operator's spec.
+ *
+ * Every entry is built once when the catalogue is made (and with the ends of each range), so a
+ * bad entry stops the server at start, not a client's request later.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import '../agents/index.ts';
+import type { Agent } from '../agents/agent.ts';
+import { agentKind, createAgent } from '../agents/registry.ts';
+import { ConfigError, ENTRY_NAME, type EntryConfig, type ServerConfig, type Vary } from './config.ts';
+
+/** Client specs longer than this are refused unread. */
+export const MAX_SPEC_LENGTH = 200;
+
+export interface CatalogueEntry {
+  name: string;
+  /** The registered agent it plays (random, heuristic, ismcts, ppo, llm, http, ...). */
+  kind: string;
+  description: string;
+  vary: ReadonlyMap<string, Vary>;
+  /** What the agent needs beyond a posted view (agents/registry.ts); such entries cannot serve the act route. */
+  needs?: 'world' | 'history';
+  /** Its decisions run on the bot worker threads (bot-pool.ts). */
+  heavy: boolean;
+  /** The operator's spec: never shown to clients. */
+  readonly spec: string;
+}
+
+/** A client's choice, checked: the entry, the options set, its canonical label and the spec to build. */
+export interface BotChoice {
+  entry: CatalogueEntry;
+  /** `name[:key=value...]` with the options in a fixed order: what clients and results see. */
+  label: string;
+  /** The operator's spec with the client's options appended (later options win). */
+  readonly spec: string;
+}
+
+/** A client named no entry (404 on the act route) or set an option it may not (400). */
+export class BotSpecError extends Error {
+  override name = 'BotSpecError';
+  constructor(message: string, readonly unknown = false) {
+    super(message);
+  }
+}
+
+const ISMCTS_ROLLOUTS = ['random', 'greedy', 'cautious', 'heuristic'];
+
+/** The entries a server has without a config: every built-in bot, with bounded search budgets. */
+export const DEFAULT_ENTRIES: Record<string, EntryConfig> = {
+  random: { agent: 'random', description: 'uniform over the legal actions' },
+  greedy: { agent: 'greedy', description: 'most points this turn (beers, shots, Flattery), ignores every risk' },
+  cautious: { agent: 'cautious', description: 'weighs points against the roll, the levels and being wasted; avoids abstaining' },
+  heuristic: { agent: 'heuristic', description: 'plans the turn against the chart and the turns left; pub and X cards at the leader' },
+  ppo: { agent: 'ppo', description: 'the shipped policy trained by PPO self-play (its most likely action; sample=true samples)', vary: { sample: { values: [false, true] } } },
+  ismcts: {
+    agent: 'ismcts',
+    description: 'information-set Monte Carlo tree search (300 iterations a decision unless set)',
+    vary: { iterations: { min: 10, max: 1000, integer: true }, rollout: { values: ISMCTS_ROLLOUTS } },
+  },
+};
+
+function describeVary(v: Vary): string {
+  return 'values' in v ? v.values.map(String).join('|') : `${v.min}..${v.max}${v.integer ? '' : ' (any number)'}`;
+}
+
+/** The value a spec part takes for option `v`, or an error message. */
+function checkValue(v: Vary, raw: string): string | null {
+  if ('values' in v) return v.values.some((x) => String(x) === raw) ? null : `must be one of ${v.values.map(String).join(', ')}`;
+  if (!/^-?\d+(\.\d+)?$/.test(raw)) return `must be a number from ${v.min} to ${v.max}`;
+  const n = Number(raw);
+  if (v.integer && !Number.isInteger(n)) return `must be a whole number from ${v.min} to ${v.max}`;
+  if (n < v.min || n > v.max) return `must be from ${v.min} to ${v.max}`;
+  return null;
+}
+
+export class Catalogue {
+  private readonly entries = new Map<string, CatalogueEntry>();
+
+  constructor(config: ServerConfig = {}) {
+    const merged = new Map<string, EntryConfig>();
+    if (config.defaults !== false) for (const [name, e] of Object.entries(DEFAULT_ENTRIES)) merged.set(name, e);
+    if (config.models) for (const [name, e] of modelEntries(config.models)) merged.set(name, e);
+    for (const [name, e] of Object.entries(config.bots ?? {})) {
+      if (e === null) merged.delete(name);
+      else merged.set(name, e);
+    }
+    for (const [name, e] of merged) this.entries.set(name, checkedEntry(name, e));
+    if (this.entries.size === 0) throw new ConfigError('the catalogue has no bots: keep the defaults or define some under "bots"');
+  }
+
+  get names(): string[] {
+    return [...this.entries.keys()];
+  }
+
+  /** What GET /v1/bots shows: names, descriptions and what a client may set. Never the operator's spec. */
+  list() {
+    return [...this.entries.values()].map((e) => ({
+      name: e.name,
+      agent: e.kind,
+      description: e.description,
+      options: Object.fromEntries(e.vary),
+      servesPostedViews: e.needs === undefined,
+      heavy: e.heavy,
+    }));
+  }
+
+  /** Checks a client's bot spec against the catalogue. */
+  resolve(raw: string): BotChoice {
+    if (raw.length > MAX_SPEC_LENGTH) throw new BotSpecError(`a bot spec is at most ${MAX_SPEC_LENGTH} characters`);
+    const [name, ...parts] = raw.split(':');
+    const entry = this.entries.get(name);
+    if (!entry) throw new BotSpecError(`unknown bot ${JSON.stringify(name)}; this server's bots: ${this.names.join(', ')}`, true);
+    const set = new Map<string, string>();
+    for (const part of parts) {
+      const eq = part.indexOf('=');
+      const key = eq < 0 ? part : part.slice(0, eq);
+      const v = entry.vary.get(key);
+      if (!v) {
+        const allowed = [...entry.vary.keys()];
+        throw new BotSpecError(`bot '${name}': ${JSON.stringify(key)} is not an option clients may set${allowed.length ? `; options: ${allowed.map((k) => `${k}=${describeVary(entry.vary.get(k)!)}`).join(', ')}` : ' (it has none)'}`);
+      }
+      if (eq < 0) throw new BotSpecError(`bot '${name}': option '${key}' needs a value (${key}=${describeVary(v)})`);
+      if (set.has(key)) throw new BotSpecError(`bot '${name}': option '${key}' is given twice`);
+      const value = part.slice(eq + 1);
+      const wrong = checkValue(v, value);
+      if (wrong) throw new BotSpecError(`bot '${name}': option '${key}' ${wrong}, got ${JSON.stringify(value.slice(0, 40))}`);
+      set.set(key, value);
+    }
+    const options = [...set].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => `:${k}=${v}`).join('');
+    return { entry, label: name + options, spec: entry.spec + options };
+  }
+
+  /** The agent a checked choice plays. Its errors name the client's label, never the operator's spec. */
+  create(choice: BotChoice): Agent {
+    try {
+      return createAgent(choice.spec);
+    } catch (e) {
+      throw new BotSpecError((e as Error).message.split(choice.spec).join(choice.label).split(choice.entry.spec).join(choice.entry.name));
+    }
+  }
+}
+
+/** Builds an entry and tries it: with its defaults and at the ends of every range. */
+function checkedEntry(name: string, e: EntryConfig): CatalogueEntry {
+  const kindName = e.agent.split(':')[0];
+  const kind = agentKind(kindName);
+  const fail = (msg: string): never => {
+    throw new ConfigError(`bot '${name}': ${msg}`);
+  };
+  if (!kind) fail(`unknown agent '${kindName}'`);
+  const vary = new Map(Object.entries(e.vary ?? {}));
+  const tries = [e.agent];
+  for (const [key, v] of vary) for (const x of 'values' in v ? v.values : [v.min, v.max]) tries.push(`${e.agent}:${key}=${x}`);
+  for (const spec of tries) {
+    try {
+      createAgent(spec);
+    } catch (err) {
+      fail((err as Error).message);
+    }
+  }
+  return { name, kind: kindName, description: e.description ?? kind!.description, vary, needs: kind!.needs, heavy: kind!.heavy === true, spec: e.agent };
+}
+
+/** One `ppo` entry per checkpoint NAME.json in the folder (names that are valid entry names). */
+function modelEntries(dir: string): [string, EntryConfig][] {
+  let files: string[];
+  try {
+    files = fs.readdirSync(dir);
+  } catch (e) {
+    throw new ConfigError(`cannot read the models folder ${dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  const out: [string, EntryConfig][] = [];
+  for (const f of files.sort()) {
+    const name = f.endsWith('.json') ? f.slice(0, -5) : '';
+    if (!ENTRY_NAME.test(name) || !fs.statSync(path.join(dir, f)).isFile()) continue;
+    const file = path.resolve(dir, f);
+    if (file.includes(':')) throw new ConfigError(`model ${file}: a path with ':' cannot be named in a spec; rename it`);
+    out.push([name, { agent: `ppo:${file}`, description: `trained policy '${name}' (models folder)`, vary: { sample: { values: [false, true] } } }]);
+  }
+  return out;
+}

@@ -1,0 +1,154 @@
+/**
+ * What the operator decides: the bot catalogue and the limits, from `czech-pub serve --config
+ * FILE` (JSON) and flags. Clients only ever name catalogue entries (catalogue.ts); every
+ * number here bounds what one client, or all of them, can make the server do.
+ *
+ * {
+ *   "defaults": true,                      // keep the built-in entries (random ... ismcts, ppo)
+ *   "models": "/srv/czech-pub/models",     // every NAME.json checkpoint there is an entry NAME
+ *   "bots": {
+ *     "deep": { "agent": "ismcts:iterations=800", "vary": { "iterations": { "min": 50, "max": 2000, "integer": true } } },
+ *     "gpt":  { "agent": "llm:gpt-4o-mini:baseUrl=https://api.openai.com/v1:apiKeyEnv=OPENAI_API_KEY", "description": "GPT-4o mini" },
+ *     "off":  null                          // removes a built-in entry
+ *   },
+ *   "limits": { "maxGamesPerClient": 20, "decisionMs": 3000 },
+ *   "corsOrigins": ["https://example.org"]
+ * }
+ */
+import fs from 'node:fs';
+import { z } from 'zod';
+
+/** Entry names: what clients type. Lower case, no spaces or colons, so a spec splits one way. */
+export const ENTRY_NAME = /^[a-z][a-z0-9_.-]{0,39}$/;
+
+const varySchema = z.union([
+  z.object({ min: z.number(), max: z.number(), integer: z.boolean().optional() }).strict()
+    .refine((v) => v.min <= v.max, 'min must not exceed max'),
+  // Listed values: strings are plain words so that they cannot change how a spec splits.
+  z.object({ values: z.array(z.union([z.string().regex(/^[A-Za-z0-9_.-]{1,60}$/, 'a value is a plain word (letters, digits, _ . -)'), z.number(), z.boolean()])).min(1).max(100) }).strict(),
+]);
+export type Vary = z.infer<typeof varySchema>;
+
+const entrySchema = z.object({
+  /** The agent spec the entry plays, as on the command line (the operator's: paths and URLs allowed). */
+  agent: z.string().min(1).max(2000),
+  description: z.string().max(300).optional(),
+  /** Options a client may set, each with its range or list of values. */
+  vary: z.record(z.string().regex(/^[A-Za-z][A-Za-z0-9]{0,39}$/), varySchema).optional(),
+}).strict();
+export type EntryConfig = z.infer<typeof entrySchema>;
+
+const int = (min: number, max: number) => z.number().int().min(min).max(max);
+
+export const limitsSchema = z.object({
+  /** Live games in all, and per client address (finished games count until they expire). */
+  maxGames: int(1, 1_000_000),
+  maxGamesPerClient: int(1, 1_000_000),
+  /** A game nobody asked about for this long is dropped. */
+  idleMs: int(1000, 7 * 24 * 3600_000),
+  /** Hard limit on one decision of a heavy bot (ismcts) on the worker threads: past it the worker is stopped and the seat plays its fallback. */
+  decisionMs: int(10, 600_000),
+  /** Heap limit of each bot worker thread, MB. */
+  workerMemoryMb: int(32, 16_384),
+  /** Worker threads for heavy bots' decisions. */
+  botWorkers: int(1, 64),
+  /** Decisions waiting for a bot worker, in all; past it a decision plays its fallback at once. */
+  maxQueuedDecisions: int(1, 1_000_000),
+  /** Tournament jobs: running at once in all and per client, games per job, worker threads per job, seconds per job, how long a finished job is kept. */
+  maxJobs: int(0, 64),
+  maxJobsPerClient: int(0, 64),
+  maxJobGames: int(1, 1_000_000),
+  jobWorkers: int(1, 64),
+  jobSeconds: int(1, 7 * 24 * 3600),
+  jobRetentionMs: int(1000, 30 * 24 * 3600_000),
+  /** Jobs kept (running and finished) at most; the oldest finished are dropped first. */
+  maxStoredJobs: int(1, 100_000),
+  /** Event streams open at once, in all and per client; a comment line every heartbeatMs keeps proxies from closing them. */
+  maxStreams: int(0, 1_000_000),
+  maxStreamsPerClient: int(0, 1_000_000),
+  heartbeatMs: int(100, 600_000),
+  /** Requests per second per client address (0 = none). */
+  rateLimit: int(0, 1_000_000),
+  /** Bytes in a request body. */
+  bodyLimit: int(256, 16 * 1024 * 1024),
+  /** A request must arrive whole within this (a body sent one byte at a time is cut off). */
+  requestTimeoutMs: int(100, 600_000),
+  /** An idle connection (no request in progress) is closed after this. */
+  keepAliveMs: int(100, 600_000),
+  /** Bot instances kept for the stateless act route (one per entry and option set). */
+  servedCache: int(1, 100_000),
+}).strict();
+export type Limits = z.infer<typeof limitsSchema>;
+
+export const DEFAULT_LIMITS: Limits = {
+  maxGames: 1000,
+  maxGamesPerClient: 50,
+  idleMs: 30 * 60_000,
+  decisionMs: 10_000,
+  workerMemoryMb: 512,
+  botWorkers: 1,
+  maxQueuedDecisions: 2000,
+  maxJobs: 2,
+  maxJobsPerClient: 1,
+  maxJobGames: 20_000,
+  jobWorkers: 1,
+  jobSeconds: 30 * 60,
+  jobRetentionMs: 3600_000,
+  maxStoredJobs: 100,
+  maxStreams: 1000,
+  maxStreamsPerClient: 20,
+  heartbeatMs: 15_000,
+  rateLimit: 2000,
+  bodyLimit: 64 * 1024,
+  requestTimeoutMs: 10_000,
+  keepAliveMs: 5_000,
+  servedCache: 256,
+};
+
+export const configSchema = z.object({
+  /** Keep the built-in entries (true by default); `bots` adds to them, replaces them by name, or removes one with null. */
+  defaults: z.boolean().optional(),
+  /** A folder of trained checkpoints: each NAME.json is an entry NAME playing it. */
+  models: z.string().min(1).optional(),
+  bots: z.record(z.string().regex(ENTRY_NAME, 'entry names are lower-case words: a-z first, then a-z 0-9 _ . - (40 at most)'), entrySchema.nullable()).optional(),
+  limits: limitsSchema.partial().optional(),
+  /** Origins allowed to call the API from a browser (none by default: the page is served from the API's own origin). */
+  corsOrigins: z.array(z.string().regex(/^https?:\/\/[^/\s]+$/, 'an origin is scheme://host[:port], no path')).max(100).optional(),
+  /** Trust X-Forwarded-For from the reverse proxy in front (so limits apply per real client). */
+  trustProxy: z.union([z.boolean(), z.string().max(200)]).optional(),
+}).strict();
+export type ServerConfig = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Validates a config object; a bad one fails naming the first wrong field. */
+export function parseConfig(raw: unknown, what = 'config'): ServerConfig {
+  const r = configSchema.safeParse(raw);
+  if (!r.success) {
+    const issue = r.error.issues[0];
+    throw new ConfigError(`${what}: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  }
+  return r.data;
+}
+
+export function loadConfig(file: string): ServerConfig {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new ConfigError(`cannot read config ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new ConfigError(`config ${file} is not JSON: ${(e as Error).message}`);
+  }
+  return parseConfig(raw, `config ${file}`);
+}
+
+export function resolveLimits(config: ServerConfig, overrides: Partial<Limits> = {}): Limits {
+  return limitsSchema.parse({ ...DEFAULT_LIMITS, ...config.limits, ...overrides });
+}

@@ -1,0 +1,120 @@
+/**
+ * Response shapes of the API, for the OpenAPI document (/docs/json) and the serializer: every
+ * route lists its success status (200, 201, 202) and its errors, which all share one shape.
+ * Views are described as objects (their fields: env/observation/view.ts); the rest exactly.
+ */
+import { z } from 'zod';
+
+export const errorBody = z.looseObject({
+  error: z.string().describe('What was wrong with the request (never what the server holds).'),
+}).describe('An error. 409 answers to an action also carry `legalActions`.');
+
+const ERROR_TEXT: Record<number, string> = {
+  400: 'Malformed request: the message names the field.',
+  401: 'No token: send Authorization: Bearer <token>.',
+  403: 'The token opens no seat of this game, or may only watch.',
+  404: 'No such game, bot, tournament or step.',
+  409: 'Not now: not your turn, an illegal action, the game not over (replays), or already over.',
+  413: 'Request body too large.',
+  429: 'A limit: requests per second, live games or tournaments (in all or yours), event streams.',
+};
+
+/** The error responses of a route, by status. */
+export function errors(...codes: number[]): Record<number, z.ZodType> {
+  return Object.fromEntries(codes.map((c) => [c, errorBody.describe(ERROR_TEXT[c] ?? 'Error')]));
+}
+
+/** Routes that read a game need a seat token or the watch token. */
+export const SEAT_TOKEN = [{ seatToken: [] as string[] }];
+
+export const SECURITY_SCHEMES = {
+  seatToken: {
+    type: 'http' as const,
+    scheme: 'bearer',
+    description: 'A seat token (from POST /v1/games: `tokens[].token`) opens that seat; the game\'s `watchToken` opens the onlooker\'s view and, once the game is over, the replay.',
+  },
+};
+
+const namedAction = z.object({ id: z.number().int(), name: z.string() });
+const objectView = z.looseObject({}).describe('A seat\'s view (PlayerView, env/observation/view.ts), or the public view for the watch token.');
+const event = z.looseObject({ k: z.string(), text: z.string().nullable() }).describe('An event as the viewer saw it, with its narration.');
+
+export const botOption = z.union([
+  z.object({ min: z.number(), max: z.number(), integer: z.boolean().optional() }),
+  z.object({ values: z.array(z.union([z.string(), z.number(), z.boolean()])) }),
+]);
+
+export const botList = z.object({
+  bots: z.array(z.object({
+    name: z.string().describe('What to name in a seat, a tournament or the act route: `name` or `name:option=value:...`.'),
+    agent: z.string().describe('The kind of agent it plays.'),
+    description: z.string(),
+    options: z.record(z.string(), botOption).describe('Options a client may set, with their range or values.'),
+    servesPostedViews: z.boolean().describe('Whether POST /v1/bots/{spec}/act can ask it (search and language-model bots need a game held here).'),
+    heavy: z.boolean().describe('Its decisions run on the bot worker threads, under a time and memory limit.'),
+  })),
+});
+
+export const actAnswer = z.object({ action: z.number().int(), name: z.string() });
+
+export const created = z.object({
+  id: z.string(),
+  players: z.number().int(),
+  seats: z.array(z.string()).describe("'remote' or the bot's name with its options, per seat."),
+  tokens: z.array(z.object({ seat: z.number().int(), token: z.string() })).describe('One secret token per remote seat.'),
+  watchToken: z.string(),
+});
+
+export const seatState = z.object({
+  id: z.string(),
+  seat: z.number().int().nullable().describe('The token\'s seat; null for the watch token.'),
+  done: z.boolean(),
+  toAct: z.number().int().nullable(),
+  yourTurn: z.boolean(),
+  view: objectView,
+  text: z.string().nullable(),
+  legalActions: z.array(namedAction),
+  scores: z.array(z.number()).nullable(),
+  step: z.number().int(),
+  steps: z.number().int(),
+  events: z.array(event),
+  lastAction: z.object({ seat: z.number().int(), id: z.number().int(), name: z.string() }).nullable(),
+});
+
+export const eventsAnswer = z.object({ events: z.array(event), next: z.number().int(), done: z.boolean() });
+
+const fault = z.object({ step: z.number().int(), seat: z.number().int(), reason: z.string() });
+
+export const replayAnswer = z.object({
+  seed: z.union([z.string(), z.number()]),
+  players: z.number().int(),
+  seats: z.array(z.string()),
+  reward: z.string(),
+  actions: z.array(z.number().int()),
+  scores: z.array(z.number()),
+  faults: z.array(fault).describe('Decisions a bot could not make in time or memory: the seat played its first legal action.'),
+});
+
+export const replayFrame = z.object({
+  step: z.number().int(),
+  steps: z.number().int(),
+  views: z.array(objectView),
+  decision: z.looseObject({}),
+  legalActions: z.array(namedAction),
+  next: z.object({ seat: z.number().int(), id: z.number().int(), name: z.string() }).nullable(),
+  events: z.array(event),
+  scores: z.array(z.number()),
+});
+
+export const jobAnswer = z.object({
+  id: z.string(),
+  status: z.enum(['running', 'done', 'failed', 'cancelled', 'timed-out']),
+  done: z.number().int(),
+  total: z.number().int(),
+  agents: z.array(z.string()),
+  error: z.string().optional(),
+  summary: z.looseObject({}).optional().describe('Once ended: the headline figures per agent (as `czech-pub tournament --json`).'),
+  leaderboard: z.string().optional(),
+});
+
+export const health = z.object({ status: z.literal('ok'), uptimeSec: z.number() });

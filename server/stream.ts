@@ -1,0 +1,74 @@
+/**
+ * A seat's events as Server-Sent Events. Each event's id is the count of the seat's events up
+ * to it, so a client that reconnects (a browser's EventSource does by itself, sending
+ * Last-Event-ID) resumes where it was. A comment line every `heartbeatMs` keeps proxies from
+ * closing an idle stream and finds dead clients; the stream ends with `end` (final scores) or
+ * `gone` (the game expired, or the server is stopping). Streams are limited in all and per client.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, narratedEvents, type LiveGame, type Viewer } from './games.ts';
+
+export interface StreamLimits {
+  maxStreams: number;
+  maxStreamsPerClient: number;
+  heartbeatMs: number;
+}
+
+export class Streams {
+  private open = 0;
+  private readonly perClient = new Map<string, number>();
+
+  constructor(private readonly limits: StreamLimits) {}
+
+  /** Where to resume: Last-Event-ID (a reconnect) wins over `since`. */
+  static cursor(req: FastifyRequest, since: number | undefined, events: number): number {
+    const last = req.headers['last-event-id'];
+    if (last === undefined) return Math.min(since ?? 0, events);
+    const n = Number(last);
+    if (typeof last !== 'string' || !/^\d{1,9}$/.test(last) || n > events) throw new ApiError(400, `Last-Event-ID must be an event count from 0 to ${events}`);
+    return n;
+  }
+
+  serve(req: FastifyRequest, reply: FastifyReply, game: LiveGame, viewer: Viewer, from: number): void {
+    const client = req.ip;
+    const mine = this.perClient.get(client) ?? 0;
+    if (this.open >= this.limits.maxStreams) throw new ApiError(429, `too many event streams open (limit ${this.limits.maxStreams}); poll /events instead`);
+    if (mine >= this.limits.maxStreamsPerClient) throw new ApiError(429, `you have ${this.limits.maxStreamsPerClient} event streams open, the most one client may have`);
+    this.open++;
+    this.perClient.set(client, mine + 1);
+    let cursor = from;
+    reply.hijack();
+    const res = reply.raw;
+    // The request timeout cut idle requests; a stream is held open on purpose, kept alive by the heartbeat.
+    req.raw.socket.setTimeout(0);
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+    let closed = false;
+    const close = () => {
+      if (closed) return;
+      closed = true;
+      clearInterval(beat);
+      game.listeners.delete(flush);
+      this.open--;
+      const n = (this.perClient.get(client) ?? 1) - 1;
+      if (n > 0) this.perClient.set(client, n);
+      else this.perClient.delete(client);
+      res.end();
+    };
+    const flush = (gone?: 'gone') => {
+      if (closed) return;
+      if (cursor < game.env.eventCount) for (const ev of narratedEvents(game, viewer, cursor)) res.write(`id: ${++cursor}\ndata: ${JSON.stringify(ev)}\n\n`);
+      if (game.env.done) {
+        res.write(`event: end\ndata: ${JSON.stringify({ scores: game.env.scores() })}\n\n`);
+        close();
+      } else if (gone) {
+        res.write(`event: gone\ndata: ${JSON.stringify({ reason: 'the game is no longer held: it expired, or the server is stopping' })}\n\n`);
+        close();
+      }
+    };
+    const beat = setInterval(() => res.write(': keep-alive\n\n'), this.limits.heartbeatMs);
+    beat.unref();
+    game.listeners.add(flush);
+    req.raw.on('close', close);
+    flush();
+  }
+}
