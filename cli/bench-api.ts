@@ -1,12 +1,18 @@
 /**
  * `czech-pub bench api`: load on the HTTP API. The server runs in a child process (`serve
- * --rate-limit 0`), so the load generator does not share its event loop. Three parts:
- * autocannon against GET /v1/bots (a reference doing no game work), POST /v1/bots/random/act and /v1/bots/heuristic/act with a real
- * position, then many clients playing remote games (one remote seat, three random bots)
- * as fast as they can. Each part reports requests/s and latency percentiles.
+ * --rate-limit 0`, per-client game quotas raised: one load generator is every client here),
+ * so the load generator does not share its event loop. Parts: autocannon against GET
+ * /v1/bots (a reference doing no game work), POST /v1/bots/random/act and
+ * /v1/bots/heuristic/act with a real position, many clients playing remote games (one remote
+ * seat, three random bots) as fast as they can, and GET /v1/bots again while the catalogue's
+ * heavy bots, at the most expensive options it allows, play many games at once. Each part
+ * reports requests/s and latency percentiles.
  */
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CzechPubEnv } from '../env/env.ts';
 import { EnvObservation } from '../agents/observation.ts';
@@ -18,9 +24,10 @@ import { formatNumber, formatTable } from './table.ts';
 export const BENCH_API_USAGE = `Usage: czech-pub bench api [--seconds T] [--connections C] [--json]
 
 Starts the API in a child process and measures, for T seconds each (default 10) with C
-connections (default 50): POST /v1/bots/random/act, POST /v1/bots/heuristic/act, and clients
-playing remote games (GET view, POST action, until the game ends). Reports requests/s and
-latency (median, p99).`;
+connections (default 50): GET /v1/bots (the reference), POST /v1/bots/random/act, POST
+/v1/bots/heuristic/act, clients playing remote games (GET view, POST action, until the game
+ends), and GET /v1/bots while C/5 clients keep games of the heaviest catalogue bots (at their
+most expensive allowed options) playing. Reports requests/s and latency (median, p99).`;
 
 interface Part {
   part: string;
@@ -33,7 +40,11 @@ interface Part {
 
 async function startServer(): Promise<{ url: string; stop: () => void }> {
   const bin = fileURLToPath(new URL('../bin/czech-pub.js', import.meta.url));
-  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--rate-limit', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'czech-pub-bench-'));
+  const config = path.join(dir, 'config.json');
+  fs.writeFileSync(config, JSON.stringify({ limits: { maxGames: 1_000_000, maxGamesPerClient: 1_000_000, maxQueuedDecisions: 1_000_000 } }));
+  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--rate-limit', '0', '--config', config], { stdio: ['ignore', 'ignore', 'pipe'] });
+  child.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
   const url = await new Promise<string>((resolve, reject) => {
     let err = '';
     child.stderr.on('data', (d: Buffer) => {
@@ -84,6 +95,42 @@ async function games(url: string, seconds: number, clients: number): Promise<Par
   return { part: `remote games (${played} played)`, requests: lat.length, requestsPerSec: lat.length / secs, p50Ms: percentile(lat, 50), p99Ms: percentile(lat, 99), errors };
 }
 
+interface ListedBot {
+  name: string;
+  heavy: boolean;
+  options: Record<string, { min: number; max: number } | { values: unknown[] }>;
+}
+
+/** Each heavy catalogue bot with every ranged option at its maximum (the costliest a client may ask for). */
+export function costliestSpecs(bots: ListedBot[]): string[] {
+  return bots.filter((b) => b.heavy).map((b) => b.name + Object.entries(b.options).flatMap(([k, o]) => ('max' in o ? [`:${k}=${o.max}`] : [])).join(''));
+}
+
+/**
+ * GET /v1/bots measured while `clients` clients each keep a game of four heavy bots being
+ * played (creating the next as soon as one ends): the bots' searches must not reach the
+ * event loop that answers everyone else.
+ */
+async function underHeavyBots(url: string, seconds: number, connections: number, clients: number): Promise<Part | null> {
+  const heavy = costliestSpecs(((await (await fetch(`${url}/v1/bots`)).json()) as { bots: ListedBot[] }).bots);
+  if (heavy.length === 0) return null;
+  let running = true;
+  let started = 0;
+  const client = async (k: number) => {
+    for (let n = 0; running; n++) {
+      started++;
+      const seats = Array.from({ length: 4 }, (_, i) => heavy[(k + i) % heavy.length]);
+      await fetch(`${url}/v1/games`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seats, seed: `heavy/${k}/${n}` }) }).catch(() => undefined);
+    }
+  };
+  const loops = Array.from({ length: clients }, (_, k) => client(k));
+  await new Promise((r) => setTimeout(r, 1000)); // the bot workers are busy by now
+  const r = await autocannon({ url: `${url}/v1/bots`, duration: seconds, connections });
+  running = false;
+  void loops; // games in play end with the server
+  return toPart(`GET /v1/bots while ${clients} clients play games of ${heavy.join(', ')}`, r);
+}
+
 export async function benchApiCommand(values: Record<string, unknown>, io: Io): Promise<number> {
   const seconds = intOption(values, 'seconds', 10, 1, 3600);
   const connections = intOption(values, 'connections', 50, 1, 10_000);
@@ -101,6 +148,8 @@ export async function benchApiCommand(values: Record<string, unknown>, io: Io): 
       await cannon(server.url, '/v1/bots/heuristic/act', body, seconds, connections, 'POST /v1/bots/heuristic/act'),
       await games(server.url, seconds, connections),
     ];
+    const loaded = await underHeavyBots(server.url, seconds, connections, Math.max(1, Math.round(connections / 5)));
+    if (loaded) parts.push(loaded);
     if (values.json) io.out(JSON.stringify({ seconds, connections, node: process.version, parts }));
     else for (const line of formatTable(['part', 'requests', 'requests/s', 'median ms', 'p99 ms', 'errors'], parts.map((p) => [p.part, formatNumber(p.requests), formatNumber(p.requestsPerSec), p.p50Ms.toFixed(1), p.p99Ms.toFixed(1), String(p.errors)]))) io.out(line);
     return EXIT_OK;

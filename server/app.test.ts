@@ -178,13 +178,60 @@ describe('HTTP API over a listening server', () => {
     await small.close();
   });
 
-  it('publishes an OpenAPI document and its UI at /docs', async () => {
+  it('publishes an OpenAPI document describing every response and the seat-token scheme, and its UI at /docs', async () => {
     const doc = await call('GET', '/docs/json');
     expect(doc.status).toBe(200);
     expect(doc.body.openapi).toMatch(/^3\./);
-    expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining(['/v1/games', '/v1/games/{id}/actions', '/v1/bots/{spec}/act', '/v1/tournaments']));
+    const paths = doc.body.paths as Record<string, Record<string, { responses: Record<string, any>; security?: unknown }>>;
+    expect(Object.keys(paths)).toEqual(expect.arrayContaining(['/v1/games', '/v1/games/{id}/actions', '/v1/bots/{spec}/act', '/v1/tournaments', '/v1/tournaments/{id}', '/healthz']));
+    expect(doc.body.components.securitySchemes.seatToken).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(Object.keys(paths['/v1/games'].post.responses)).toEqual(expect.arrayContaining(['201', '400', '429']));
+    expect(Object.keys(paths['/v1/tournaments'].post.responses)).toEqual(expect.arrayContaining(['202', '400', '429']));
+    expect(Object.keys(paths['/v1/tournaments/{id}'])).toEqual(expect.arrayContaining(['get', 'delete']));
+    expect(paths['/v1/games/{id}/view'].get.security).toEqual([{ seatToken: [] }]);
+    expect(Object.keys(paths['/v1/games/{id}/actions'].post.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '404', '409']));
+    // Every documented route documents its errors in the one error shape.
+    for (const [route, methods] of Object.entries(paths)) {
+      for (const [method, op] of Object.entries(methods)) {
+        for (const [code, r] of Object.entries(op.responses)) {
+          if (Number(code) >= 400) expect(r.content['application/json'].schema.required, `${method} ${route} ${code}`).toContain('error');
+        }
+      }
+    }
     const ui = await fetch(`${base}/docs`);
     expect(ui.status).toBe(200);
+  });
+
+  it('answers the health route, and sends CORS headers only for the origins the operator allows', async () => {
+    const h = await call('GET', '/healthz');
+    expect(h).toMatchObject({ status: 200, body: { status: 'ok' } });
+    const none = await fetch(`${base}/v1/bots`, { headers: { origin: 'https://elsewhere.example' } });
+    expect(none.headers.get('access-control-allow-origin')).toBeNull();
+    const open = await buildServer({ rateLimit: 0, config: { corsOrigins: ['https://client.example'] } });
+    const url = await open.listen({ host: '127.0.0.1', port: 0 });
+    const allowed = await fetch(`${url}/v1/bots`, { headers: { origin: 'https://client.example' } });
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('https://client.example');
+    const other = await fetch(`${url}/v1/bots`, { headers: { origin: 'https://elsewhere.example' } });
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
+    await open.close();
+  });
+
+  it('resumes an event stream from Last-Event-ID', async () => {
+    const created = await call('POST', '/v1/games', { seats: ['remote', 'random', 'random'], seed: 'resume' });
+    const { id, tokens } = created.body;
+    await playOut(id, tokens);
+    const all = await call('GET', `/v1/games/${id}/events`, undefined, tokens[0].token);
+    const read = async (headers: Record<string, string>, query = '') => {
+      const res = await fetch(`${base}/v1/games/${id}/stream${query}`, { headers: { authorization: `Bearer ${tokens[0].token}`, ...headers } });
+      return { status: res.status, text: await res.text() };
+    };
+    const k = all.body.next - 5;
+    const resumed = await read({ 'last-event-id': String(k) }, '?since=0');
+    const ids = [...resumed.text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
+    expect(ids).toEqual([k + 1, k + 2, k + 3, k + 4, k + 5]);
+    expect(resumed.text).toMatch(/event: end\n/);
+    expect((await read({ 'last-event-id': 'x' })).status).toBe(400);
+    expect((await read({ 'last-event-id': String(all.body.next + 1) })).status).toBe(400);
   });
 
   it('lists the catalogue: the default entries with what a client may set, and no llm or http bot unless the operator defines one', async () => {

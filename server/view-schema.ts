@@ -151,11 +151,11 @@ function viewFor(rs: Ruleset, n: number) {
     over: bool(),
     finalScores: z.tuple(Array.from({ length: n }, tally) as [z.ZodInt], seats('scores')).nullable(),
     winners: distinct(seat(), n).min(1, { error: 'must name at least one seat' }).nullable(),
-  }).superRefine((v, ctx) => crossCheck(rs, v as unknown as PlayerView, ctx), { when: (p) => p.issues.length === 0 });
+  }).superRefine((v, ctx) => crossCheck(rs, deckSize, v as unknown as PlayerView, ctx), { when: (p) => p.issues.length === 0 });
 }
 
 /** Facts every real view holds between fields; runs only once every field is in range. */
-function crossCheck(rs: Ruleset, v: PlayerView, ctx: z.RefinementCtx): void {
+function crossCheck(rs: Ruleset, deckSize: number, v: PlayerView, ctx: z.RefinementCtx): void {
   const fail = (path: (string | number)[], message: string) => ctx.addIssue({ code: 'custom', path, message });
   const sum = (r: Partial<Record<CardId, number>>) => CARD_IDS.reduce((a, id) => a + (r[id] ?? 0), 0);
   if ((v.decision.seat === -1) !== v.over) fail(['decision', 'seat'], 'must be -1 exactly when the game is over');
@@ -189,7 +189,6 @@ function crossCheck(rs: Ruleset, v: PlayerView, ctx: z.RefinementCtx): void {
   }
   const over = CARD_IDS.find((id) => seen[id] > rs.cards[id].count);
   if (over) fail([], `holds more ${over} cards in hand, discard and fronts than the deck's ${rs.cards[over].count}`);
-  const { deckSize } = compileRuleset(rs);
   if (total > deckSize) fail([], `deck, discard, hands and fronts hold more than the deck's ${deckSize} cards`);
 }
 
