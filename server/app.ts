@@ -209,12 +209,12 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
 
   app.get('/v1/bots', { schema: { response: { 200: S.botList } } }, async () => ({ bots: catalogue.list() }));
 
-  app.get('/v1/ruleset', async () => ({
-    ruleset: DEFAULT_RULESET,
+  app.get('/v1/ruleset', { schema: { response: { 200: S.rulesetAnswer } } }, async () => ({
+    ruleset: DEFAULT_RULESET as unknown as Record<string, unknown>,
     cards: CARD_IDS.map((id, type) => ({ id, type, name: cardName(type), kind: cardKind(type) })),
     players: { min, max },
     actionSpaceVersion: ACTION_SPACE_VERSION,
-    actionGroups: ACTION_GROUPS,
+    actionGroups: [...ACTION_GROUPS],
   }));
 
   // Bot instances for the act route, one per label (entry and options), least recently used dropped first.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Catalogue } from './catalogue.ts';
-import { ApiError, GameStore } from './games.ts';
+import { ApiError, GameStore, type LiveGame } from './games.ts';
 
 function store(maxGames = 2, idleMs = 60_000, maxGamesPerClient = 100) {
   const clock = { t: 1_000_000 };
@@ -53,7 +53,7 @@ describe('GameStore limits', () => {
   it('counts only games in progress against a client, and makes room for new games by dropping the finished game asked about least recently', async () => {
     const { clock, games } = store(3, 60_000, 1);
     // All-bot games finish at once: they never count against the client.
-    const finished = [];
+    const finished: LiveGame[] = [];
     for (let i = 0; i < 3; i++) {
       clock.t += 10;
       finished.push((await games.create({ seats: ['random', 'random'], seed: `f${i}`, reward: 'win', client: 'c' })).game);

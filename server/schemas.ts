@@ -117,4 +117,12 @@ export const jobAnswer = z.object({
   leaderboard: z.string().optional(),
 });
 
+export const rulesetAnswer = z.object({
+  ruleset: z.looseObject({}).describe('Every number of the game (env/ruleset.ts).'),
+  cards: z.array(z.object({ id: z.string(), type: z.number().int(), name: z.string(), kind: z.string() })),
+  players: z.object({ min: z.number().int(), max: z.number().int() }),
+  actionSpaceVersion: z.number().int(),
+  actionGroups: z.array(z.object({ first: z.number().int(), last: z.number().int(), kind: z.string() })),
+});
+
 export const health = z.object({ status: z.literal('ok'), uptimeSec: z.number() });
