@@ -24,6 +24,7 @@ describe('bot catalogue', () => {
     expect(r.label).toBe('ismcts:iterations=50:rollout=greedy');
     expect(r.spec).toBe('ismcts:iterations=50:rollout=greedy');
     expect(c.create(r).spec).toBe('ismcts:iterations=50:rollout=greedy');
+    expect(c.resolve('ismcts:iterations=050.0').label).toBe('ismcts:iterations=50');
   });
 
   it('refuses what is not an entry or an allowed option value, naming the problem', () => {

@@ -130,7 +130,8 @@ export class Catalogue {
       const value = part.slice(eq + 1);
       const wrong = checkValue(v, value);
       if (wrong) throw new BotSpecError(`bot '${name}': option '${key}' ${wrong}, got ${JSON.stringify(value.slice(0, 40))}`);
-      set.set(key, value);
+      // One spelling per value (010 and 10.0 are 10), so one bot has one label.
+      set.set(key, 'values' in v ? value : String(Number(value)));
     }
     const options = [...set].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => `:${k}=${v}`).join('');
     return { entry, label: name + options, spec: entry.spec + options };
