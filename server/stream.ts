@@ -69,6 +69,7 @@ export class Streams {
     beat.unref();
     game.listeners.add(flush);
     req.raw.on('close', close);
+    res.on('error', close);
     flush();
   }
 }
