@@ -1,7 +1,8 @@
 /**
  * The web page end to end, in a real headless Chromium: the server listens on 127.0.0.1, the
  * page is opened, a person's game against three bots is played to the end by clicking legal
- * actions, and what the page shows is checked against the API. Screenshots go to
+ * actions, and what the page shows is checked against the API; the setup form's seat menus and
+ * option controls are checked against GET /v1/bots and POST /v1/games. Screenshots go to
  * $SCREENSHOT_DIR (default results/e2e/); the README's come from
  * `SCREENSHOT_DIR=docs/screenshots npx vitest run test/web.e2e.test.ts`.
  */
@@ -150,6 +151,59 @@ describe('the web page in Chromium', () => {
     expect(await at()).toBe(steps);
     await page.waitForFunction(() => /over/i.test(document.getElementById('prompt')?.textContent ?? ''));
     expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("offers the server's bots in every seat menu, and seats one with the options set in its controls", async () => {
+    const { page, errors } = await openPage();
+    const { bots } = (await (await fetch(`${base}/v1/bots`)).json()) as { bots: { name: string }[] };
+    const menus = await page.locator('select.seat-agent').evaluateAll((ss) => ss.map((s) => [...(s as HTMLSelectElement).options].map((o) => o.value)));
+    expect(menus.length).toBeGreaterThan(1);
+    for (const menu of menus) expect(menu).toEqual(['remote', ...bots.map((b) => b.name)]);
+
+    await page.selectOption('#players', '2');
+    const seat = (n: number) => `select.seat-agent[data-seat="${n}"]`;
+    expect([await page.inputValue(seat(0)), await page.inputValue(seat(1))]).toEqual(['remote', 'ppo']);
+    // One seat at most is the person's: taking another seat hands the first to the default bot.
+    await page.selectOption(seat(1), 'remote');
+    expect(await page.inputValue(seat(0))).toBe('ppo');
+    await page.selectOption(seat(0), 'remote');
+    await page.selectOption(seat(1), 'ismcts');
+    const options = await page.locator('.seat-row[data-seat="1"] [data-option]').evaluateAll((cs) => cs.map((c) => (c as HTMLElement).dataset.option));
+    expect(options).toEqual(['iterations', 'rollout']);
+    const iterations = page.locator('.seat-row[data-seat="1"] input[data-option="iterations"]');
+    const posts: string[] = [];
+    page.on('request', (r) => { if (r.method() === 'POST' && new URL(r.url()).pathname === '/v1/games') posts.push(r.postData() ?? ''); });
+    // Out of range, the browser's own check stops the form; sent anyway, the server's 400 is shown.
+    await iterations.fill('5000');
+    await page.click('#start');
+    expect(await iterations.evaluate((i) => (i as HTMLInputElement).validity.valid)).toBe(false);
+    await page.evaluate(() => document.getElementById('setup-form')!.dispatchEvent(new Event('submit', { cancelable: true })));
+    await page.waitForFunction(() => /option 'iterations' must be from 10 to 1000, got "5000"/.test(document.getElementById('message')?.textContent ?? ''));
+    expect(posts.map((b) => JSON.parse(b).seats)).toEqual([['remote', 'ismcts:iterations=5000']]);
+    expect(await state(page)).toBe('setup');
+
+    await iterations.fill('20');
+    await page.fill('#seed', 'e2e-options');
+    await page.fill('#pace', '0');
+    const created = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/v1/games');
+    await page.click('#start');
+    expect(((await (await created).json()) as { seats: string[] }).seats).toEqual(['remote', 'ismcts:iterations=20']);
+    expect(await page.isHidden('#message')).toBe(true);
+    await page.waitForFunction(() => ['your-turn', 'over'].includes(document.body.dataset.state ?? ''), undefined, { timeout: 30_000 });
+    expect(await page.locator('.player .agent').allTextContents()).toContain('ismcts:iterations=20');
+    // Play until the search bot has moved: its options built an agent that plays.
+    const { gameId, token } = await page.evaluate(() => (window as any).czechPub);
+    for (let clicks = 0; ; clicks++) {
+      expect(clicks).toBeLessThan(100);
+      const view = await api(`/v1/games/${gameId}/view`, token);
+      if (view.lastAction?.seat === 1) break;
+      expect(view.done).toBe(false);
+      await page.locator('button.action:enabled').first().click();
+      await page.waitForFunction(() => ['your-turn', 'over'].includes(document.body.dataset.state ?? ''), undefined, { timeout: 30_000 });
+    }
+    // Chromium logs the refused request; nothing else went wrong.
+    expect(errors).toEqual([expect.stringContaining('status of 400')]);
     await page.close();
   });
 });

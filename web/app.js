@@ -41,11 +41,6 @@ function switchTo(next) {
 /** @param {import('./setup.js').GameChoice} choice */
 async function startGame(choice) {
   clearError();
-  const blank = choice.seats.findIndex((s) => s === '');
-  if (blank >= 0) {
-    showError(`Player ${blank}: type an agent spec, or pick one from the list.`);
-    return;
-  }
   setState('waiting');
   const start = /** @type {HTMLButtonElement} */ (byId('start'));
   start.disabled = true;
@@ -110,8 +105,8 @@ async function boot() {
   try {
     const [rules, bots] = await Promise.all([api.ruleset(), api.bots()]);
     setRules(rules);
-    const specs = bots.bots.map((/** @type {{ name: string, description: string }} */ b) => ({ spec: b.name, description: b.description }));
-    renderSetup(/** @type {HTMLFormElement} */ (byId('setup-form')), rules.players, specs, startGame);
+    const listed = bots.bots.map((/** @type {import('./setup.js').Bot} */ b) => ({ name: b.name, description: b.description, options: b.options }));
+    renderSetup(/** @type {HTMLFormElement} */ (byId('setup-form')), rules.players, listed, startGame);
   } catch (e) {
     showError(e);
   }

@@ -20,7 +20,7 @@
  *
  * @typedef {object} Frame
  * @property {PlayerView} view  the view drawn (the bottom seat's)
- * @property {string[]} seats  the agent spec of each seat ('remote' for a person)
+ * @property {string[]} seats  each seat's bot, as the server names it (`ismcts:iterations=20`), or 'remote' for a person
  * @property {number | null} you  the person's seat, if a person plays
  * @property {number} bottom  the seat drawn nearest the viewer; the others go round clockwise
  * @property {(Record<string, number> | null)[] | null} hands  every seat's hand (replays), else null

@@ -1,14 +1,18 @@
 /**
- * The "start a game" form: player count, who sits in each seat (the person, a listed bot, or
- * any agent spec typed in), seed. At most one seat is the person's; with none, the bots play
- * it out and the page shows the game as a replay (watch mode).
+ * The "start a game" form: player count, who sits in each seat (the person, or a bot from the
+ * server's catalogue with any of the options it lets a client set), seed. At most one seat is
+ * the person's; with none, the bots play it out and the page shows the game as a replay (watch mode).
  */
 import { el, fill } from './dom.js';
 import { REMOTE } from './frame.js';
-const CUSTOM = '';
 const DEFAULT_BOT = 'ppo';
 
-/** @typedef {{ spec: string, description: string }} Bot */
+/**
+ * What GET /v1/bots says a client may set on a bot: a number range, or a list of values.
+ * @typedef {{ min: number, max: number, integer?: boolean } | { values: (string | number | boolean)[] }} BotOption
+ */
+/** A catalogue entry, as the form needs it. @typedef {{ name: string, description: string, options: Record<string, BotOption> }} Bot */
+/** A seat: REMOTE or a bot's name, and the options set on it, as a spec writes them. @typedef {{ who: string, set: Record<string, string> }} Seat */
 /** @typedef {{ seats: string[], seed: string }} GameChoice */
 
 /**
@@ -18,11 +22,17 @@ const DEFAULT_BOT = 'ppo';
  * @param {(choice: GameChoice) => void} onStart
  */
 export function renderSetup(form, players, bots, onStart) {
-  const fallback = bots.some((b) => b.spec === DEFAULT_BOT) ? DEFAULT_BOT : bots[0]?.spec ?? CUSTOM;
+  // A server refuses to start with an empty catalogue; without bots no seat could be filled.
+  if (bots.length === 0) {
+    fill(form, el('p.hint', {}, 'This server lists no bots, so there is no one to play against.'));
+    return;
+  }
+  const fallback = bots.some((b) => b.name === DEFAULT_BOT) ? DEFAULT_BOT : bots[0].name;
   const count = el('select', { id: 'players', name: 'players' },
     range(players.min, players.max).map((n) => el('option', { value: n, selected: n === clamp(4, players) }, n)));
   const seats = el('div.seats', { id: 'seats' });
-  const seed = el('input', { id: 'seed', name: 'seed', value: String(Date.now() % 1_000_000_000), autocomplete: 'off' });
+  // Blank: the server draws a seed nobody can guess (and shows it in the replay once the game is over).
+  const seed = el('input', { id: 'seed', name: 'seed', value: '', placeholder: 'random', autocomplete: 'off' });
   const start = el('button.primary', { id: 'start', type: 'submit' });
   const hint = el('p.hint');
 
@@ -33,9 +43,9 @@ export function renderSetup(form, players, bots, onStart) {
     hint.textContent = watching ? 'No seat is yours: the bots play the game out, and you watch it as a replay.' : '';
   };
   const layOut = () => {
-    const kept = rows().map(seatValue);
+    const kept = rows().map(readSeat);
     const n = Number(/** @type {HTMLSelectElement} */ (count).value);
-    fill(seats, range(0, n - 1).map((seat) => seatRow(seat, kept[seat] ?? (seat === 0 ? REMOTE : fallback), bots, (row) => {
+    fill(seats, range(0, n - 1).map((seat) => seatRow(seat, kept[seat] ?? { who: seat === 0 ? REMOTE : fallback, set: {} }, bots, (row) => {
       if (seatSelect(row).value === REMOTE) {
         for (const other of rows().filter((r) => r !== row && seatSelect(r).value === REMOTE)) {
           seatSelect(other).value = fallback;
@@ -58,50 +68,73 @@ export function renderSetup(form, players, bots, onStart) {
     start);
   form.onsubmit = (e) => {
     e.preventDefault();
-    onStart({ seats: rows().map(seatValue), seed: /** @type {HTMLInputElement} */ (seed).value.trim() });
+    onStart({ seats: rows().map((r) => seatSpec(readSeat(r))), seed: /** @type {HTMLInputElement} */ (seed).value.trim() });
   };
 }
 
 /**
+ * A seat's row: its name, who sits there, and a control for each option of the bot chosen.
  * @param {number} seat
- * @param {string} value
+ * @param {Seat} choice
  * @param {Bot[]} bots
  * @param {(row: HTMLElement) => void} onChange
  */
-function seatRow(seat, value, bots, onChange) {
-  const listed = value === REMOTE || bots.some((b) => b.spec === value);
-  const custom = el('input.seat-custom', {
-    type: 'text', placeholder: 'agent spec, e.g. heuristic or ismcts:iterations=200', 'aria-label': `Player ${seat} agent spec`,
-    value: listed ? '' : value, hidden: listed,
-  });
-  const select = el('select.seat-agent', { dataset: { seat }, 'aria-label': `Player ${seat}` },
+function seatRow(seat, choice, bots, onChange) {
+  const select = /** @type {HTMLSelectElement} */ (el('select.seat-agent', { dataset: { seat }, 'aria-label': `Player ${seat}` },
     el('option', { value: REMOTE }, 'You'),
-    bots.map((b) => el('option', { value: b.spec, title: b.description }, b.spec)),
-    el('option', { value: CUSTOM }, 'Other spec…'));
-  /** @type {HTMLSelectElement} */ (select).value = listed ? value : CUSTOM;
+    bots.map((b) => el('option', { value: b.name, title: b.description }, b.name))));
+  select.value = choice.who;
+  const options = el('span.seat-options');
   const desc = el('span.bot-desc');
-  const row = el('div.seat-row', { dataset: { seat } }, el('span.seat-name', {}, `Player ${seat}`), select, custom, desc);
-  const sync = () => {
-    const v = /** @type {HTMLSelectElement} */ (select).value;
-    custom.hidden = v !== CUSTOM;
-    desc.textContent = bots.find((b) => b.spec === v)?.description ?? '';
+  const row = el('div.seat-row', { dataset: { seat } }, el('span.seat-name', {}, `Player ${seat}`), select, options, desc);
+  /** @param {Record<string, string>} set */
+  const sync = (set) => {
+    const bot = bots.find((b) => b.name === select.value);
+    fill(options, Object.entries(bot?.options ?? {}).map(([key, o]) => optionControl(seat, key, o, set[key] ?? '')));
+    options.hidden = options.childElementCount === 0;
+    desc.textContent = bot?.description ?? '';
   };
   select.addEventListener('change', () => {
     onChange(row);
-    sync();
+    sync({});
   });
-  sync();
+  sync(choice.set);
   return row;
 }
 
-/** @param {HTMLElement} row */
-const seatSelect = (row) => /** @type {HTMLSelectElement} */ (row.querySelector('select'));
-
-/** The seat's spec: REMOTE for the person, else the listed or typed agent spec. @param {HTMLElement} row */
-function seatValue(row) {
-  const v = seatSelect(row).value;
-  return v === CUSTOM ? /** @type {HTMLInputElement} */ (row.querySelector('input')).value.trim() : v;
+/**
+ * One option's control; blank ("default") leaves it to the bot. Ranges get the browser's own
+ * checks (min, max, whole numbers), so an out-of-range value stops the form before it is sent.
+ * @param {number} seat @param {string} key @param {BotOption} o @param {string} value
+ */
+function optionControl(seat, key, o, value) {
+  const props = { dataset: { option: key }, 'aria-label': `Player ${seat} ${key}` };
+  const control = /** @type {HTMLInputElement | HTMLSelectElement} */ ('values' in o
+    ? el('select', props, el('option', { value: '' }, 'default'), o.values.map((v) => el('option', { value: String(v) }, String(v))))
+    : el('input', { ...props, type: 'number', min: o.min, max: o.max, step: o.integer ? 1 : 'any', placeholder: 'default',
+      title: `${o.integer ? 'a whole number' : 'a number'} from ${o.min} to ${o.max}; blank for the bot's default` }));
+  control.value = value;
+  return el('label.seat-option', {}, key, control);
 }
+
+/** @param {HTMLElement} row */
+const seatSelect = (row) => /** @type {HTMLSelectElement} */ (row.querySelector('select.seat-agent'));
+
+/** Who sits in the row and the options set (blank controls are left out). @param {HTMLElement} row @returns {Seat} */
+function readSeat(row) {
+  /** @type {Record<string, string>} */
+  const set = {};
+  for (const control of /** @type {NodeListOf<HTMLInputElement | HTMLSelectElement>} */ (row.querySelectorAll('[data-option]'))) {
+    // A number as the server reads it: "1e3" and "020" are typed forms of 1000 and 20.
+    const number = control instanceof HTMLInputElement ? control.valueAsNumber : NaN;
+    const value = Number.isNaN(number) ? control.value.trim() : String(number);
+    if (value !== '') set[String(control.dataset.option)] = value;
+  }
+  return { who: seatSelect(row).value, set };
+}
+
+/** The seat's spec: REMOTE for the person, else `name` and `:key=value` per option set. @param {Seat} s */
+const seatSpec = (s) => s.who + Object.entries(s.set).map(([key, value]) => `:${key}=${value}`).join('');
 
 /** @param {number} n @param {{ min: number, max: number }} p */
 const clamp = (n, p) => Math.min(p.max, Math.max(p.min, n));
