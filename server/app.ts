@@ -207,7 +207,11 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
 
   app.get('/healthz', { schema: { response: { 200: S.health } }, config: { rateLimit: false } }, async () => ({ status: 'ok' as const, uptimeSec: Math.round((Date.now() - started) / 1000) }));
 
-  app.get('/v1/bots', { schema: { response: { 200: S.botList } } }, async () => ({ bots: catalogue.list() }));
+  // The catalogue is fixed when the server starts: its listing is made (and checked) once.
+  const botListing = JSON.stringify(S.botList.parse({ bots: catalogue.list() }));
+  app.get('/v1/bots', { schema: { response: { 200: S.botList } } }, async (_req, reply) =>
+    // A string body goes out as it is (fastify serializes only objects); the type provider expects the object.
+    reply.type('application/json; charset=utf-8').send(botListing as unknown as z.infer<typeof S.botList>));
 
   app.get('/v1/ruleset', { schema: { response: { 200: S.rulesetAnswer } } }, async () => ({
     ruleset: DEFAULT_RULESET as unknown as Record<string, unknown>,
