@@ -46,6 +46,8 @@ describe('czech-pub command line', () => {
     [['bench', 'env', '--seconds=abc'], "got 'abc'"],
     [['bench', 'env', '--players', '7'], "--players must be a whole number from 2 to 6, got '7'"],
     [['bench', 'env', '--json=yes'], "option '--json' does not take an argument"],
+    [['serve', '--config', '/nonexistent/server.json'], 'cannot read config /nonexistent/server.json: ENOENT'],
+    [['serve', '--models', '/nonexistent/models'], 'cannot read the models folder /nonexistent/models: ENOENT'],
   ])('%j is a usage error: %s', async (argv, message) => {
     const r = await run(...argv);
     expect(r.code).toBe(2);
