@@ -372,7 +372,7 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
         seed: seedSchema.optional().describe('Default: a random seed, reported in the summary.'),
         duplicate: z.boolean().optional(),
       }).strict(),
-      response: { 202: S.jobAnswer, ...S.errors(400, 413, 429) },
+      response: { 202: S.jobAnswer, ...S.errors(400, 403, 413, 429) },
     },
   }, async (req, reply) => {
     const job = jobs.start({ agents: req.body.agents, games: req.body.games, seed: String(req.body.seed ?? secretSeed()), duplicate: req.body.duplicate, client: req.ip });

@@ -45,6 +45,7 @@ export class JobStore {
 
   start(o: StartJob): Job {
     this.sweep();
+    if (this.limits.maxJobs === 0 || this.limits.maxJobsPerClient === 0) throw new ApiError(403, 'this server runs no tournaments (its operator set maxJobs to 0)');
     const running = [...this.jobs.values()].filter((j) => j.status === 'running');
     if (running.length >= this.limits.maxJobs) throw new ApiError(429, `too many tournaments running (limit ${this.limits.maxJobs}); try again later`);
     if (running.filter((j) => j.client === o.client).length >= this.limits.maxJobsPerClient) {

@@ -12,7 +12,7 @@ export const errorBody = z.looseObject({
 const ERROR_TEXT: Record<number, string> = {
   400: 'Malformed request: the message names the field.',
   401: 'No token: send Authorization: Bearer <token>.',
-  403: 'The token opens no seat of this game, or may only watch.',
+  403: 'The token opens no seat of this game, or may only watch; or the server runs no tournaments.',
   404: 'No such game, bot, tournament or step.',
   409: 'Not now: not your turn, an illegal action, the game not over (replays), or already over.',
   413: 'Request body too large.',
