@@ -176,6 +176,11 @@ describe('HTTP API over a listening server', () => {
     for (let i = 0; i < 8; i++) if ((await fetch(`${url}/v1/bots`)).status === 429) limited++;
     expect(limited).toBeGreaterThan(0);
     await small.close();
+    const noJobs = await buildServer({ maxJobs: 0 });
+    const r = await noJobs.inject({ method: 'POST', url: '/v1/tournaments', payload: { agents: ['random', 'random'], games: 2 } });
+    expect(r.statusCode).toBe(403);
+    expect(r.json().error).toMatch(/runs no tournaments/);
+    await noJobs.close();
   });
 
   it('publishes an OpenAPI document describing every response and the seat-token scheme, and its UI at /docs', async () => {
