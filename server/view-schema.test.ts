@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { CARD_IDS, CzechPubEnv, ORDER_TYPES, DEFAULT_RULESET, type PlayerView } from '../env/index.ts';
 import { randInt, seedRng } from '../env/rng.ts';
-import { parsePostedView, playerViewSchema } from './view-schema.ts';
+import { parsePostedView, viewChecker } from './view-schema.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -63,8 +63,8 @@ describe('real views', () => {
     expect(parsePostedView(json(env.publicView()))).toEqual({ ok: false, error: expect.stringMatching(/^view\.seat: /) });
   });
 
-  test('the schema for the default ruleset is built once', () => {
-    expect(playerViewSchema()).toBe(playerViewSchema(DEFAULT_RULESET));
+  test('the checker for the default ruleset is built once', () => {
+    expect(viewChecker()).toBe(viewChecker(DEFAULT_RULESET));
   });
 });
 
@@ -124,6 +124,10 @@ describe('hostile views', () => {
     ['not an object', () => post('hello'), /^view: must be an object$/],
     ['null', () => post(null), /^view: must be an object$/],
     ['a list', () => post([]), /^view: must be an object$/],
+    ['players as a string', (v) => (v.players = '4'), /^view\.players: must be an integer from 2 to 6$/],
+    ['an unknown card id and a bad count', (v) => Object.assign(v.hand, { joker: 1, warm_beer: -1 }), /^view\.hand\.warm_beer: /],
+    ['a list too long, with bad entries', (v) => (v.table[0].shotTokens = Array.from({ length: 6 }, () => 'beer')), /^view\.table\.0\.shotTokens: must be a list of at most 5$/],
+    ['a name of 101 characters in surrogate pairs', (v) => (v.ruleset = '🍺'.repeat(101)), /^view\.ruleset: must be a string of 1 to 100 characters$/],
   ];
 
   test.each(cases)('%s is refused', (_, mutate, path, from = base) => {
@@ -168,6 +172,27 @@ describe('hostile views', () => {
     expect(Object.keys(result.view)).not.toContain('constructor');
     expect(({} as { polluted?: number }).polluted).toBeUndefined();
     expect(result.view).toStrictEqual(base);
+  });
+
+  test('card counts posted in another key order parse in CARD_IDS order', () => {
+    const v = structuredClone(base);
+    v.hand = Object.fromEntries(Object.entries(v.hand).reverse());
+    v.deck.mayHold = Object.fromEntries(Object.entries(v.deck.mayHold).reverse());
+    const result = parsePostedView(v);
+    expect(result.ok && result.view).toStrictEqual(base);
+    expect(result.ok && Object.keys(result.view.hand)).toEqual([...CARD_IDS]);
+  });
+
+  test('a name is counted in characters: 100 in surrogate pairs is allowed', () => {
+    const v = { ...structuredClone(base), ruleset: '🍺'.repeat(100) };
+    expect(parsePostedView(v)).toEqual({ ok: true, view: v });
+  });
+
+  test("another ruleset's bounds apply", () => {
+    const ruleset = structuredClone(DEFAULT_RULESET);
+    ruleset.players.max = 3;
+    expect(viewChecker(ruleset)).not.toBe(viewChecker());
+    expect(parsePostedView(base, ruleset)).toEqual({ ok: false, error: 'view.players: must be an integer from 2 to 3' });
   });
 
   test('every card id is required in a hand and nothing else', () => {
