@@ -27,7 +27,8 @@ Starts the API in a child process and measures, for T seconds each (default 10) 
 connections (default 50): GET /v1/bots (the reference), POST /v1/bots/random/act, POST
 /v1/bots/heuristic/act, clients playing remote games (GET view, POST action, until the game
 ends), and GET /v1/bots while C/5 clients keep games of the heaviest catalogue bots (at their
-most expensive allowed options) playing. Reports requests/s and latency (median, p99).`;
+most expensive allowed options) playing. Each autocannon part follows 2 s of load that is not
+counted. Reports requests/s and latency (median, p99).`;
 
 interface Part {
   part: string;
@@ -61,8 +62,17 @@ function toPart(part: string, r: autocannon.Result): Part {
   return { part, requests: r.requests.total, requestsPerSec: r.requests.average, p50Ms: r.latency.p50, p99Ms: r.latency.p99, errors: r.errors + r.non2xx };
 }
 
-async function cannon(url: string, path: string, body: string, seconds: number, connections: number, label: string): Promise<Part> {
-  return toPart(label, await autocannon({ url: url + path, method: 'POST', headers: { 'content-type': 'application/json' }, body, duration: seconds, connections }));
+/** Seconds of load sent before each autocannon part and not counted: the route's code is compiled by then. */
+const WARM_UP_SECONDS = 2;
+
+/** autocannon for `seconds`, after a warm-up that is not counted. */
+async function measure(label: string, o: autocannon.Options, seconds: number): Promise<Part> {
+  await autocannon({ ...o, duration: WARM_UP_SECONDS });
+  return toPart(label, await autocannon({ ...o, duration: seconds }));
+}
+
+function cannon(url: string, path: string, body: string, seconds: number, connections: number, label: string): Promise<Part> {
+  return measure(label, { url: url + path, method: 'POST', headers: { 'content-type': 'application/json' }, body, connections }, seconds);
 }
 
 async function games(url: string, seconds: number, clients: number): Promise<Part> {
@@ -143,7 +153,7 @@ export async function benchApiCommand(values: Record<string, unknown>, io: Io): 
     if (!values.json) io.err(`Server at ${server.url}; ${seconds} s per part, ${connections} connections.`);
     const parts = [
       // The same server and machine answering a request that does no game work: the ceiling here.
-      toPart('GET /v1/bots (reference)', await autocannon({ url: `${server.url}/v1/bots`, duration: seconds, connections })),
+      await measure('GET /v1/bots (reference)', { url: `${server.url}/v1/bots`, connections }, seconds),
       await cannon(server.url, '/v1/bots/random/act', body, seconds, connections, 'POST /v1/bots/random/act'),
       await cannon(server.url, '/v1/bots/heuristic/act', body, seconds, connections, 'POST /v1/bots/heuristic/act'),
       await games(server.url, seconds, connections),
