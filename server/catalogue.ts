@@ -81,6 +81,7 @@ function checkValue(v: Vary, raw: string): string | null {
 
 export class Catalogue {
   private readonly entries = new Map<string, CatalogueEntry>();
+  private readonly bare = new Map<string, BotChoice>();
 
   constructor(config: ServerConfig = {}) {
     const merged = new Map<string, EntryConfig>();
@@ -91,6 +92,7 @@ export class Catalogue {
       else merged.set(name, e);
     }
     for (const [name, e] of merged) this.entries.set(name, checkedEntry(name, e));
+    for (const [name, entry] of this.entries) this.bare.set(name, { entry, label: name, spec: entry.spec });
     if (this.entries.size === 0) throw new ConfigError('the catalogue has no bots: keep the defaults or define some under "bots"');
   }
 
@@ -112,6 +114,9 @@ export class Catalogue {
 
   /** Checks a client's bot spec against the catalogue. */
   resolve(raw: string): BotChoice {
+    // A bare entry name, the common case on the act route: its choice is made once.
+    const bare = this.bare.get(raw);
+    if (bare) return bare;
     if (raw.length > MAX_SPEC_LENGTH) throw new BotSpecError(`a bot spec is at most ${MAX_SPEC_LENGTH} characters`);
     const [name, ...parts] = raw.split(':');
     const entry = this.entries.get(name);
