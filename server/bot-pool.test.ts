@@ -37,6 +37,17 @@ describe('bot worker pool', () => {
     expect(d.legal).toContain(await p.decide({ ...d, spec: 'random' }));
   }, 60_000);
 
+  it('stops a worker past its heap limit: the decision fails saying so, and the next worker starts afresh', async () => {
+    const hog = new BotPool({ workers: 1, decisionMs: 60_000, memoryMb: 64, maxQueued: 10, module: new URL('../test/helpers/hog-worker.ts', import.meta.url) });
+    pools.push(hog);
+    const d = { game: 'g', seat: 0, spec: 'random', start: { seat: 0, players: 2, seed: 's' }, config: { seed: 's', players: 2 } as never, actions: [], legal: [0, 1] };
+    await expect(hog.decide(d)).rejects.toThrow('over the 64 MB memory limit');
+    expect(hog.restarts).toBe(1);
+    // A fresh worker took its place and met the next decision (this one holds memory too).
+    await expect(hog.decide(d)).rejects.toThrow('over the 64 MB memory limit');
+    expect(hog.restarts).toBe(2);
+  }, 60_000);
+
   it('a decision the workers cannot take plays the first legal action, recorded with the game, and the game goes on', async () => {
     const full = new BotPool({ workers: 1, decisionMs: 10_000, memoryMb: 128, maxQueued: 0 });
     pools.push(full);

@@ -28,6 +28,8 @@ export interface PoolOptions {
   decisionMs: number;
   memoryMb: number;
   maxQueued: number;
+  /** The worker module (tests swap in their own). */
+  module?: URL;
 }
 
 export class DecisionError extends Error {
@@ -61,7 +63,7 @@ class Slot {
   }
 
   private start(): void {
-    const w = tsWorker(new URL('./bot-worker.ts', import.meta.url), {
+    const w = tsWorker(this.o.module ?? new URL('./bot-worker.ts', import.meta.url), {
       resourceLimits: { maxOldGenerationSizeMb: this.o.memoryMb, maxYoungGenerationSizeMb: Math.max(8, Math.min(64, this.o.memoryMb / 4)) },
     });
     this.worker = w;
