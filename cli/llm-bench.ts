@@ -6,9 +6,12 @@
  */
 import fs from 'node:fs';
 import { leaderboardMarkdown } from '../eval/report.ts';
-import { jsonSummary, runTournament } from '../eval/tournament.ts';
+import { jsonSummary, resolveConfig, runTournament } from '../eval/tournament.ts';
 import type { Price } from '../eval/usage.ts';
 import { measurePrompts } from '../eval/prompt-size.ts';
+import '../agents/index.ts';
+import { createAgent } from '../agents/registry.ts';
+import { LlmAgent, LlmServerError, onLlmFault } from '../agents/llm/llm-agent.ts';
 import { intOption, parseCommand } from './args.ts';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Io } from './io.ts';
 import { asUsageError } from './tournament.ts';
@@ -92,6 +95,14 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
     values.transcript ? `transcript=${values.transcript}` : '',
   ].filter(Boolean);
   const spec = `llm:${values.model}:${opts.join(':')}`;
+  const seed = typeof values.seed === 'string' ? values.seed : '1';
+  // Everything a run checks is checked first, dry run included.
+  const prices = typeof values.prices === 'string' ? readPrices(values.prices) : undefined;
+  try {
+    resolveConfig({ agents: [spec, ...Array.from({ length: players - 1 }, () => opponent)], players, games, seed });
+  } catch (e) {
+    throw asUsageError(e);
+  }
   if (values['dry-run']) {
     const r = await measurePrompts(typeof values['stand-in'] === 'string' ? values['stand-in'] : 'heuristic', opponent, players, games, typeof values.seed === 'string' ? values.seed : '1');
     if (values.json) io.out(JSON.stringify(r));
@@ -104,7 +115,23 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
     }
     return EXIT_OK;
   }
-  const prices = typeof values.prices === 'string' ? readPrices(values.prices) : undefined;
+  const model = createAgent(spec) as LlmAgent;
+  // Before any game: the server's own refusal, at once, and nothing written.
+  try {
+    await model.preflight();
+  } catch (e) {
+    if (!(e instanceof LlmServerError)) throw e;
+    io.err(`llm-bench: ${e.message}`);
+    io.err('Nothing was played. Check --base-url, --model and the key (--api-key-env).');
+    return EXIT_FAILURE;
+  }
+  // Faults as they happen: the first of each kind in full, then a count at the end.
+  const faults = new Map<string, number>();
+  onLlmFault((_spec, fault) => {
+    const n = (faults.get(fault) ?? 0) + 1;
+    faults.set(fault, n);
+    if (n === 1) io.err(`model fault: ${fault} (retried, then the decision falls back; further faults of this kind are counted)`);
+  });
   try {
     const r = await runTournament({
       agents: [spec, ...Array.from({ length: players - 1 }, () => opponent)], players, games,
@@ -116,8 +143,12 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
     });
     if (values.json) io.out(JSON.stringify(jsonSummary(r)));
     else io.out(leaderboardMarkdown(r));
+    for (const [fault, n] of faults) io.err(`model faults: ${n} × ${fault}`);
+    if (r.stoppedBy !== undefined) io.err(`llm-bench: stopped after ${r.gamesPlayed} of ${r.gamesScheduled} games: ${r.stoppedBy}. The results above are of the finished games only (incomplete).`);
     return r.complete ? EXIT_OK : EXIT_FAILURE;
   } catch (e) {
     throw asUsageError(e);
+  } finally {
+    onLlmFault(null);
   }
 }

@@ -131,6 +131,7 @@ export async function tournamentCommand(args: readonly string[], io: Io): Promis
       io.out(leaderboardMarkdown(result));
       if (values.out) io.out(`Results in ${values.out}/ (results.json, leaderboard.md, report.html, games.jsonl).`);
     }
+    if (result.stoppedBy !== undefined) io.err(`stopped after ${result.gamesPlayed} of ${result.gamesScheduled} games: ${result.stoppedBy}`);
     return result.complete ? EXIT_OK : EXIT_FAILURE;
   } catch (e) {
     bar.stop();

@@ -33,24 +33,36 @@ export interface RunOptions extends WorkerSetup {
 export interface RunOutcome {
   results: GameResult[];
   interrupted: boolean;
+  /** In this thread: the error of an agent that stopped its game (e.g. a model server failing every decision); the run stopped there. */
+  stoppedBy?: string;
 }
 
 async function runInThread(o: RunOptions): Promise<RunOutcome> {
   const results: GameResult[] = [];
   let next = 0;
   let interrupted = false;
+  let stoppedBy: string | undefined;
   // Each lane plays games one after another with its own agents; lanes run concurrently.
   const lane = async () => {
     const agents = o.entries.map((spec) => createAgent(spec));
     while (next < o.games.length) {
-      if (o.signal?.aborted) {
+      if (o.signal?.aborted || stoppedBy !== undefined) {
         interrupted = true;
         return;
       }
       const g = o.games[next++];
-      const record = await playGame(g.seating.map((e) => agents[e]), {
-        seed: g.seed, ruleset: o.ruleset, askAll: o.askAll, maxDecisions: o.maxDecisions, now: () => performance.now(),
-      });
+      let record;
+      try {
+        record = await playGame(g.seating.map((e) => agents[e]), {
+          seed: g.seed, ruleset: o.ruleset, askAll: o.askAll, maxDecisions: o.maxDecisions, now: () => performance.now(),
+        });
+      } catch (e) {
+        // An agent that throws stops the run: this game is dropped, finished ones are kept.
+        stoppedBy ??= (e as Error).message;
+        interrupted = true;
+        return;
+      }
+      if (stoppedBy !== undefined) return; // finished after the stop: not counted, as in worker mode
       const result = { ...g, ...record };
       results.push(result);
       o.onGame?.(result);
@@ -58,7 +70,7 @@ async function runInThread(o: RunOptions): Promise<RunOutcome> {
   };
   const lanes = Math.max(1, Math.min(o.parallel ?? 1, o.games.length));
   await Promise.all(Array.from({ length: lanes }, lane));
-  return { results, interrupted };
+  return { results, interrupted, ...(stoppedBy !== undefined ? { stoppedBy } : {}) };
 }
 
 function startWorker(setup: WorkerSetup, resourceLimits?: ResourceLimits): Worker {

@@ -67,6 +67,8 @@ export interface TournamentResult {
   gamesScheduled: number;
   gamesPlayed: number;
   complete: boolean;
+  /** Why the run stopped early, when an agent stopped it (a model server that kept failing). */
+  stoppedBy?: string;
   elapsedSec: number;
   gamesPerSec: number;
   startedAt: string;
@@ -145,6 +147,7 @@ export async function runTournament(o: TournamentOptions): Promise<TournamentRes
     gamesScheduled: games.length,
     gamesPlayed: outcome.results.length,
     complete: !outcome.interrupted && outcome.results.length === games.length,
+    ...(outcome.stoppedBy !== undefined ? { stoppedBy: outcome.stoppedBy } : {}),
     elapsedSec,
     gamesPerSec: outcome.results.length / elapsedSec,
     startedAt: startedAt.toISOString(),
@@ -168,6 +171,7 @@ export function jsonSummary(r: TournamentResult) {
     games: r.gamesPlayed,
     gamesScheduled: r.gamesScheduled,
     complete: r.complete,
+    ...(r.stoppedBy !== undefined ? { stoppedBy: r.stoppedBy } : {}),
     gamesPerSec: r.gamesPerSec,
     elapsedSec: r.elapsedSec,
     players: r.config.players,

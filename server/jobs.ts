@@ -76,7 +76,8 @@ export class JobStore {
     }).then(
       (r) => {
         job.result = r;
-        job.status = stop.signal.aborted ? (stop.signal.reason === 'timed-out' ? 'timed-out' : 'cancelled') : 'done';
+        job.status = stop.signal.aborted ? (stop.signal.reason === 'timed-out' ? 'timed-out' : 'cancelled') : r.stoppedBy !== undefined ? 'failed' : 'done';
+        if (r.stoppedBy !== undefined) job.error = choices.reduce((m, c) => m.split(c.spec).join(c.label), r.stoppedBy.split('\n')[0]);
       },
       (e: Error) => {
         job.status = 'failed';

@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,8 +26,9 @@ let inFlight = 0;
 let inFlightMax = 0;
 
 function legalIds(body: { messages: { content: string }[] }): number[] {
-  const user = body.messages.filter((m) => m.content.includes('Your legal actions:')).pop()?.content ?? '';
-  return [...user.split('Your legal actions:')[1].matchAll(/^\s+(\d+): /gm)].map((m) => Number(m[1]));
+  const user = body.messages.filter((m) => m.content.includes('Your legal actions:')).pop()?.content;
+  // The preflight request (no game yet) lists no actions.
+  return user === undefined ? [] : [...user.split('Your legal actions:')[1].matchAll(/^\s+(\d+): /gm)].map((m) => Number(m[1]));
 }
 
 beforeAll(async () => {
@@ -112,9 +114,12 @@ describe('llm agent against an OpenAI-compatible server', () => {
   });
 
   it('times out slow answers, retries, and falls back when faults persist', async () => {
-    const r = await play(spec(':timeoutMs=50:maxRetries=1'), (_k, legal) => ({ delayMs: 200, content: JSON.stringify({ action: legal[0] }) }));
+    // maxFaultStreak=0: play on however often the server fails (by default the agent stops the game, below).
+    const r = await play(spec(':timeoutMs=50:maxRetries=1:maxFaultStreak=0'), (_k, legal) => ({ delayMs: 200, content: JSON.stringify({ action: legal[0] }) }));
     expect(r.stats.fallbacks).toBe(r.stats.decisions);
     expect(r.stats.faultRetries).toBe(r.stats.decisions);
+    await expect(play(spec(':timeoutMs=50:maxRetries=0:maxFaultStreak=3'), (_k, legal) => ({ delayMs: 200, content: JSON.stringify({ action: legal[0] }) })))
+      .rejects.toThrow(/3 decisions in a row failed \(last: no answer in time \(timeout\)\); stopping/);
   }, 30_000);
 
   it('writes a JSONL transcript of requests and answers', async () => {
@@ -169,6 +174,50 @@ describe('czech-pub llm-bench', () => {
     expect(out).toMatch(/\$0\.\d{4}/);
   });
 
+  it('stops at once, before any game and writing nothing, when nothing listens at the base URL', async () => {
+    const dead = net.createServer();
+    await new Promise<void>((r) => dead.listen(0, '127.0.0.1', r));
+    const port = (dead.address() as net.AddressInfo).port;
+    await new Promise<void>((r) => dead.close(() => r()));
+    const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'llm-dead-')), 'run');
+    const io = bufferIo();
+    const t0 = performance.now();
+    const code = await main(['llm-bench', '--model', 'm', '--base-url', `http://127.0.0.1:${port}/v1`, '--games', '40', '--out', out], io);
+    expect(code).toBe(1);
+    expect(performance.now() - t0).toBeLessThan(10_000);
+    expect(io.stderr.join('\n')).toMatch(new RegExp(`llm-bench: model 'm' at http://127.0.0.1:${port}/v1: connection failed \\(ECONNREFUSED\\)`));
+    expect(io.stdout).toEqual([]);
+    expect(fs.existsSync(out)).toBe(false);
+  });
+
+  it("stops at once with the server's own message when it does not know the model", async () => {
+    script = () => ({ status: 404 });
+    const io = bufferIo();
+    expect(await main(['llm-bench', '--model', 'no-such-model', '--base-url', base, '--games', '3', '--players', '3'], io)).toBe(1);
+    expect(io.stderr.join('\n')).toMatch(/model 'no-such-model' at .*: 404 scripted 404/);
+    expect(io.stdout).toEqual([]);
+  });
+
+  it('stops a run whose server fails every decision, keeping and reporting the finished games', async () => {
+    // Good answers for the first 40 requests (the preflight and a few games), then refusals.
+    script = (k, legal) => (k < 40 ? { content: JSON.stringify({ action: legal[0] }) } : { status: 400 });
+    served = 0;
+    const io = bufferIo();
+    const code = await main(['llm-bench', '--model', 'fake-model', '--base-url', base, '--players', '3', '--games', '30', '--opponents', 'random', '--concurrency', '1', '--json'], io);
+    expect(code).toBe(1);
+    const r = JSON.parse(io.stdout[0]);
+    expect(r.complete).toBe(false);
+    expect(r.games).toBeGreaterThan(0);
+    expect(r.games).toBeLessThan(30);
+    expect(r.stoppedBy).toMatch(/5 decisions in a row failed \(last: 400 scripted 400\)/);
+    const err = io.stderr.join('\n');
+    expect(err.match(/model fault: 400 scripted 400/g)).toHaveLength(1);
+    expect(err).toMatch(/model faults: 5 × 400 scripted 400/);
+    expect(err).toMatch(/stopped after \d+ of 30 games/);
+    // Nothing was sent after the stop: five failed decisions, one request each.
+    expect(served).toBe(45);
+  });
+
   it('measures calls per game and prompt sizes in a dry run, with no server', async () => {
     const io = bufferIo();
     expect(await main(['llm-bench', '--model', 'm', '--dry-run', '--games', '8', '--json'], io)).toBe(0);
@@ -183,6 +232,8 @@ describe('czech-pub llm-bench', () => {
     [['llm-bench'], '--model is required'],
     [['llm-bench', '--model', 'm', '--prices', '/nonexistent.json'], '--prices: cannot read /nonexistent.json'],
     [['llm-bench', '--model', 'm', '--opponents', 'nobody'], "unknown agent 'nobody'"],
+    [['llm-bench', '--model', 'm', '--dry-run', '--prices', '/nonexistent.json'], '--prices: cannot read /nonexistent.json'],
+    [['llm-bench', '--model', 'm', '--dry-run', '--opponents', 'nobody'], "unknown agent 'nobody'"],
   ])('%j is a usage error', async (argv, message) => {
     const io = bufferIo();
     expect(await main(argv, io)).toBe(2);

@@ -41,6 +41,8 @@ export const LLM_DEFAULTS = {
   concurrency: 4,
   /** Played when the model gives no usable answer: 'first' legal action or a 'random' one. */
   fallback: 'first',
+  /** Decisions in a row that fall back because the server failed, after which the agent stops the game (LlmFaultsError); 0 = never. */
+  maxFaultStreak: 5,
   /** Append every request and answer to this JSONL file ('' = no transcript). */
   transcript: '',
 };
@@ -68,6 +70,12 @@ class Limiter {
 }
 const limiters = new Map<string, Limiter>();
 
+/** Told of every fault as it happens (a command prints them); one listener per process. */
+let faultListener: ((spec: string, fault: string) => void) | null = null;
+export function onLlmFault(listener: ((spec: string, fault: string) => void) | null): void {
+  faultListener = listener;
+}
+
 /** Delay a Retry-After (or retry-after-ms) header asks for, in ms, or null. */
 export function retryAfterMs(headers: Headers | undefined, now = Date.now()): number | null {
   if (!headers) return null;
@@ -79,6 +87,33 @@ export function retryAfterMs(headers: Headers | undefined, now = Date.now()): nu
   if (Number.isFinite(secs)) return Math.max(0, secs * 1000);
   const date = Date.parse(raw);
   return Number.isNaN(date) ? null : Math.max(0, date - now);
+}
+
+/** The server failed so many decisions in a row that playing on would only measure the fallback. */
+export class LlmFaultsError extends Error {
+  override name = 'LlmFaultsError';
+}
+
+/** The server refused the preflight request: its own message, and where it was sent. */
+export class LlmServerError extends Error {
+  override name = 'LlmServerError';
+}
+
+/** The longest a preflight request may take. */
+export const PREFLIGHT_TIMEOUT_MS = 10_000;
+
+/** A fault in one line, with the server's own words where it gave some. */
+export function describeFault(err: unknown): string {
+  if (err instanceof OpenAI.APIConnectionTimeoutError) return 'no answer in time (timeout)';
+  if (err instanceof OpenAI.APIConnectionError) {
+    // fetch's TypeError('fetch failed') holds the system error (ECONNREFUSED, ENOTFOUND, ...).
+    let cause = (err as { cause?: unknown }).cause;
+    while (cause && typeof cause === 'object' && (cause as { cause?: unknown }).cause) cause = (cause as { cause?: unknown }).cause;
+    const c = cause as { code?: string; message?: string } | undefined;
+    return `connection failed${c?.code ? ` (${c.code})` : c?.message ? ` (${c.message})` : ''}`;
+  }
+  if (err instanceof OpenAI.APIError) return err.message.split('\n')[0] || `HTTP ${err.status}`;
+  return String((err as Error)?.message ?? err).split('\n')[0];
 }
 
 function retryable(err: unknown): boolean {
@@ -95,6 +130,10 @@ export class LlmAgent implements Agent {
   private readonly limiter: Limiter;
   private rng: RngState = seedRng('llm');
   private game = '';
+  /** Decisions in a row that fell back because of faults, and the last fault. */
+  private faultStreak = 0;
+  private lastFault = '';
+  readonly baseUrl: string;
 
   constructor(
     readonly spec: string,
@@ -102,6 +141,7 @@ export class LlmAgent implements Agent {
     private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
   ) {
     const baseURL = o.baseUrl || process.env.OPENAI_BASE_URL || undefined;
+    this.baseUrl = baseURL ?? 'https://api.openai.com/v1';
     // maxRetries 0: faults are retried here, so they can be counted and bounded per decision.
     this.client = new OpenAI({ baseURL, apiKey: process.env[o.apiKeyEnv] ?? 'none', timeout: o.timeoutMs, maxRetries: 0 });
     const key = baseURL ?? 'openai';
@@ -121,6 +161,31 @@ export class LlmAgent implements Agent {
     this.game = game.seed;
   }
 
+  /**
+   * One small request with the parameters every decision uses, before any game: a server that
+   * is not there, a model it does not know, a key it refuses or a parameter it rejects fails
+   * here with the server's own message (LlmServerError), not as a run of fallbacks.
+   */
+  async preflight(): Promise<void> {
+    try {
+      await this.client.chat.completions.create(
+        { ...this.params(), messages: [{ role: 'user', content: 'This is a connection check. Answer with JSON {"action": 0}.' }] },
+        { timeout: Math.min(this.o.timeoutMs, PREFLIGHT_TIMEOUT_MS) },
+      );
+    } catch (err) {
+      throw new LlmServerError(`model '${this.o.model}' at ${this.baseUrl}: ${describeFault(err)}`);
+    }
+  }
+
+  private params() {
+    return {
+      model: this.o.model,
+      temperature: this.o.temperature,
+      max_tokens: this.o.maxTokens,
+      ...(this.o.structured ? { response_format: RESPONSE_FORMAT } : {}),
+    };
+  }
+
   async act(obs: AgentObservation): Promise<number> {
     const legal = obs.legalActions;
     if (legal.length === 1) return legal[0];
@@ -128,7 +193,14 @@ export class LlmAgent implements Agent {
     const messages: ChatMessage[] = decisionMessages(obs, DEFAULT_RULESET);
     for (let attempt = 0; attempt <= this.o.maxInvalid; attempt++) {
       const text = await this.complete(messages);
-      if (text === null) break; // faults exhausted
+      if (text === null) {
+        // Faults exhausted: past the streak limit, playing on would only measure the fallback.
+        if (this.o.maxFaultStreak > 0 && ++this.faultStreak >= this.o.maxFaultStreak) {
+          throw new LlmFaultsError(`model '${this.o.model}' at ${this.baseUrl}: ${this.faultStreak} decisions in a row failed (last: ${this.lastFault}); stopping`);
+        }
+        break;
+      }
+      this.faultStreak = 0;
       const parsed = parseAnswer(text, legal);
       this.log({ game: this.game, seat: obs.seat, attempt, messages: attempt === 0 ? messages : messages.slice(-2), answer: text, parsed });
       if (parsed.ok) {
@@ -150,20 +222,14 @@ export class LlmAgent implements Agent {
       const t0 = performance.now();
       try {
         this.usage.requests++;
-        const res = await this.limiter.run(() =>
-          this.client.chat.completions.create({
-            model: this.o.model,
-            messages,
-            temperature: this.o.temperature,
-            max_tokens: this.o.maxTokens,
-            ...(this.o.structured ? { response_format: RESPONSE_FORMAT } : {}),
-          }),
-        );
+        const res = await this.limiter.run(() => this.client.chat.completions.create({ ...this.params(), messages }));
         this.usage.latenciesMs.push(performance.now() - t0);
         this.usage.promptTokens += res.usage?.prompt_tokens ?? 0;
         this.usage.completionTokens += res.usage?.completion_tokens ?? 0;
         return res.choices[0]?.message?.content ?? '';
       } catch (err) {
+        this.lastFault = describeFault(err);
+        faultListener?.(this.spec, this.lastFault);
         if (!retryable(err) || retry >= this.o.maxRetries) {
           this.log({ game: this.game, error: String((err as Error).message ?? err) });
           return null;
