@@ -34,6 +34,8 @@ Options:
   --prices FILE      JSON {"<model or spec>": {"promptPerMillion": 0.15, "completionPerMillion": 0.6}}
   --transcript FILE  append every request and answer to FILE (JSONL)
   --out DIR          write games.jsonl, results.json, leaderboard.md and report.html here
+  --allow-fallbacks  exit 0 even when more than 5% of the model's decisions fell back (the
+                     model is still marked INVALID in every table and file)
   --json             print the summary as JSON
   --dry-run          send nothing: a stand-in (--stand-in, default heuristic) plays the model's
                      seat and the prompts it would be sent are measured (calls per game, size)
@@ -53,6 +55,7 @@ const OPTIONS = {
   prices: { type: 'string' },
   transcript: { type: 'string' },
   out: { type: 'string' },
+  'allow-fallbacks': { type: 'boolean' },
   json: { type: 'boolean' },
   'dry-run': { type: 'boolean' },
   'stand-in': { type: 'string' },
@@ -145,7 +148,11 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
     else io.out(leaderboardMarkdown(r));
     for (const [fault, n] of faults) io.err(`model faults: ${n} × ${fault}`);
     if (r.stoppedBy !== undefined) io.err(`llm-bench: stopped after ${r.gamesPlayed} of ${r.gamesScheduled} games: ${r.stoppedBy}. The results above are of the finished games only (incomplete).`);
-    return r.complete ? EXIT_OK : EXIT_FAILURE;
+    const invalid = r.usage.filter((u) => u.invalid);
+    for (const u of invalid) {
+      io.err(`llm-bench: ${u.spec} is INVALID: ${(100 * u.fallbackRate).toFixed(1)}% of its decisions fell back (more than ${(100 * r.maxFallbackRate).toFixed(0)}%)${values['allow-fallbacks'] ? '; exit 0 as --allow-fallbacks asks' : '; --allow-fallbacks to exit 0 anyway'}`);
+    }
+    return r.complete && (invalid.length === 0 || values['allow-fallbacks'] === true) ? EXIT_OK : EXIT_FAILURE;
   } catch (e) {
     throw asUsageError(e);
   } finally {

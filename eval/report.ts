@@ -6,20 +6,31 @@ const pct = (x: number): string => (Number.isFinite(x) ? `${(100 * x).toFixed(1)
 const num = (x: number, d = 1): string => (Number.isFinite(x) ? x.toFixed(d) : '–');
 const cost = (usd: number | null): string => (usd === null ? '–' : `$${usd.toFixed(4)}`);
 
+/** The usage of a model agent, if it is one. */
+const usageOf = (r: TournamentResult, spec: string) => r.usage.find((u) => u.spec === spec);
+/** How much of an agent's play was the model's: fallbacks and invalid answers, or – for bots. */
+const modelShare = (r: TournamentResult, spec: string): [string, string] => {
+  const u = usageOf(r, spec);
+  return u ? [pct(u.fallbackRate), pct(u.invalidRate)] : ['–', '–'];
+};
+const invalidMark = (r: TournamentResult, spec: string): string => (usageOf(r, spec)?.invalid ? ' INVALID' : '');
+
 export function leaderboardMarkdown(r: TournamentResult): string {
   const c = r.config;
+  const models = r.usage.length > 0;
   const lines = [
     `# Czech Pub tournament: ${c.players} players, ${r.gamesPlayed} games${r.complete ? '' : ` (interrupted: ${r.gamesPlayed} of ${r.gamesScheduled})`}`,
     '',
     `Seed ${c.seed}, ${c.duplicate ? 'duplicate deals' : 'independent deals'}, seats rotated; ruleset ${r.env.ruleset.name} ` +
       `(${r.env.ruleset.fingerprint}); ${num(r.gamesPerSec)} games/s ${workersText(c.workers)}.`,
     '',
-    '| # | agent | games | wins | win rate (95% CI) | mean score (95% CI) | mean rank | rating (σ) | wasted | thrown out | ms/decision |',
-    '|---|---|---|---|---|---|---|---|---|---|---|',
+    `| # | agent | games | wins | win rate (95% CI) | mean score (95% CI) | mean rank | rating (σ) | wasted | thrown out | ms/decision |${models ? ' fallbacks | invalid answers |' : ''}`,
+    `|---|---|---|---|---|---|---|---|---|---|---|${models ? '---|---|' : ''}`,
     ...r.summary.agents.map((a, i) =>
-      `| ${i + 1} | \`${a.spec}\`${a.seats > 1 ? ` ×${a.seats}` : ''} | ${a.games} | ${num(a.wins)} | ${pct(a.winRate)} (${pct(a.winRateCI[0])}–${pct(a.winRateCI[1])}) | ` +
+      `| ${i + 1} | \`${a.spec}\`${a.seats > 1 ? ` ×${a.seats}` : ''}${invalidMark(r, a.spec)} | ${a.games} | ${num(a.wins)} | ${pct(a.winRate)} (${pct(a.winRateCI[0])}–${pct(a.winRateCI[1])}) | ` +
         `${num(a.meanScore)} (${num(a.scoreCI[0])}–${num(a.scoreCI[1])}) | ${num(a.meanRank, 2)} | ${num(a.rating)} (${num(a.ratingSigma, 2)}) | ` +
-        `${pct(a.wastedRate)} | ${pct(a.thrownOutRate)} | ${num(a.msPerDecision, 3)} |`),
+        `${pct(a.wastedRate)} | ${pct(a.thrownOutRate)} | ${num(a.msPerDecision, 3)} |${models ? ` ${modelShare(r, a.spec).join(' | ')} |` : ''}`),
+    ...(r.usage.some((u) => u.invalid) ? ['', `INVALID: more of the model's decisions fell back (played the first legal action) than the ${pct(r.maxFallbackRate)} allowed; its figures measure the fallback, not the model.`] : []),
     '',
     `Games last ${num(r.summary.meanTurns)} turns and ${num(r.summary.meanDecisions)} decisions on average` +
       `${r.summary.truncatedGames ? `; ${r.summary.truncatedGames} were cut off at the decision cap` : ''}.`,
@@ -33,7 +44,7 @@ export function leaderboardMarkdown(r: TournamentResult): string {
   if (r.usage.length > 0) {
     lines.push('', 'Model usage:', '', '| agent | decisions sent | calls/game | invalid answers | fault retries | fallbacks | latency median / p95 | tokens in / out | est. cost |',
       '|---|---|---|---|---|---|---|---|---|',
-      ...r.usage.map((u) => `| \`${u.spec}\` | ${u.decisions} | ${num(u.requestsPerGame)} | ${u.invalidAnswers} (${pct(u.invalidRate)}) | ${u.faultRetries} | ` +
+      ...r.usage.map((u) => `| \`${u.spec}\`${u.invalid ? ' INVALID' : ''} | ${u.decisions} | ${num(u.requestsPerGame)} | ${u.invalidAnswers} (${pct(u.invalidRate)}) | ${u.faultRetries} | ` +
         `${u.fallbacks} (${pct(u.fallbackRate)}) | ${num(u.latencyMedianMs, 0)} / ${num(u.latencyP95Ms, 0)} ms | ${u.promptTokens} / ${u.completionTokens} | ` +
         `${cost(u.estimatedCost)} |`));
   }
@@ -69,7 +80,7 @@ function winRateChart(r: TournamentResult): string {
   agents.forEach((a, i) => {
     const y = top + i * rowH;
     parts.push(
-      `<text x="${left - 8}" y="${y + 20}" font-size="13" text-anchor="end">${esc(a.spec)}</text>`,
+      `<text x="${left - 8}" y="${y + 20}" font-size="13" text-anchor="end">${esc(a.spec)}${invalidMark(r, a.spec)}</text>`,
       `<rect x="${left}" y="${y + 6}" width="${x(a.winRate) - left}" height="20" fill="#4a7ab5"/>`,
       `<line x1="${x(a.winRateCI[0])}" y1="${y + 16}" x2="${x(a.winRateCI[1])}" y2="${y + 16}" stroke="#111" stroke-width="2"/>`,
       `<line x1="${x(a.winRateCI[0])}" y1="${y + 10}" x2="${x(a.winRateCI[0])}" y2="${y + 22}" stroke="#111" stroke-width="2"/>`,
@@ -83,18 +94,21 @@ function winRateChart(r: TournamentResult): string {
 
 /** Renders the markdown table rows as an HTML table (same figures). */
 function leaderboardHtml(r: TournamentResult): string {
-  const head = ['#', 'agent', 'games', 'wins', 'win rate', '95% CI', 'mean score', '95% CI', 'mean rank', 'rating', 'σ', 'wasted', 'thrown out', 'ms/decision'];
+  const models = r.usage.length > 0;
+  const head = ['#', 'agent', 'games', 'wins', 'win rate', '95% CI', 'mean score', '95% CI', 'mean rank', 'rating', 'σ', 'wasted', 'thrown out', 'ms/decision',
+    ...(models ? ['fallbacks', 'invalid answers'] : [])];
   const rows = r.summary.agents.map((a, i) => [
-    String(i + 1), `${esc(a.spec)}${a.seats > 1 ? ` ×${a.seats}` : ''}`, String(a.games), num(a.wins), pct(a.winRate),
+    String(i + 1), `${esc(a.spec)}${a.seats > 1 ? ` ×${a.seats}` : ''}${invalidMark(r, a.spec) ? ' <strong>INVALID</strong>' : ''}`, String(a.games), num(a.wins), pct(a.winRate),
     `${pct(a.winRateCI[0])}–${pct(a.winRateCI[1])}`, num(a.meanScore), `${num(a.scoreCI[0])}–${num(a.scoreCI[1])}`,
     num(a.meanRank, 2), num(a.rating), num(a.ratingSigma, 2), pct(a.wastedRate), pct(a.thrownOutRate), num(a.msPerDecision, 3),
+    ...(models ? modelShare(r, a.spec) : []),
   ]);
   return htmlTable(head, rows);
 }
 
 function usageHtml(r: TournamentResult): string {
   const head = ['agent', 'decisions sent', 'calls/game', 'invalid answers', 'fault retries', 'fallbacks', 'latency median (ms)', 'latency p95 (ms)', 'prompt tokens', 'completion tokens', 'est. cost'];
-  const rows = r.usage.map((u) => [esc(u.spec), String(u.decisions), num(u.requestsPerGame), `${u.invalidAnswers} (${pct(u.invalidRate)})`, String(u.faultRetries),
+  const rows = r.usage.map((u) => [esc(u.spec) + (u.invalid ? ' <strong>INVALID</strong>' : ''), String(u.decisions), num(u.requestsPerGame), `${u.invalidAnswers} (${pct(u.invalidRate)})`, String(u.faultRetries),
     `${u.fallbacks} (${pct(u.fallbackRate)})`, num(u.latencyMedianMs, 0), num(u.latencyP95Ms, 0), String(u.promptTokens), String(u.completionTokens),
     cost(u.estimatedCost)]);
   return htmlTable(head, rows);

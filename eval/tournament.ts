@@ -19,7 +19,7 @@ import { leaderboardMarkdown, reportHtml } from './report.ts';
 import { runGames } from './runner.ts';
 import { roundedGames, schedule } from './schedule.ts';
 import { summarize, type GameResult, type Summary } from './summary.ts';
-import { summarizeUsage, type Price, type UsageSummary } from './usage.ts';
+import { DEFAULT_MAX_FALLBACK_RATE, summarizeUsage, type Price, type UsageSummary } from './usage.ts';
 
 export const RESULTS_FORMAT = 'czech-pub-tournament/1';
 
@@ -46,6 +46,8 @@ export interface TournamentOptions {
   parallel?: number;
   /** Model prices for the usage report's cost estimate, by agent spec or model name. */
   prices?: Record<string, Price>;
+  /** A model agent with a larger share of fallback decisions is marked invalid (default 5%). */
+  maxFallbackRate?: number;
 }
 
 export interface TournamentConfig {
@@ -76,6 +78,8 @@ export interface TournamentResult {
   summary: Summary;
   /** Model usage of agents that report it (LLM agents); empty otherwise. */
   usage: UsageSummary[];
+  /** Share of a model's decisions that may fall back before it is marked invalid. */
+  maxFallbackRate: number;
 }
 
 export class TournamentConfigError extends Error {
@@ -153,7 +157,8 @@ export async function runTournament(o: TournamentOptions): Promise<TournamentRes
     startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
     summary: summarize(names, outcome.results),
-    usage: summarizeUsage(names, outcome.results, o.prices),
+    usage: summarizeUsage(names, outcome.results, o.prices, o.maxFallbackRate ?? DEFAULT_MAX_FALLBACK_RATE),
+    maxFallbackRate: o.maxFallbackRate ?? DEFAULT_MAX_FALLBACK_RATE,
   };
   if (o.out) writeReports(o.out, result);
   return result;

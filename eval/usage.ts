@@ -32,9 +32,16 @@ export interface UsageSummary {
   requestsPerGame: number;
   /** From the price table, or null without a price for this spec. */
   estimatedCost: number | null;
+  /** More of its decisions fell back than the run allows: its results measure the fallback, not the model. */
+  invalid: boolean;
 }
 
-export function summarizeUsage(entries: readonly string[], results: readonly GameResult[], prices: Record<string, Price> = {}): UsageSummary[] {
+/** The share of a model's decisions that may fall back before its results are marked invalid. */
+export const DEFAULT_MAX_FALLBACK_RATE = 0.05;
+
+export function summarizeUsage(
+  entries: readonly string[], results: readonly GameResult[], prices: Record<string, Price> = {}, maxFallbackRate = DEFAULT_MAX_FALLBACK_RATE,
+): UsageSummary[] {
   const acc = new Map<string, AgentUsage & { games: number; model?: string }>();
   for (const g of results) {
     if (!g.usage) continue;
@@ -50,6 +57,7 @@ export function summarizeUsage(entries: readonly string[], results: readonly Gam
   }
   return [...acc].map(([spec, a]) => {
     const price = prices[spec] ?? (a.model !== undefined ? prices[a.model] : undefined);
+    const fallbackRate = a.decisions ? a.fallbacks / a.decisions : 0;
     return {
       spec,
       decisions: a.decisions,
@@ -60,13 +68,14 @@ export function summarizeUsage(entries: readonly string[], results: readonly Gam
       plainTextAnswers: a.plainTextAnswers,
       faultRetries: a.faultRetries,
       fallbacks: a.fallbacks,
-      fallbackRate: a.decisions ? a.fallbacks / a.decisions : 0,
+      fallbackRate,
       latencyMedianMs: percentile(a.latenciesMs, 50),
       latencyP95Ms: percentile(a.latenciesMs, 95),
       promptTokens: a.promptTokens,
       completionTokens: a.completionTokens,
       requestsPerGame: a.games ? a.requests / a.games : 0,
       estimatedCost: price ? (a.promptTokens * price.promptPerMillion + a.completionTokens * price.completionPerMillion) / 1e6 : null,
+      invalid: fallbackRate > maxFallbackRate,
     };
   });
 }

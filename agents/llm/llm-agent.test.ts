@@ -218,6 +218,31 @@ describe('czech-pub llm-bench', () => {
     expect(served).toBe(45);
   });
 
+  it('marks a model whose decisions fell back too often INVALID in every table, and exits 1 unless --allow-fallbacks', async () => {
+    // About 3 decisions in 10 (chosen by their legal actions) get nothing but garbage: they fall back.
+    script = (_k, legal) => (legal.reduce((a, b) => a + b, 0) % 10 < 3 ? { content: 'purple' } : { content: JSON.stringify({ action: legal[0] }) });
+    const run = async (...extra: string[]) => {
+      const out = fs.mkdtempSync(path.join(os.tmpdir(), 'llm-invalid-'));
+      const io = bufferIo();
+      const code = await main(['llm-bench', '--model', 'fake-model', '--base-url', base, '--players', '3', '--games', '6', '--opponents', 'random', '--out', out, ...extra], io);
+      return { code, io, out };
+    };
+    const strict = await run();
+    expect(strict.code).toBe(1);
+    const results = JSON.parse(fs.readFileSync(path.join(strict.out, 'results.json'), 'utf8'));
+    expect(results.usage[0].fallbackRate).toBeGreaterThan(0.1);
+    expect(results.usage[0].invalid).toBe(true);
+    const board = strict.io.stdout.join('\n');
+    expect(board).toMatch(/\| 1 \| `llm:fake-model:[^`]*` INVALID \||\| 2 \| `llm:fake-model:[^`]*` INVALID \||\| 3 \| `llm:fake-model:[^`]*` INVALID \|/);
+    expect(board).toMatch(/fallbacks \| invalid answers \|/);
+    expect(fs.readFileSync(path.join(strict.out, 'leaderboard.md'), 'utf8')).toContain('INVALID');
+    expect(fs.readFileSync(path.join(strict.out, 'report.html'), 'utf8')).toContain('<strong>INVALID</strong>');
+    expect(strict.io.stderr.join('\n')).toMatch(/is INVALID: \d+\.\d% of its decisions fell back \(more than 5%\); --allow-fallbacks to exit 0 anyway/);
+    const allowed = await run('--allow-fallbacks');
+    expect(allowed.code).toBe(0);
+    expect(allowed.io.stdout.join('\n')).toContain('INVALID');
+  });
+
   it('measures calls per game and prompt sizes in a dry run, with no server', async () => {
     const io = bufferIo();
     expect(await main(['llm-bench', '--model', 'm', '--dry-run', '--games', '8', '--json'], io)).toBe(0);
