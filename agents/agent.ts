@@ -66,4 +66,6 @@ export interface AgentUsage {
   latenciesMs: number[];
   promptTokens: number;
   completionTokens: number;
+  /** Of the completion tokens, those a reasoning model spent thinking (where the server reports them). */
+  reasoningTokens: number;
 }

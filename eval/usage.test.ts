@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentUsage } from '../agents/agent.ts';
+import { emptyUsage } from '../agents/usage.ts';
 import type { GameResult } from './summary.ts';
 import { summarizeUsage } from './usage.ts';
 
-const u = (o: Partial<AgentUsage>): AgentUsage => ({
-  decisions: 0, requests: 0, invalidAnswers: 0, plainTextAnswers: 0, faultRetries: 0, fallbacks: 0, latenciesMs: [], promptTokens: 0, completionTokens: 0, ...o,
-});
+const u = (o: Partial<AgentUsage>): AgentUsage => ({ ...emptyUsage(), ...o });
 
 function game(index: number, seating: number[], usage: (AgentUsage | null)[]): GameResult {
   return { index, deal: index, seed: `${index}`, seating, scores: seating.map(() => 0), points: [], winners: [], turns: 1, decisions: 1, out: [], truncated: false, agentDecisions: [], agentMillis: [], usage } as unknown as GameResult;

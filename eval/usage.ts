@@ -28,6 +28,7 @@ export interface UsageSummary {
   latencyP95Ms: number;
   promptTokens: number;
   completionTokens: number;
+  reasoningTokens: number;
   /** Model calls per game the spec played in (seat-games of a spec filling several seats share one). */
   requestsPerGame: number;
   /** From the price table, or null without a price for this spec. */
@@ -73,6 +74,7 @@ export function summarizeUsage(
       latencyP95Ms: percentile(a.latenciesMs, 95),
       promptTokens: a.promptTokens,
       completionTokens: a.completionTokens,
+      reasoningTokens: a.reasoningTokens,
       requestsPerGame: a.games ? a.requests / a.games : 0,
       estimatedCost: price ? (a.promptTokens * price.promptPerMillion + a.completionTokens * price.completionPerMillion) / 1e6 : null,
       invalid: fallbackRate > maxFallbackRate,

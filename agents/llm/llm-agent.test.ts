@@ -15,8 +15,11 @@ import { parseLlmSpec } from './index.ts';
 import { LlmAgent, retryAfterMs } from './llm-agent.ts';
 
 /** What the fake server does with the n-th request (0-based): a reply, or a status and headers. */
-type Script = (n: number, legal: number[], body: { messages: { role: string; content: string }[] }) =>
-  { content: string } | { status: number; headers?: Record<string, string> } | { delayMs: number; content: string };
+type Body = { messages: { role: string; content: string }[] } & Record<string, unknown>;
+type Script = (n: number, legal: number[], body: Body) =>
+  | { content: string; reasoning_content?: string; reasoningTokens?: number }
+  | { status: number; headers?: Record<string, string>; message?: string }
+  | { delayMs: number; content: string };
 
 let app: FastifyInstance;
 let base = '';
@@ -34,9 +37,9 @@ function legalIds(body: { messages: { content: string }[] }): number[] {
 beforeAll(async () => {
   app = Fastify();
   app.post('/v1/chat/completions', async (req, reply) => {
-    const body = req.body as { messages: { role: string; content: string }[] };
+    const body = req.body as Body;
     const r = script(served++, legalIds(body), body);
-    if ('status' in r) return reply.code(r.status).headers(r.headers ?? {}).send({ error: { message: `scripted ${r.status}` } });
+    if ('status' in r) return reply.code(r.status).headers(r.headers ?? {}).send({ error: { message: r.message ?? `scripted ${r.status}` } });
     if ('delayMs' in r) {
       inFlightMax = Math.max(inFlightMax, ++inFlight);
       await new Promise((res) => setTimeout(res, r.delayMs));
@@ -44,8 +47,8 @@ beforeAll(async () => {
     }
     return {
       id: 'x', object: 'chat.completion', created: 0, model: 'fake',
-      choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: r.content } }],
-      usage: { prompt_tokens: 100, completion_tokens: 5, total_tokens: 105 },
+      choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: r.content, ...('reasoning_content' in r ? { reasoning_content: r.reasoning_content } : {}) } }],
+      usage: { prompt_tokens: 100, completion_tokens: 5, total_tokens: 105, ...('reasoningTokens' in r ? { completion_tokens_details: { reasoning_tokens: r.reasoningTokens } } : {}) },
     };
   });
   base = `${await app.listen({ host: '127.0.0.1', port: 0 })}/v1`;
@@ -121,6 +124,41 @@ describe('llm agent against an OpenAI-compatible server', () => {
     await expect(play(spec(':timeoutMs=50:maxRetries=0:maxFaultStreak=3'), (_k, legal) => ({ delayMs: 200, content: JSON.stringify({ action: legal[0] }) })))
       .rejects.toThrow(/3 decisions in a row failed \(last: no answer in time \(timeout\)\); stopping/);
   }, 30_000);
+
+  it('sends max_completion_tokens, and max_tokens instead once a server refuses it', async () => {
+    const seen: string[] = [];
+    // A model name of its own: what a server refuses is learned per base URL and model, for the whole process.
+    const { stats, g } = await play(`llm:tokens-model:baseUrl=${base}:maxRetries=0`, (_k, legal, body) => {
+      seen.push('max_completion_tokens' in body ? 'completion' : 'max_tokens' in body ? 'max' : 'none');
+      if ('max_completion_tokens' in body) return { status: 400, message: "Unrecognized request argument supplied: max_completion_tokens" };
+      return { content: JSON.stringify({ action: legal[0] }) };
+    });
+    expect(g.scores.length).toBe(3);
+    expect(stats.fallbacks).toBe(0);
+    expect(seen[0]).toBe('completion');
+    expect(seen.slice(1).every((x) => x === 'max')).toBe(true);
+  });
+
+  it('switches to plain-text answers by itself when a server refuses response_format, and the games finish', async () => {
+    const { stats, g } = await play(`llm:format-model:baseUrl=${base}:maxRetries=0`, (_k, legal, body) =>
+      'response_format' in body ? { status: 400, message: "response_format 'json_schema' is not supported by this server" } : { content: `My choice: ${legal[0]}` });
+    expect(g.scores.length).toBe(3);
+    expect(stats.fallbacks).toBe(0);
+    expect(stats.plainTextAnswers).toBe(stats.decisions);
+  });
+
+  it("reads a reasoning model's final answer only, keeps its reasoning in the transcript, and counts reasoning tokens", async () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'llm-')), 't.jsonl');
+    const { stats } = await play(spec(`:transcript=${file}`), (_k, legal) => ({
+      reasoning_content: `Maybe {"action": 9999}? No: ${legal[legal.length - 1]} is better than 9999.`,
+      content: JSON.stringify({ action: legal[0] }),
+      reasoningTokens: 3,
+    }));
+    expect(stats.invalidAnswers + stats.fallbacks).toBe(0);
+    expect(stats.reasoningTokens).toBe(3 * stats.requests);
+    const lines = fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.filter((l) => typeof l.reasoning === 'string').length).toBe(stats.requests);
+  });
 
   it('writes a JSONL transcript of requests and answers', async () => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'llm-')), 't.jsonl');

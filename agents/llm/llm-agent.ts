@@ -26,7 +26,10 @@ export const LLM_DEFAULTS = {
   /** Name of the environment variable holding the API key. */
   apiKeyEnv: 'OPENAI_API_KEY',
   temperature: 0,
-  maxTokens: 200,
+  /** Tokens the answer may take, reasoning included (sent as max_completion_tokens, or max_tokens where a server refuses that): room for reasoning models to think. */
+  maxTokens: 4000,
+  /** Sent as reasoning_effort (low, medium, high) when set, for reasoning models. */
+  reasoningEffort: '',
   /** Per-request timeout. */
   timeoutMs: 60_000,
   /** Send the answer's JSON schema as response_format (off for servers without structured output). */
@@ -37,7 +40,7 @@ export const LLM_DEFAULTS = {
   maxRetries: 4,
   /** First backoff delay, doubled each retry (a Retry-After header overrides it). */
   backoffMs: 500,
-  /** Requests in flight at once, across every llm agent using the same base URL. */
+  /** Requests in flight at once, across every llm agent with the same base URL and this limit. */
   concurrency: 4,
   /** Played when the model gives no usable answer: 'first' legal action or a 'random' one. */
   fallback: 'first',
@@ -69,6 +72,38 @@ class Limiter {
   }
 }
 const limiters = new Map<string, Limiter>();
+
+/**
+ * What a server was found to refuse, learned from its 400 answers once per base URL and model
+ * and shared by every agent that uses it: the token limit's parameter name (today's OpenAI
+ * models want max_completion_tokens, some servers only know max_tokens), structured output,
+ * a temperature other than the default (reasoning models).
+ */
+interface ServerTraits {
+  tokensParam: 'max_completion_tokens' | 'max_tokens';
+  structured: boolean;
+  temperature: boolean;
+}
+const traits = new Map<string, ServerTraits>();
+
+/** The trait a refusal names, changed; false when the refusal names none it can change. */
+function adapt(t: ServerTraits, err: unknown): string | null {
+  if (!(err instanceof OpenAI.APIError) || (err.status !== 400 && err.status !== 422)) return null;
+  const m = err.message;
+  if (t.tokensParam === 'max_completion_tokens' && /max_completion_tokens/.test(m)) {
+    t.tokensParam = 'max_tokens';
+    return 'the server refused max_completion_tokens: sending max_tokens instead';
+  }
+  if (t.structured && /response_format|json_schema/.test(m)) {
+    t.structured = false;
+    return 'the server refused response_format (structured output): asking for plain-text answers instead';
+  }
+  if (t.temperature && /temperature/.test(m)) {
+    t.temperature = false;
+    return "the server refused the temperature: leaving it at the model's default";
+  }
+  return null;
+}
 
 /** Told of every fault as it happens (a command prints them); one listener per process. */
 let faultListener: ((spec: string, fault: string) => void) | null = null;
@@ -128,6 +163,7 @@ export class LlmAgent implements Agent {
   private usage: AgentUsage = emptyUsage();
   private readonly client: OpenAI;
   private readonly limiter: Limiter;
+  private readonly traits: ServerTraits;
   private rng: RngState = seedRng('llm');
   private game = '';
   /** Decisions in a row that fell back because of faults, and the last fault. */
@@ -144,10 +180,15 @@ export class LlmAgent implements Agent {
     this.baseUrl = baseURL ?? 'https://api.openai.com/v1';
     // maxRetries 0: faults are retried here, so they can be counted and bounded per decision.
     this.client = new OpenAI({ baseURL, apiKey: process.env[o.apiKeyEnv] ?? 'none', timeout: o.timeoutMs, maxRetries: 0 });
-    const key = baseURL ?? 'openai';
+    // One limit per server and configured limit: agents asking for different limits each get theirs.
+    const key = `${this.baseUrl}|${o.concurrency}`;
     let l = limiters.get(key);
     if (!l) limiters.set(key, (l = new Limiter(o.concurrency)));
     this.limiter = l;
+    const tk = `${this.baseUrl}|${o.model}`;
+    let t = traits.get(tk);
+    if (!t) traits.set(tk, (t = { tokensParam: 'max_completion_tokens', structured: true, temperature: true }));
+    this.traits = t;
   }
 
   takeUsage(): AgentUsage {
@@ -167,22 +208,33 @@ export class LlmAgent implements Agent {
    * here with the server's own message (LlmServerError), not as a run of fallbacks.
    */
   async preflight(): Promise<void> {
-    try {
-      await this.client.chat.completions.create(
-        { ...this.params(), messages: [{ role: 'user', content: 'This is a connection check. Answer with JSON {"action": 0}.' }] },
-        { timeout: Math.min(this.o.timeoutMs, PREFLIGHT_TIMEOUT_MS) },
-      );
-    } catch (err) {
-      throw new LlmServerError(`model '${this.o.model}' at ${this.baseUrl}: ${describeFault(err)}`);
+    for (;;) {
+      try {
+        await this.client.chat.completions.create(
+          { ...this.params(), messages: [{ role: 'user', content: 'This is a connection check. Answer with JSON {"action": 0}.' }] },
+          { timeout: Math.min(this.o.timeoutMs, PREFLIGHT_TIMEOUT_MS) },
+        );
+        return;
+      } catch (err) {
+        const changed = adapt(this.traits, err);
+        if (changed) {
+          faultListener?.(this.spec, changed);
+          continue;
+        }
+        throw new LlmServerError(`model '${this.o.model}' at ${this.baseUrl}: ${describeFault(err)}`);
+      }
     }
   }
 
+  /** The request's parameters, as this server takes them. */
   private params() {
+    const t = this.traits;
     return {
       model: this.o.model,
-      temperature: this.o.temperature,
-      max_tokens: this.o.maxTokens,
-      ...(this.o.structured ? { response_format: RESPONSE_FORMAT } : {}),
+      ...(t.temperature ? { temperature: this.o.temperature } : {}),
+      [t.tokensParam]: this.o.maxTokens,
+      ...(this.o.reasoningEffort ? { reasoning_effort: this.o.reasoningEffort as 'low' | 'medium' | 'high' } : {}),
+      ...(this.o.structured && t.structured ? { response_format: RESPONSE_FORMAT } : {}),
     };
   }
 
@@ -220,14 +272,28 @@ export class LlmAgent implements Agent {
   private async complete(messages: ChatMessage[]): Promise<string | null> {
     for (let retry = 0; ; retry++) {
       const t0 = performance.now();
+      const sent = this.params();
       try {
         this.usage.requests++;
-        const res = await this.limiter.run(() => this.client.chat.completions.create({ ...this.params(), messages }));
+        const res = await this.limiter.run(() => this.client.chat.completions.create({ ...sent, messages }));
         this.usage.latenciesMs.push(performance.now() - t0);
         this.usage.promptTokens += res.usage?.prompt_tokens ?? 0;
         this.usage.completionTokens += res.usage?.completion_tokens ?? 0;
-        return res.choices[0]?.message?.content ?? '';
+        this.usage.reasoningTokens += res.usage?.completion_tokens_details?.reasoning_tokens ?? 0;
+        const message = res.choices[0]?.message as { content?: string | null; reasoning_content?: string; reasoning?: string } | undefined;
+        // A reasoning model's thinking is kept in the transcript, never read as the answer.
+        const reasoning = message?.reasoning_content ?? message?.reasoning;
+        if (reasoning) this.log({ game: this.game, reasoning });
+        return message?.content ?? '';
       } catch (err) {
+        const changed = adapt(this.traits, err);
+        if (changed) faultListener?.(this.spec, changed);
+        // Learned once per server (by this request, or by another agent's while it was on its
+        // way): ask again as the server wants, not counted as a fault.
+        if (changed || JSON.stringify(sent) !== JSON.stringify(this.params())) {
+          retry--;
+          continue;
+        }
         this.lastFault = describeFault(err);
         faultListener?.(this.spec, this.lastFault);
         if (!retryable(err) || retry >= this.o.maxRetries) {
