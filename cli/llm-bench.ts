@@ -16,13 +16,14 @@ import { intOption, parseCommand } from './args.ts';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Io } from './io.ts';
 import { asUsageError } from './tournament.ts';
 
-export const LLM_BENCH_USAGE = `Usage: czech-pub llm-bench --model M [options]
+export const LLM_BENCH_USAGE = `Usage: czech-pub llm-bench --model M[,M2,...] [options]
 
-Plays the model (llm:M) in one seat against opponents in the others, seats rotated and deals
-duplicated, and reports its win rate and what it cost.
+Plays each model (llm:M) in a seat of its own against opponents in the others, seats rotated
+and deals duplicated (so several models meet the same deals), and reports win rates, ratings
+and what each cost.
 
 Options:
-  --model M          model name as the server knows it (required)
+  --model M[,M2...]  model names as the server knows them (required); one seat each
   --base-url U       OpenAI-compatible server (default $OPENAI_BASE_URL, else OpenAI)
   --api-key-env V    environment variable holding the API key (default OPENAI_API_KEY)
   --opponents A      agent spec for the other seats (default heuristic)
@@ -86,7 +87,11 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
     return EXIT_OK;
   }
   if (typeof values.model !== 'string' || values.model.trim() === '') throw new UsageError('--model is required, e.g. --model gpt-4o-mini');
-  const players = intOption(values, 'players', 4, 2, 6);
+  const models = values.model.split(',').map((m) => m.trim());
+  if (models.some((m) => m === '')) throw new UsageError(`--model: an empty model name in '${values.model}'`);
+  if (new Set(models).size !== models.length) throw new UsageError(`--model: a model is named twice in '${values.model}'`);
+  const players = intOption(values, 'players', Math.max(4, models.length), 2, 6);
+  if (models.length > players) throw new UsageError(`--model: ${models.length} models for ${players} seats; give --players ${models.length} or more`);
   const games = intOption(values, 'games', 40, 1, 1_000_000);
   const concurrency = intOption(values, 'concurrency', 4, 1, 256);
   const opponent = typeof values.opponents === 'string' ? values.opponents : 'heuristic';
@@ -97,17 +102,21 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
     values['no-structured'] ? 'structured=false' : '',
     values.transcript ? `transcript=${values.transcript}` : '',
   ].filter(Boolean);
-  const spec = `llm:${values.model}:${opts.join(':')}`;
+  const specs = models.map((m) => `llm:${m}:${opts.join(':')}`);
+  // Tables name a model by what it is, not by where its server or transcript is.
+  const labels = [...models.map((m) => `llm:${m}`), ...Array.from({ length: players - models.length }, () => opponent)];
+  const agents = [...specs, ...Array.from({ length: players - models.length }, () => opponent)];
+  const labelOf = new Map(specs.map((spec, i) => [spec, labels[i]]));
   const seed = typeof values.seed === 'string' ? values.seed : '1';
   // Everything a run checks is checked first, dry run included.
   const prices = typeof values.prices === 'string' ? readPrices(values.prices) : undefined;
   try {
-    resolveConfig({ agents: [spec, ...Array.from({ length: players - 1 }, () => opponent)], players, games, seed });
+    resolveConfig({ agents, players, games, seed, labels });
   } catch (e) {
     throw asUsageError(e);
   }
   if (values['dry-run']) {
-    const r = await measurePrompts(typeof values['stand-in'] === 'string' ? values['stand-in'] : 'heuristic', opponent, players, games, typeof values.seed === 'string' ? values.seed : '1');
+    const r = await measurePrompts(typeof values['stand-in'] === 'string' ? values['stand-in'] : 'heuristic', opponent, players, games, seed);
     if (values.json) io.out(JSON.stringify(r));
     else {
       io.out(`Dry run: ${r.games} ${players}-player games, '${r.standIn}' in the model's seat against '${opponent}'.`);
@@ -118,27 +127,28 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
     }
     return EXIT_OK;
   }
-  const model = createAgent(spec) as LlmAgent;
-  // Before any game: the server's own refusal, at once, and nothing written.
-  try {
-    await model.preflight();
-  } catch (e) {
-    if (!(e instanceof LlmServerError)) throw e;
-    io.err(`llm-bench: ${e.message}`);
-    io.err('Nothing was played. Check --base-url, --model and the key (--api-key-env).');
-    return EXIT_FAILURE;
+  // Before any game: each server's own refusal, at once, and nothing written.
+  for (const spec of specs) {
+    try {
+      await (createAgent(spec) as LlmAgent).preflight();
+    } catch (e) {
+      if (!(e instanceof LlmServerError)) throw e;
+      io.err(`llm-bench: ${e.message}`);
+      io.err('Nothing was played. Check --base-url, --model and the key (--api-key-env).');
+      return EXIT_FAILURE;
+    }
   }
   // Faults as they happen: the first of each kind in full, then a count at the end.
   const faults = new Map<string, number>();
-  onLlmFault((_spec, fault) => {
-    const n = (faults.get(fault) ?? 0) + 1;
-    faults.set(fault, n);
-    if (n === 1) io.err(`model fault: ${fault} (retried, then the decision falls back; further faults of this kind are counted)`);
+  onLlmFault((spec, fault) => {
+    const kind = `${labelOf.get(spec) ?? 'llm'}: ${fault}`;
+    const n = (faults.get(kind) ?? 0) + 1;
+    faults.set(kind, n);
+    if (n === 1) io.err(`model fault (${kind}); further faults of this kind are counted`);
   });
   try {
     const r = await runTournament({
-      agents: [spec, ...Array.from({ length: players - 1 }, () => opponent)], players, games,
-      seed: typeof values.seed === 'string' ? values.seed : '1', workers: 0, parallel: concurrency, prices,
+      agents, labels, players, games, seed, workers: 0, parallel: concurrency, prices,
       out: typeof values.out === 'string' ? values.out : undefined,
       onGame: (done, total) => {
         if (!values.json && (done === total || done % Math.max(1, Math.floor(total / 10)) === 0)) io.err(`${done}/${total} games`);
@@ -146,7 +156,7 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
     });
     if (values.json) io.out(JSON.stringify(jsonSummary(r)));
     else io.out(leaderboardMarkdown(r));
-    for (const [fault, n] of faults) io.err(`model faults: ${n} × ${fault}`);
+    for (const [kind, n] of faults) io.err(`model faults: ${n} × ${kind}`);
     if (r.stoppedBy !== undefined) io.err(`llm-bench: stopped after ${r.gamesPlayed} of ${r.gamesScheduled} games: ${r.stoppedBy}. The results above are of the finished games only (incomplete).`);
     const invalid = r.usage.filter((u) => u.invalid);
     for (const u of invalid) {

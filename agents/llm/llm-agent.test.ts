@@ -208,7 +208,9 @@ describe('czech-pub llm-bench', () => {
     expect(code).toBe(0);
     const out = io.stdout.join('\n');
     expect(out).toContain('Model usage:');
-    expect(out).toMatch(/\| `llm:fake-model:[^`]*` \| \d+ \|/);
+    // Named by the model, not by its server's address.
+    expect(out).toMatch(/\| `llm:fake-model` \| \d+ \|/);
+    expect(out).not.toContain(base);
     expect(out).toMatch(/\$0\.\d{4}/);
   });
 
@@ -249,8 +251,8 @@ describe('czech-pub llm-bench', () => {
     expect(r.games).toBeLessThan(30);
     expect(r.stoppedBy).toMatch(/5 decisions in a row failed \(last: 400 scripted 400\)/);
     const err = io.stderr.join('\n');
-    expect(err.match(/model fault: 400 scripted 400/g)).toHaveLength(1);
-    expect(err).toMatch(/model faults: 5 × 400 scripted 400/);
+    expect(err.match(/model fault \(llm:fake-model: 400 scripted 400\)/g)).toHaveLength(1);
+    expect(err).toMatch(/model faults: 5 × llm:fake-model: 400 scripted 400/);
     expect(err).toMatch(/stopped after \d+ of 30 games/);
     // Nothing was sent after the stop: five failed decisions, one request each.
     expect(served).toBe(45);
@@ -271,7 +273,7 @@ describe('czech-pub llm-bench', () => {
     expect(results.usage[0].fallbackRate).toBeGreaterThan(0.1);
     expect(results.usage[0].invalid).toBe(true);
     const board = strict.io.stdout.join('\n');
-    expect(board).toMatch(/\| 1 \| `llm:fake-model:[^`]*` INVALID \||\| 2 \| `llm:fake-model:[^`]*` INVALID \||\| 3 \| `llm:fake-model:[^`]*` INVALID \|/);
+    expect(board).toMatch(/\| [123] \| `llm:fake-model` INVALID \|/);
     expect(board).toMatch(/fallbacks \| invalid answers \|/);
     expect(fs.readFileSync(path.join(strict.out, 'leaderboard.md'), 'utf8')).toContain('INVALID');
     expect(fs.readFileSync(path.join(strict.out, 'report.html'), 'utf8')).toContain('<strong>INVALID</strong>');
@@ -279,6 +281,20 @@ describe('czech-pub llm-bench', () => {
     const allowed = await run('--allow-fallbacks');
     expect(allowed.code).toBe(0);
     expect(allowed.io.stdout.join('\n')).toContain('INVALID');
+  });
+
+  it('plays several models in one schedule on the same deals and ranks them', async () => {
+    script = (_k, legal, body) => ({ content: JSON.stringify({ action: body.model === 'model-b' ? legal[legal.length - 1] : legal[0] }) });
+    const io = bufferIo();
+    const code = await main(['llm-bench', '--model', 'model-a,model-b', '--base-url', base, '--players', '3', '--games', '6', '--opponents', 'random', '--json'], io);
+    expect(code).toBe(0);
+    const r = JSON.parse(io.stdout[0]);
+    expect(r.agents.map((a: { spec: string }) => a.spec).sort()).toEqual(['llm:model-a', 'llm:model-b', 'random']);
+    expect(r.agents.every((a: { games: number }) => a.games === 6)).toBe(true);
+    expect(r.usage.map((u: { spec: string }) => u.spec).sort()).toEqual(['llm:model-a', 'llm:model-b']);
+    const twice = bufferIo();
+    expect(await main(['llm-bench', '--model', 'a,b,c', '--players', '2'], twice)).toBe(2);
+    expect(twice.stderr.join('\n')).toContain('3 models for 2 seats');
   });
 
   it('measures calls per game and prompt sizes in a dry run, with no server', async () => {
