@@ -9,6 +9,7 @@
 import type { CzechPubEnv } from '../env/env.ts';
 import type { GameEvent } from '../env/events.ts';
 import type { PlayerView } from '../env/observation/view.ts';
+import type { Ruleset } from '../env/ruleset.ts';
 
 export interface AgentObservation {
   seat: number;
@@ -38,6 +39,8 @@ export interface GameStart {
   players: number;
   /** A seed for the agent's own randomness in this game (tournaments derive it per game and seat). */
   seed: string;
+  /** The game's rules, when they are not the default ones (an LLM agent describes them to its model). */
+  ruleset?: Ruleset;
 }
 
 export interface Agent {

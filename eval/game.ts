@@ -46,7 +46,7 @@ export async function playGame(agents: readonly Agent[], opts: PlayOptions): Pro
     seed: opts.seed, players, ruleset: opts.ruleset, askAll: opts.askAll,
     maxDecisions: opts.maxDecisions ?? DEFAULT_MAX_DECISIONS, log: opts.log ?? agents.some((a) => a.readsEvents === true),
   });
-  agents.forEach((a, seat) => a.reset?.({ seat, players, seed: `${opts.seed}/seat${seat}` }));
+  agents.forEach((a, seat) => a.reset?.({ seat, players, seed: `${opts.seed}/seat${seat}`, ...(opts.ruleset ? { ruleset: opts.ruleset } : {}) }));
   const now = opts.now ?? (() => 0);
   const agentDecisions = new Array<number>(players).fill(0);
   const agentMillis = new Array<number>(players).fill(0);

@@ -10,6 +10,7 @@ import { runTournament } from '../../eval/tournament.ts';
 import { bufferIo } from '../../cli/io.ts';
 import { main } from '../../cli/main.ts';
 import '../index.ts';
+import { DEFAULT_RULESET } from '../../env/ruleset.ts';
 import { createAgent } from '../registry.ts';
 import { parseLlmSpec } from './index.ts';
 import { LlmAgent, retryAfterMs } from './llm-agent.ts';
@@ -196,6 +197,21 @@ describe('llm agents in a tournament', () => {
     expect(three.summary.agents).toEqual(one.summary.agents.map((a) => ({ ...a, msPerDecision: three.summary.agents.find((b) => b.spec === a.spec)!.msPerDecision })));
     expect(three.usage[0].requests).toBe(one.usage[0].requests);
   }, 30_000);
+});
+
+describe('the rules an llm agent describes', () => {
+  it("are the game's ruleset, not the default one", async () => {
+    const systems = new Set<string>();
+    script = (_k, legal, body) => {
+      systems.add(body.messages[0].content);
+      return { content: JSON.stringify({ action: legal[0] }) };
+    };
+    const ruleset = { ...DEFAULT_RULESET, players: { min: 2, max: 5 } };
+    await runTournament({ agents: [spec(), 'random', 'random'], games: 3, seed: 'llm-rules', workers: 0, ruleset });
+    expect([...systems]).toHaveLength(1);
+    expect([...systems][0]).toContain('2–5 players');
+    expect([...systems][0]).not.toContain('2–6 players');
+  });
 });
 
 describe('czech-pub llm-bench', () => {

@@ -13,7 +13,7 @@
  */
 import fs from 'node:fs';
 import OpenAI from 'openai';
-import { DEFAULT_RULESET } from '../../env/ruleset.ts';
+import { DEFAULT_RULESET, type Ruleset } from '../../env/ruleset.ts';
 import { randInt, seedRng, type RngState } from '../../env/rng.ts';
 import type { Agent, AgentObservation, AgentUsage, GameStart } from '../agent.ts';
 import { emptyUsage } from '../usage.ts';
@@ -166,6 +166,8 @@ export class LlmAgent implements Agent {
   private readonly traits: ServerTraits;
   private rng: RngState = seedRng('llm');
   private game = '';
+  /** The rules the model is told: the game's own. */
+  private ruleset: Ruleset = DEFAULT_RULESET;
   /** Decisions in a row that fell back because of faults, and the last fault. */
   private faultStreak = 0;
   private lastFault = '';
@@ -200,6 +202,7 @@ export class LlmAgent implements Agent {
   reset(game: GameStart): void {
     this.rng = seedRng(`llm/${game.seed}`);
     this.game = game.seed;
+    this.ruleset = game.ruleset ?? DEFAULT_RULESET;
   }
 
   /**
@@ -242,7 +245,7 @@ export class LlmAgent implements Agent {
     const legal = obs.legalActions;
     if (legal.length === 1) return legal[0];
     this.usage.decisions++;
-    const messages: ChatMessage[] = decisionMessages(obs, DEFAULT_RULESET);
+    const messages: ChatMessage[] = decisionMessages(obs, this.ruleset);
     for (let attempt = 0; attempt <= this.o.maxInvalid; attempt++) {
       const text = await this.complete(messages);
       if (text === null) {
