@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import { leaderboardMarkdown } from '../eval/report.ts';
 import { jsonSummary, resolveConfig, runTournament } from '../eval/tournament.ts';
 import type { Price } from '../eval/usage.ts';
-import { measurePrompts } from '../eval/prompt-size.ts';
+import { ASSUMED_ANSWER_TOKENS, measurePrompts } from '../eval/prompt-size.ts';
 import '../agents/index.ts';
 import { createAgent } from '../agents/registry.ts';
 import { LlmAgent, LlmServerError, onLlmFault } from '../agents/llm/llm-agent.ts';
@@ -39,7 +39,9 @@ Options:
                      model is still marked INVALID in every table and file)
   --json             print the summary as JSON
   --dry-run          send nothing: a stand-in (--stand-in, default heuristic) plays the model's
-                     seat and the prompts it would be sent are measured (calls per game, size)
+                     seat and the prompts it would be sent are measured (calls per game, size,
+                     tokens: exact for OpenAI's models, else characters/4), with the cost per
+                     game and for the run from --prices; checks everything a run checks
   --stand-in A       the agent that plays the model's seat in a dry run (default heuristic)
   -h, --help         show this help`;
 
@@ -116,14 +118,26 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
     throw asUsageError(e);
   }
   if (values['dry-run']) {
-    const r = await measurePrompts(typeof values['stand-in'] === 'string' ? values['stand-in'] : 'heuristic', opponent, players, games, seed);
-    if (values.json) io.out(JSON.stringify(r));
+    const r = await measurePrompts(typeof values['stand-in'] === 'string' ? values['stand-in'] : 'heuristic', opponent, players, games, seed, models[0]);
+    // Per model: each plays every game of the run in its own seat.
+    const costs = models.map((m) => {
+      const price = prices?.[`llm:${m}`] ?? prices?.[m];
+      const perGame = price ? (r.promptTokensPerGame * price.promptPerMillion + r.completionTokensPerGame * price.completionPerMillion) / 1e6 : null;
+      return { model: m, costPerGame: perGame, costPerRun: perGame === null ? null : perGame * games };
+    });
+    if (values.json) io.out(JSON.stringify({ ...r, costs }));
     else {
       io.out(`Dry run: ${r.games} ${players}-player games, '${r.standIn}' in the model's seat against '${opponent}'.`);
       io.out(`Model calls per game (decisions with a real choice): ${r.callsPerGame.toFixed(1)}`);
-      io.out(`System prompt: ${r.systemChars} characters (sent with every call).`);
+      io.out(`System prompt: ${r.systemChars} characters, ${r.systemTokens} tokens (sent with every call).`);
       io.out(`Decision prompt: median ${r.decisionCharsMedian} characters, 95th percentile ${r.decisionCharsP95}, mean ${r.decisionCharsMean.toFixed(0)}.`);
       io.out(`Characters sent per game: about ${Math.round(r.callsPerGame * (r.systemChars + r.decisionCharsMean))}.`);
+      io.out(`Tokens per game: about ${Math.round(r.promptTokensPerGame)} in (${r.tokenizer}) and ${Math.round(r.completionTokensPerGame)} out (${ASSUMED_ANSWER_TOKENS} a call assumed; a reasoning model adds its thinking).`);
+      for (const c of costs) {
+        io.out(c.costPerGame === null
+          ? `llm:${c.model}: no price in --prices, so no cost estimate.`
+          : `llm:${c.model}: about $${c.costPerGame.toFixed(4)} a game, $${c.costPerRun!.toFixed(2)} for the ${games} games of this run.`);
+      }
     }
     return EXIT_OK;
   }

@@ -9,9 +9,25 @@ import { DEFAULT_RULESET } from '../env/ruleset.ts';
 import { playGame } from './game.ts';
 import { percentile } from './stats.ts';
 
+/** Answer tokens assumed per call in a cost estimate: `{"action": 12, "reason": "..."}` (reasoning models think on top of this). */
+export const ASSUMED_ANSWER_TOKENS = 30;
+
+/** A model the OpenAI tokenizer (o200k_base, GPT-4o and later) counts exactly. */
+export const isOpenAiModel = (model: string): boolean => /^(gpt-|o\d|chatgpt)/i.test(model.split('/').pop() ?? model);
+
+/** A token counter for a model's prompts: the real tokenizer for OpenAI's models, else characters / 4 (an estimate). */
+export async function tokenCounter(model: string): Promise<{ name: string; exact: boolean; count: (text: string) => number }> {
+  if (isOpenAiModel(model)) {
+    const { countTokens } = await import('gpt-tokenizer');
+    return { name: 'o200k_base (exact for OpenAI models)', exact: true, count: (t) => countTokens(t) };
+  }
+  return { name: 'characters / 4 (an estimate)', exact: false, count: (t) => Math.ceil(t.length / 4) };
+}
+
 /** Plays games with a stand-in in the model's seat and measures the prompts it would be sent. */
-export async function measurePrompts(standIn: string, opponent: string, players: number, games: number, seed: string) {
+export async function measurePrompts(standIn: string, opponent: string, players: number, games: number, seed: string, model = '') {
   const sizes: number[] = [];
+  const texts: string[] = [];
   const inner = createAgent(standIn);
   const probe: Agent = {
     spec: `prompt-probe(${standIn})`,
@@ -19,7 +35,9 @@ export async function measurePrompts(standIn: string, opponent: string, players:
     reset: (g) => inner.reset?.(g),
     act: (obs) => {
       if (obs.legalActions.length > 1) {
-        sizes.push(decisionPrompt(obs, DEFAULT_RULESET).length);
+        const text = decisionPrompt(obs, DEFAULT_RULESET);
+        sizes.push(text.length);
+        texts.push(text);
       }
       return inner.act(obs);
     },
@@ -30,9 +48,21 @@ export async function measurePrompts(standIn: string, opponent: string, players:
     let k = 0;
     await playGame(Array.from({ length: players }, (_, s) => (s === seat ? probe : others[k++])), { seed: `${seed}/dry/${g}` });
   }
+  const tokens = await tokenCounter(model);
+  const system = systemPrompt(DEFAULT_RULESET);
+  const systemTokens = tokens.count(system);
+  const decisionTokens = texts.reduce((a, t) => a + tokens.count(t), 0);
+  const callsPerGame = sizes.length / games;
   return {
-    standIn, games, callsPerGame: sizes.length / games, systemChars: systemPrompt(DEFAULT_RULESET).length,
+    standIn, games, callsPerGame, systemChars: system.length,
     decisionCharsMedian: percentile(sizes, 50), decisionCharsP95: percentile(sizes, 95), decisionCharsMean: sizes.reduce((a, b) => a + b, 0) / Math.max(1, sizes.length),
+    tokenizer: tokens.name,
+    tokensExact: tokens.exact,
+    systemTokens,
+    /** Prompt tokens per game: the system prompt with every call, and each decision prompt. */
+    promptTokensPerGame: callsPerGame * systemTokens + decisionTokens / games,
+    /** Answer tokens per game, assumed (ASSUMED_ANSWER_TOKENS a call). */
+    completionTokensPerGame: callsPerGame * ASSUMED_ANSWER_TOKENS,
   };
 }
 
