@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import './index.ts';
-import { createAgent, knownAgents, parseOptions, UnknownAgentError } from './registry.ts';
+import { agentLabels, createAgent, knownAgents, parseOptions, UnknownAgentError } from './registry.ts';
 
 describe('agent registry', () => {
   it('creates agents by spec and lists them', () => {
@@ -31,5 +31,19 @@ describe('agent registry', () => {
     expect(() => createAgent('random:__proto__=1')).toThrow(/unknown option '__proto__'/);
     expect(() => createAgent('heuristic:constructor=x')).toThrow(/unknown option 'constructor'/);
     expect(Object.getPrototypeOf(parseOptions('x', 'iterations=3', d))).toBe(Object.prototype);
+  });
+
+  it('labels agents for tables without the paths, URLs and key variables their specs hold', () => {
+    expect(agentLabels([
+      'llm:gpt-4o-mini:baseUrl=http://10.1.2.3:8000/v1:apiKeyEnv=MY_KEY:transcript=/home/me/t.jsonl:concurrency=8',
+      'llm:gpt-4o-mini:temperature=0.7',
+      'ppo:/srv/models/champion.json:sample=true',
+      'http:http://127.0.0.1:9/v1/bots/heuristic/act:timeoutMs=500',
+      'heuristic',
+      'heuristic',
+    ])).toEqual(['llm:gpt-4o-mini', 'llm:gpt-4o-mini:temperature=0.7', 'ppo:champion:sample=true', 'http:127.0.0.1:9', 'heuristic', 'heuristic']);
+    // Two specs that would read the same are told apart by a number.
+    expect(agentLabels(['llm:m:baseUrl=http://a/v1', 'llm:m:baseUrl=http://b/v1', 'llm:m:baseUrl=http://a/v1']))
+      .toEqual(['llm:m (1)', 'llm:m (2)', 'llm:m (1)']);
   });
 });

@@ -18,6 +18,8 @@ export interface AgentFactory {
   needs?: 'world' | 'history';
   /** Its decisions are long computations: a server runs them off the event loop, on worker threads. */
   heavy?: boolean;
+  /** The agent's name in tables, from its spec's options, when the spec holds where things are (a path, a URL) rather than what the agent is. */
+  label?(options: string): string;
   create(spec: string, options: string): Agent;
 }
 
@@ -30,6 +32,26 @@ export function registerAgent(name: string, factory: AgentFactory): void {
 
 export function knownAgents(): { name: string; description: string }[] {
   return [...factories].map(([name, f]) => ({ name, description: f.description }));
+}
+
+/**
+ * What tables call the agents of a run: each spec's label (the factory's, else the spec), made
+ * unique by a number where two different specs would read the same.
+ */
+export function agentLabels(specs: readonly string[]): string[] {
+  const labelOf = (spec: string) => {
+    const t = spec.trim();
+    const i = t.indexOf(':');
+    const f = factories.get(i < 0 ? t : t.slice(0, i));
+    return f?.label ? f.label(i < 0 ? '' : t.slice(i + 1)) : t;
+  };
+  const distinct = [...new Set(specs)];
+  const base = distinct.map(labelOf);
+  const named = new Map(distinct.map((spec, k) => {
+    const same = distinct.filter((_, j) => base[j] === base[k]);
+    return [spec, same.length > 1 ? `${base[k]} (${same.indexOf(spec) + 1})` : base[k]];
+  }));
+  return specs.map((s) => named.get(s)!);
 }
 
 /** The factory registered under an agent name (the part of a spec before the first ':'), if any. */

@@ -11,7 +11,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { ResourceLimits } from 'node:worker_threads';
 import '../agents/index.ts';
-import { createAgent } from '../agents/registry.ts';
+import { agentLabels, createAgent } from '../agents/registry.ts';
 import { DEFAULT_MAX_DECISIONS } from '../env/env.ts';
 import { DEFAULT_RULESET, parseRuleset, type Ruleset } from '../env/ruleset.ts';
 import { envSpec, type EnvSpec } from '../env/spec.ts';
@@ -80,6 +80,8 @@ export interface TournamentResult {
   usage: UsageSummary[];
   /** Share of a model's decisions that may fall back before it is marked invalid. */
   maxFallbackRate: number;
+  /** What tables call each agent of config.agents: no paths or URLs (registry agentLabels), or a server's catalogue names. */
+  labels: string[];
 }
 
 export class TournamentConfigError extends Error {
@@ -127,6 +129,7 @@ export async function runTournament(o: TournamentOptions): Promise<TournamentRes
     writeFileSync(gamesFile, '');
   }
   let done = 0;
+  const names = o.labels ?? agentLabels(config.agents);
   const outcome = await runGames({
     entries: config.agents,
     games,
@@ -138,16 +141,17 @@ export async function runTournament(o: TournamentOptions): Promise<TournamentRes
     signal: o.signal,
     resourceLimits: o.resourceLimits,
     onGame: (r: GameResult) => {
-      if (gamesFile) appendFileSync(gamesFile, `${JSON.stringify({ ...r, agents: r.seating.map((e) => config.agents[e]) })}\n`);
+      if (gamesFile) appendFileSync(gamesFile, `${JSON.stringify({ ...r, agents: r.seating.map((e) => names[e]) })}\n`);
       o.onGame?.(++done, games.length);
     },
   });
   const elapsedSec = (performance.now() - t0) / 1000;
-  const names = o.labels ?? config.agents;
   const result: TournamentResult = {
     format: RESULTS_FORMAT,
     env: envSpec(config.ruleset),
-    config: { ...config, agents: names.slice() },
+    // The specs stay in the results (to play the run again); tables and summaries use the labels.
+    config,
+    labels: names.slice(),
     gamesScheduled: games.length,
     gamesPlayed: outcome.results.length,
     complete: !outcome.interrupted && outcome.results.length === games.length,

@@ -32,5 +32,11 @@ export function parseLlmSpec(spec: string, options: string): LlmOptions {
 registerAgent('llm', {
   description: 'a language model via an OpenAI-compatible server: llm:<model>[:baseUrl=...:temperature=0:structured=false:...]',
   needs: 'history',
+  // The model and how it is asked; not where its server, key or transcript are.
+  label: (options) => {
+    const o = parseLlmSpec('llm', options);
+    const shown = Object.entries(LLM_DEFAULTS).filter(([k, d]) => !['baseUrl', 'apiKeyEnv', 'transcript', 'concurrency'].includes(k) && o[k as keyof typeof o] !== d);
+    return `llm:${o.model}${shown.map(([k]) => `:${k}=${o[k as keyof typeof o]}`).join('')}`;
+  },
   create: (spec, options) => new LlmAgent(spec, parseLlmSpec(spec, options)),
 });

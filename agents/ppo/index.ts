@@ -6,6 +6,13 @@ export { DEFAULT_MODEL, loadPolicy, PpoAgent } from './ppo-agent.ts';
 
 registerAgent('ppo', {
   description: 'a trained policy: ppo (the shipped model) or ppo:<checkpoint.json>[:sample=true]',
+  // A checkpoint by its file's name, not its path.
+  label: (options) => {
+    const parts = options === '' ? [] : options.split(':');
+    const file = parts.length > 0 && !parts[0].includes('=') ? parts.shift()! : '';
+    const name = file === '' ? '' : `:${file.split(/[\\/]/).filter(Boolean).pop()!.replace(/\.json$/, '')}`;
+    return `ppo${name}${parts.map((p) => `:${p}`).join('')}`;
+  },
   create: (spec, options) => {
     // The first part without '=' is the checkpoint's path; the rest are options.
     const parts = options === '' ? [] : options.split(':');
