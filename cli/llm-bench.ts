@@ -32,6 +32,8 @@ Options:
   --seed S           tournament seed (default 1)
   --concurrency C    requests in flight at once, and games played at once (default 4)
   --no-structured    ask for plain text instead of a JSON schema (for servers without it)
+  --max-retries R    retries of a failed request (timeout, connection, 429, 5xx) before the
+                     decision falls back (default 4)
   --prices FILE      JSON {"<model or spec>": {"promptPerMillion": 0.15, "completionPerMillion": 0.6}}
   --transcript FILE  append every request and answer to FILE (JSONL)
   --out DIR          write games.jsonl, results.json, leaderboard.md and report.html here
@@ -55,6 +57,7 @@ const OPTIONS = {
   seed: { type: 'string' },
   concurrency: { type: 'string' },
   'no-structured': { type: 'boolean' },
+  'max-retries': { type: 'string' },
   prices: { type: 'string' },
   transcript: { type: 'string' },
   out: { type: 'string' },
@@ -102,6 +105,7 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
     values['api-key-env'] ? `apiKeyEnv=${values['api-key-env']}` : '',
     `concurrency=${concurrency}`,
     values['no-structured'] ? 'structured=false' : '',
+    values['max-retries'] !== undefined ? `maxRetries=${intOption(values, 'max-retries', 4, 0, 100)}` : '',
     values.transcript ? `transcript=${values.transcript}` : '',
   ].filter(Boolean);
   const specs = models.map((m) => `llm:${m}:${opts.join(':')}`);
@@ -133,6 +137,7 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
       io.out(`Decision prompt: median ${r.decisionCharsMedian} characters, 95th percentile ${r.decisionCharsP95}, mean ${r.decisionCharsMean.toFixed(0)}.`);
       io.out(`Characters sent per game: about ${Math.round(r.callsPerGame * (r.systemChars + r.decisionCharsMean))}.`);
       io.out(`Tokens per game: about ${Math.round(r.promptTokensPerGame)} in (${r.tokenizer}) and ${Math.round(r.completionTokensPerGame)} out (${ASSUMED_ANSWER_TOKENS} a call assumed; a reasoning model adds its thinking).`);
+      io.out(`As one conversation per game (conversation=true: the rules once, the game so far with every call): about ${Math.round(r.conversationPromptTokensPerGame)} in.`);
       for (const c of costs) {
         io.out(c.costPerGame === null
           ? `llm:${c.model}: no price in --prices, so no cost estimate.`

@@ -27,7 +27,8 @@ export async function tokenCounter(model: string): Promise<{ name: string; exact
 /** Plays games with a stand-in in the model's seat and measures the prompts it would be sent. */
 export async function measurePrompts(standIn: string, opponent: string, players: number, games: number, seed: string, model = '') {
   const sizes: number[] = [];
-  const texts: string[] = [];
+  /** Each game's decision prompts, in order. */
+  const perGame: string[][] = [];
   const inner = createAgent(standIn);
   const probe: Agent = {
     spec: `prompt-probe(${standIn})`,
@@ -37,7 +38,7 @@ export async function measurePrompts(standIn: string, opponent: string, players:
       if (obs.legalActions.length > 1) {
         const text = decisionPrompt(obs, DEFAULT_RULESET);
         sizes.push(text.length);
-        texts.push(text);
+        perGame[perGame.length - 1].push(text);
       }
       return inner.act(obs);
     },
@@ -46,12 +47,24 @@ export async function measurePrompts(standIn: string, opponent: string, players:
   for (let g = 0; g < games; g++) {
     const seat = g % players;
     let k = 0;
+    perGame.push([]);
     await playGame(Array.from({ length: players }, (_, s) => (s === seat ? probe : others[k++])), { seed: `${seed}/dry/${g}` });
   }
   const tokens = await tokenCounter(model);
   const system = systemPrompt(DEFAULT_RULESET);
   const systemTokens = tokens.count(system);
-  const decisionTokens = texts.reduce((a, t) => a + tokens.count(t), 0);
+  let decisionTokens = 0;
+  let conversationTokens = 0;
+  for (const texts of perGame) {
+    // A conversation resends the system prompt and every earlier decision and answer with each call.
+    let history = systemTokens;
+    for (const t of texts) {
+      const n = tokens.count(t);
+      decisionTokens += n;
+      conversationTokens += history + n;
+      history += n + ASSUMED_ANSWER_TOKENS;
+    }
+  }
   const callsPerGame = sizes.length / games;
   return {
     standIn, games, callsPerGame, systemChars: system.length,
@@ -61,6 +74,8 @@ export async function measurePrompts(standIn: string, opponent: string, players:
     systemTokens,
     /** Prompt tokens per game: the system prompt with every call, and each decision prompt. */
     promptTokensPerGame: callsPerGame * systemTokens + decisionTokens / games,
+    /** The same game as one conversation (conversation=true): the rules once, but every earlier decision and answer again with each call. */
+    conversationPromptTokensPerGame: conversationTokens / games,
     /** Answer tokens per game, assumed (ASSUMED_ANSWER_TOKENS a call). */
     completionTokensPerGame: callsPerGame * ASSUMED_ANSWER_TOKENS,
   };

@@ -140,6 +140,14 @@ describe('llm agent against an OpenAI-compatible server', () => {
     expect(seen.slice(1).every((x) => x === 'max')).toBe(true);
   });
 
+  it('never sends max_tokens to a server that refuses it (reasoning models), and the games finish', async () => {
+    const { stats, g } = await play(`llm:reasoner-model:baseUrl=${base}:maxRetries=0`, (_k, legal, body) =>
+      'max_tokens' in body ? { status: 400, message: "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead." } : { content: JSON.stringify({ action: legal[0] }) });
+    expect(g.scores.length).toBe(3);
+    expect(stats.fallbacks).toBe(0);
+    expect(stats.requests).toBe(stats.decisions);
+  });
+
   it('switches to plain-text answers by itself when a server refuses response_format, and the games finish', async () => {
     const { stats, g } = await play(`llm:format-model:baseUrl=${base}:maxRetries=0`, (_k, legal, body) =>
       'response_format' in body ? { status: 400, message: "response_format 'json_schema' is not supported by this server" } : { content: `My choice: ${legal[0]}` });
@@ -159,6 +167,19 @@ describe('llm agent against an OpenAI-compatible server', () => {
     expect(stats.reasoningTokens).toBe(3 * stats.requests);
     const lines = fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(lines.filter((l) => typeof l.reasoning === 'string').length).toBe(stats.requests);
+  });
+
+  it('holds one conversation per game with conversation=true: the rules once, then each decision and answer so far', async () => {
+    const shapes: { n: number; systems: number; lastAssistant?: string }[] = [];
+    const { stats } = await play(spec(':conversation=true'), (_k, legal, body) => {
+      const m = body.messages;
+      shapes.push({ n: m.length, systems: m.filter((x) => x.role === 'system').length, lastAssistant: m.filter((x) => x.role === 'assistant').pop()?.content });
+      return { content: JSON.stringify({ action: legal[0] }) };
+    });
+    expect(stats.invalidAnswers + stats.fallbacks).toBe(0);
+    expect(shapes.map((x) => x.n)).toEqual(shapes.map((_, k) => 2 + 2 * k));
+    expect(shapes.every((x) => x.systems === 1)).toBe(true);
+    expect(shapes[1].lastAssistant).toMatch(/^\{"action":\d+\}$/);
   });
 
   it('writes a JSONL transcript of requests and answers', async () => {
@@ -332,6 +353,29 @@ describe('czech-pub llm-bench', () => {
     expect(text.stdout.join('\n')).toMatch(/llm:llama3: no price in --prices/);
   });
 
+  it('stops a run whose server goes away mid-run (connections refused), keeping the finished games', async () => {
+    const own = Fastify();
+    let calls = 0;
+    own.post('/v1/chat/completions', async (req) => {
+      calls++;
+      const legal = legalIds(req.body as Body);
+      return { id: 'x', object: 'chat.completion', created: 0, model: 'fake', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: JSON.stringify({ action: legal[0] ?? 0 }) } }] };
+    });
+    // The server stops after its 40th answer: every later connection is refused.
+    own.addHook('onResponse', async () => {
+      if (calls === 40) void own.close();
+    });
+    const url = `${await own.listen({ host: '127.0.0.1', port: 0 })}/v1`;
+    const io = bufferIo();
+    const code = await main(['llm-bench', '--model', 'fake-model', '--base-url', url, '--players', '3', '--games', '30', '--opponents', 'random', '--concurrency', '1', '--max-retries', '0', '--json'], io);
+    expect(code).toBe(1);
+    const r = JSON.parse(io.stdout[0]);
+    expect(r.complete).toBe(false);
+    expect(r.games).toBeGreaterThan(0);
+    expect(r.stoppedBy).toMatch(/5 decisions in a row failed \(last: connection failed \(ECONNREFUSED\)\)/);
+    expect(io.stderr.join('\n')).toMatch(/model fault \(llm:fake-model: connection failed \(ECONNREFUSED\)\)/);
+  });
+
   it('measures calls per game and prompt sizes in a dry run, with no server', async () => {
     const io = bufferIo();
     expect(await main(['llm-bench', '--model', 'm', '--dry-run', '--games', '8', '--json'], io)).toBe(0);
@@ -339,6 +383,8 @@ describe('czech-pub llm-bench', () => {
     expect(r.games).toBe(8);
     expect(r.callsPerGame).toBeGreaterThan(5);
     expect(r.decisionCharsMedian).toBeGreaterThan(200);
+    // A conversation resends the game so far with each call: more tokens, not fewer, whatever it saves on the rules.
+    expect(r.conversationPromptTokensPerGame).toBeGreaterThan(r.promptTokensPerGame);
     expect(r.systemChars).toBeGreaterThan(1000);
   });
 

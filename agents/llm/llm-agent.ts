@@ -48,6 +48,8 @@ export const LLM_DEFAULTS = {
   maxFaultStreak: 5,
   /** Append every request and answer to this JSONL file ('' = no transcript). */
   transcript: '',
+  /** One conversation per game (the rules once, then every decision and answer so far) instead of the rules with each decision alone. */
+  conversation: false,
 };
 
 export type LlmOptions = typeof LLM_DEFAULTS & { model: string };
@@ -168,6 +170,8 @@ export class LlmAgent implements Agent {
   private game = '';
   /** The rules the model is told: the game's own. */
   private ruleset: Ruleset = DEFAULT_RULESET;
+  /** With `conversation`: this game's decisions and answers so far. */
+  private history: ChatMessage[] = [];
   /** Decisions in a row that fell back because of faults, and the last fault. */
   private faultStreak = 0;
   private lastFault = '';
@@ -203,6 +207,7 @@ export class LlmAgent implements Agent {
     this.rng = seedRng(`llm/${game.seed}`);
     this.game = game.seed;
     this.ruleset = game.ruleset ?? DEFAULT_RULESET;
+    this.history = [];
   }
 
   /**
@@ -245,7 +250,12 @@ export class LlmAgent implements Agent {
     const legal = obs.legalActions;
     if (legal.length === 1) return legal[0];
     this.usage.decisions++;
-    const messages: ChatMessage[] = decisionMessages(obs, this.ruleset);
+    const fresh = decisionMessages(obs, this.ruleset);
+    // A conversation resends the game so far with every call (chat APIs keep no state); see the README's token table.
+    const messages: ChatMessage[] = this.o.conversation ? [fresh[0], ...this.history, fresh[1]] : fresh;
+    const remember = (answer: string) => {
+      if (this.o.conversation) this.history.push(fresh[1], { role: 'assistant', content: answer });
+    };
     for (let attempt = 0; attempt <= this.o.maxInvalid; attempt++) {
       const text = await this.complete(messages);
       if (text === null) {
@@ -257,9 +267,10 @@ export class LlmAgent implements Agent {
       }
       this.faultStreak = 0;
       const parsed = parseAnswer(text, legal);
-      this.log({ game: this.game, seat: obs.seat, attempt, messages: attempt === 0 ? messages : messages.slice(-2), answer: text, parsed });
+      this.log({ game: this.game, seat: obs.seat, attempt, messages: attempt === 0 && !this.o.conversation ? messages : messages.slice(attempt === 0 ? -1 : -2), answer: text, parsed });
       if (parsed.ok) {
         if (parsed.plainText) this.usage.plainTextAnswers++;
+        remember(text);
         return parsed.action;
       }
       this.usage.invalidAnswers++;
@@ -268,6 +279,7 @@ export class LlmAgent implements Agent {
     this.usage.fallbacks++;
     const a = this.o.fallback === 'random' ? legal[randInt(this.rng, legal.length)] : legal[0];
     this.log({ game: this.game, seat: obs.seat, fallback: a });
+    remember(JSON.stringify({ action: a }));
     return a;
   }
 
