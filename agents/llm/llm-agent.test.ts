@@ -11,6 +11,8 @@ import { bufferIo } from '../../cli/io.ts';
 import { main } from '../../cli/main.ts';
 import '../index.ts';
 import { DEFAULT_RULESET } from '../../env/ruleset.ts';
+import { CzechPubEnv } from '../../env/env.ts';
+import { EnvObservation } from '../observation.ts';
 import { createAgent } from '../registry.ts';
 import { parseLlmSpec } from './index.ts';
 import { LlmAgent, retryAfterMs } from './llm-agent.ts';
@@ -218,6 +220,24 @@ describe('llm agents in a tournament', () => {
     expect(three.summary.agents).toEqual(one.summary.agents.map((a) => ({ ...a, msPerDecision: three.summary.agents.find((b) => b.spec === a.spec)!.msPerDecision })));
     expect(three.usage[0].requests).toBe(one.usage[0].requests);
   }, 30_000);
+});
+
+describe('concurrency limits', () => {
+  it('are per base URL and configured limit: an agent asking for 3 is not held to an earlier agent\'s 1', async () => {
+    script = (_, legal) => ({ delayMs: 50, content: JSON.stringify({ action: legal[0] }) });
+    const env = new CzechPubEnv({ seed: 'limits', players: 3 });
+    while (env.legalActions().length < 2) env.step(env.legalActions()[0]);
+    const obs = () => new EnvObservation(env, env.currentPlayer);
+    const ask = async (specText: string, n: number) => {
+      inFlightMax = 0;
+      const agents = Array.from({ length: n }, () => createAgent(specText));
+      agents.forEach((a, i) => a.reset?.({ seat: env.currentPlayer, players: 3, seed: `c${i}` }));
+      await Promise.all(agents.map((a) => a.act(obs())));
+      return inFlightMax;
+    };
+    expect(await ask(spec(':concurrency=1'), 3)).toBe(1);
+    expect(await ask(spec(':concurrency=3'), 3)).toBe(3);
+  });
 });
 
 describe('the rules an llm agent describes', () => {
