@@ -2,6 +2,7 @@
  * Command-line parsing on top of Node's util.parseArgs, with its errors turned into
  * UsageErrors that name the problem, and typed checks for numeric values.
  */
+import { statSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from './io.ts';
 
@@ -77,4 +78,19 @@ export function positiveOption(values: Record<string, unknown>, name: string, fa
     throw new UsageError(`--${name} must be a number greater than 0 and at most ${max}, got '${String(raw)}'`);
   }
   return v;
+}
+
+/** A folder option (--out): absent, or a path that is not an existing file (the folder is made when results are written). */
+export function outDirOption(values: Record<string, unknown>, name = 'out'): string | undefined {
+  const raw = values[name];
+  if (raw === undefined) return undefined;
+  if (typeof raw !== 'string' || raw.trim() === '') throw new UsageError(`--${name} must name a folder`);
+  let isFile = false;
+  try {
+    isFile = !statSync(raw).isDirectory();
+  } catch {
+    // not there yet: made when the results are written
+  }
+  if (isFile) throw new UsageError(`--${name} ${raw} is a file, not a folder; name a folder for the results`);
+  return raw;
 }

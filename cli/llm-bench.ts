@@ -12,7 +12,7 @@ import { ASSUMED_ANSWER_TOKENS, measurePrompts } from '../eval/prompt-size.ts';
 import '../agents/index.ts';
 import { createAgent } from '../agents/registry.ts';
 import { LlmAgent, LlmServerError, onLlmFault } from '../agents/llm/llm-agent.ts';
-import { intOption, parseCommand } from './args.ts';
+import { intOption, outDirOption, parseCommand } from './args.ts';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Io } from './io.ts';
 import { asUsageError } from './tournament.ts';
 
@@ -116,6 +116,7 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
   const seed = typeof values.seed === 'string' ? values.seed : '1';
   // Everything a run checks is checked first, dry run included.
   const prices = typeof values.prices === 'string' ? readPrices(values.prices) : undefined;
+  const out = outDirOption(values);
   try {
     resolveConfig({ agents, players, games, seed, labels });
   } catch (e) {
@@ -168,7 +169,7 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
   try {
     const r = await runTournament({
       agents, labels, players, games, seed, workers: 0, parallel: concurrency, prices,
-      out: typeof values.out === 'string' ? values.out : undefined,
+      out,
       onGame: (done, total) => {
         if (!values.json && (done === total || done % Math.max(1, Math.floor(total / 10)) === 0)) io.err(`${done}/${total} games`);
       },

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { bufferIo } from './io.ts';
 import { main } from './main.ts';
@@ -48,11 +49,24 @@ describe('czech-pub command line', () => {
     [['bench', 'env', '--json=yes'], "option '--json' does not take an argument"],
     [['serve', '--config', '/nonexistent/server.json'], 'cannot read config /nonexistent/server.json: ENOENT'],
     [['serve', '--models', '/nonexistent/models'], 'cannot read the models folder /nonexistent/models: ENOENT'],
+    [['serve', '--host', '999.1.1.1', '--port', '0'], '--host 999.1.1.1 is not an address of this machine'],
+    [['tournament', '--agents', 'random,random', '--games', '2', '--out', 'package.json'], '--out package.json is a file, not a folder'],
+    [['llm-bench', '--model', 'm', '--dry-run', '--out', 'package.json'], '--out package.json is a file, not a folder'],
   ])('%j is a usage error: %s', async (argv, message) => {
     const r = await run(...argv);
     expect(r.code).toBe(2);
     expect(r.out).toBe('');
     expect(r.err).toContain(message);
     expect(r.err).toContain('--help');
+  });
+
+  it('serve on a port in use is a usage error with a hint', async () => {
+    const busy = net.createServer();
+    await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));
+    const port = (busy.address() as net.AddressInfo).port;
+    const r = await run('serve', '--port', String(port));
+    await new Promise<void>((done) => busy.close(() => done()));
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`port ${port} on 127.0.0.1 is in use: stop what holds it, or pick another with --port (0 picks a free one)`);
   });
 });

@@ -49,7 +49,17 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
     if (e instanceof ConfigError) throw new UsageError(e.message);
     throw e;
   }
-  const url = await app.listen({ host, port });
+  let url: string;
+  try {
+    url = await app.listen({ host, port });
+  } catch (e) {
+    await app.close();
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new UsageError(`port ${port} on ${host} is in use: stop what holds it, or pick another with --port (0 picks a free one)`);
+    if (code === 'EACCES') throw new UsageError(`not allowed to listen on port ${port}: ports below 1024 need privileges; pick another with --port`);
+    if (code === 'ENOTFOUND' || code === 'EADDRNOTAVAIL' || code === 'EAI_AGAIN') throw new UsageError(`--host ${host} is not an address of this machine (e.g. 127.0.0.1, 0.0.0.0, ::1)`);
+    throw e;
+  }
   io.err(`czech-pub API listening on ${url} (the web page at /, the API docs at /docs; Ctrl-C stops it)`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);

@@ -9,7 +9,7 @@ import { availableParallelism } from 'node:os';
 import { knownAgents } from '../agents/registry.ts';
 import { leaderboardMarkdown } from '../eval/report.ts';
 import { jsonSummary, runTournament, TournamentConfigError } from '../eval/tournament.ts';
-import { intOption, parseCommand } from './args.ts';
+import { intOption, outDirOption, parseCommand } from './args.ts';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Io } from './io.ts';
 
 export const TOURNAMENT_USAGE = `Usage: czech-pub tournament --agents A,B,... [options]
@@ -111,6 +111,7 @@ export async function tournamentCommand(args: readonly string[], io: Io): Promis
   if (values.seed === '') throw new UsageError('--seed must not be empty');
   const seed = typeof values.seed === 'string' ? values.seed : '1';
   const json = values.json === true;
+  const out = outDirOption(values);
 
   const controller = new AbortController();
   const onSigint = () => {
@@ -122,7 +123,7 @@ export async function tournamentCommand(args: readonly string[], io: Io): Promis
   try {
     const result = await runTournament({
       agents, players, games, seed, workers, parallel, duplicate: values['no-duplicate'] !== true, askAll: values['ask-all'] === true,
-      out: typeof values.out === 'string' ? values.out : undefined, signal: controller.signal,
+      out, signal: controller.signal,
       onGame: (done, total) => bar.update(done, total),
     });
     bar.stop();
