@@ -10,6 +10,7 @@ import { cpus } from 'node:os';
 import { NUM_ACTIONS } from '../env/actions.ts';
 import { OBS_SIZE } from '../env/observation/encode.ts';
 import { BACKENDS, type BackendChoice } from '../training/backend.ts';
+import { startBackend } from './train.ts';
 import { PPO_DEFAULTS, train, type IterationMetrics } from '../training/ppo.ts';
 import { choiceOption, intOption } from './args.ts';
 import { EXIT_OK, type Io } from './io.ts';
@@ -57,6 +58,7 @@ async function measure(iterations: number, backend: BackendChoice, plainDense: b
 export async function benchTrainCommand(values: Record<string, unknown>, io: Io): Promise<number> {
   const iterations = intOption(values, 'iterations', 4, 2, 100);
   const backend = choiceOption(values, 'backend', BACKENDS, 'auto');
+  await startBackend(backend);
   const log = values.json ? () => {} : (l: string) => io.err(l);
   const ours = await measure(iterations, backend, false, log);
   const ref = values['no-reference'] ? null : await measure(iterations, backend, true, () => {});

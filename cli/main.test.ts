@@ -1,4 +1,7 @@
+import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bufferIo } from './io.ts';
 import { main } from './main.ts';
@@ -68,5 +71,19 @@ describe('czech-pub command line', () => {
     await new Promise<void>((done) => busy.close(() => done()));
     expect(r.code).toBe(2);
     expect(r.err).toContain(`port ${port} on 127.0.0.1 is in use: stop what holds it, or pick another with --port (0 picks a free one)`);
+  });
+
+  it('a train that would fail once started is a usage error, and leaves no run directory', async () => {
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'czech-pub-train-'));
+    for (const [argv, message] of [
+      [['--opponents', 'foo'], "--opponents: unknown agent 'foo'"],
+      [['--imitate', 'foo'], "--imitate: unknown agent 'foo'"],
+      [['--eval-vs', 'random,nobody'], "--eval-vs: unknown agent 'nobody'"],
+    ] as const) {
+      const r = await run('train', '--steps', '10', '--out', out, ...argv);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.err).toContain(message);
+    }
+    expect(fs.readdirSync(out)).toEqual([]);
   });
 });

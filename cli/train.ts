@@ -5,7 +5,10 @@
  */
 import cliProgress from 'cli-progress';
 import { REWARD_SCHEMES } from '../env/rewards.ts';
-import { BACKENDS } from '../training/backend.ts';
+import '../agents/index.ts';
+import { createAgent } from '../agents/registry.ts';
+import { BACKENDS, initBackend, type BackendChoice } from '../training/backend.ts';
+import { parsePool } from '../training/collect.ts';
 import type { EvalResult } from '../training/evaluate.ts';
 import type { IterationMetrics } from '../training/ppo.ts';
 import { readRunOptions, RUN_DEFAULTS, runTraining, type RunOptions } from '../training/run.ts';
@@ -68,6 +71,34 @@ function evalText(e: EvalResult[] | null): string {
   return e.map((r) => `vs ${r.opponent} ${(100 * r.winRate).toFixed(1)}%`).join(', ');
 }
 
+/**
+ * What would fail once the run has started (an agent spec, a backend this machine lacks) is
+ * checked before the run directory is made: a usage error then, not a stack trace and an
+ * empty run directory.
+ */
+async function checkBeforeRun(o: RunOptions): Promise<void> {
+  const check = (option: string, f: () => unknown) => {
+    try {
+      f();
+    } catch (e) {
+      throw new UsageError(`${option}: ${(e as Error).message.split('\n')[0]}`);
+    }
+  };
+  check('--opponents', () => parsePool(o.pool));
+  if (o.imitate !== '') check('--imitate', () => createAgent(o.imitate));
+  for (const spec of o.evalOpponents.split(',').map((x) => x.trim()).filter((x) => x !== '')) check('--eval-vs', () => createAgent(spec));
+  await startBackend(o.backend);
+}
+
+/** Starts the TensorFlow.js backend chosen with --backend; one this machine lacks is a usage error. */
+export async function startBackend(choice: BackendChoice): Promise<void> {
+  try {
+    await initBackend(choice);
+  } catch (e) {
+    throw new UsageError(`--backend: ${(e as Error).message.split('\n')[0]}; --backend auto takes what this machine has`);
+  }
+}
+
 export async function trainCommand(args: readonly string[], io: Io): Promise<number> {
   const { values } = parseCommand(args, OPTIONS);
   if (values.help) {
@@ -117,6 +148,7 @@ export async function trainCommand(args: readonly string[], io: Io): Promise<num
   o.evalEvery = intOption(values, 'eval-every', o.evalEvery, 0, 1e9);
   o.evalDeals = intOption(values, 'eval-deals', o.evalDeals, 1, 1e6);
   if (typeof values['eval-vs'] === 'string') o.evalOpponents = values['eval-vs'];
+  await checkBeforeRun(o);
 
   let stop = false;
   const onSigint = () => {
