@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { A_DONE } from '../env/actions.ts';
 import { randInt, seedRng } from '../env/rng.ts';
 import { buildServer } from '../server/app.ts';
-import { launchChromium } from './helpers/browser.ts';
+import { browserTestsRun, launchChromium } from './helpers/browser.ts';
 
 const SHOTS = process.env.SCREENSHOT_DIR ?? 'results/e2e';
 
@@ -22,7 +22,10 @@ let app: FastifyInstance;
 let browser: Browser;
 let base = '';
 
+const RUN = browserTestsRun();
+
 beforeAll(async () => {
+  if (!RUN) return;
   app = await buildServer({ rateLimit: 0 });
   base = await app.listen({ host: '127.0.0.1', port: 0 });
   browser = await launchChromium();
@@ -53,7 +56,7 @@ async function api(path: string, token: string) {
   return (await res.json()) as Record<string, any>;
 }
 
-describe('the web page in Chromium', () => {
+describe.runIf(RUN)('the web page in Chromium', () => {
   it('plays a game against three bots to the end by clicking legal actions; the final scores match the API', async () => {
     const { page, errors } = await openPage();
     await page.selectOption('#players', '4');
