@@ -82,14 +82,6 @@ export const ACTION_GROUPS: readonly { first: number; last: number; kind: string
 /** Largest relative target offset (seats 1..5 to the left). */
 export const MAX_OFFSET = 5;
 
-/** Targeted play actions: base action id per card type. */
-export const TARGETED_BASE: Readonly<Record<number, number>> = {
-  10: A_SAME,
-  13: A_LDAS,
-  17: A_INSULT,
-  18: A_THATS_MY,
-};
-
 /** A stable machine-readable key for an action, e.g. `play:rum`, `x:mixed_up:beer>tea`. */
 export function actionKey(a: number): string {
   if (a < 0 || a >= NUM_ACTIONS || !Number.isInteger(a)) return `invalid:${a}`;

@@ -1,4 +1,5 @@
 /** Tournament reports: a Markdown leaderboard and a self-contained HTML page with a chart. */
+import { escapeHtml } from './html.ts';
 import type { TournamentResult } from './tournament.ts';
 
 const workersText = (w: number): string => (w === 0 ? 'in one thread' : `on ${w} worker thread${w === 1 ? '' : 's'}`);
@@ -51,7 +52,7 @@ export function leaderboardMarkdown(r: TournamentResult): string {
   return `${lines.join('\n')}\n`;
 }
 
-const esc = (s: string): string => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+const esc = escapeHtml;
 
 /** A table of header cells and rows of data cells, all already escaped. */
 function htmlTable(head: readonly string[], rows: readonly (readonly string[])[]): string {

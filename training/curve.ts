@@ -3,6 +3,8 @@
  * opponent with its 95% band, and the learner's win share in its training games. Plain SVG,
  * rewritten after every evaluation so it can be watched as the run goes.
  */
+import { escapeHtml } from '../eval/html.ts';
+
 export interface CurvePoint {
   steps: number;
   value: number;
@@ -12,9 +14,7 @@ export interface CurvePoint {
 
 const COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b'];
 
-function esc(s: string): string {
-  return s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
-}
+const esc = escapeHtml;
 
 export function curveSvg(title: string, series: { name: string; points: CurvePoint[] }[], chance?: number): string {
   const W = 720;

@@ -106,11 +106,7 @@ export function tokenMask(p: PlayerPublicView): number {
   return m;
 }
 
-export function popcount(x: number): number {
-  let n = 0;
-  for (; x; x &= x - 1) n++;
-  return n;
-}
+export { popcount } from '../../env/state.ts';
 
 /**
  * How much harming player `seat` is worth to the viewer, 0..1: the player with the best
