@@ -57,6 +57,7 @@ import { JobStore } from './jobs.ts';
 import * as S from './schemas.ts';
 import { Streams } from './stream.ts';
 import { parsePostedView } from './view-schema.ts';
+import { LruMap } from './lru.ts';
 import { webFiles } from './web.ts';
 
 export interface ServerOptions extends Partial<Limits> {
@@ -218,7 +219,7 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
   }));
 
   // Bot instances for the act route, one per label (entry and options), least recently used dropped first.
-  const served = new Map<string, Agent>();
+  const served = new LruMap<string, Agent>(limits.servedCache);
   app.post('/v1/bots/:spec/act', {
     schema: {
       params: z.object({ spec: specString }),
@@ -246,18 +247,13 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
     const posted = parsePostedView(req.body.view);
     if (!posted.ok) throw new ApiError(400, posted.error);
     const view = posted.view;
-    let bot = served.get(choice.label);
-    if (bot) {
-      served.delete(choice.label);
-    } else {
+    const bot = served.use(choice.label, () => {
       try {
-        bot = catalogue.create(choice);
+        return catalogue.create(choice);
       } catch (e) {
         throw new ApiError(400, (e as Error).message);
       }
-      if (served.size >= limits.servedCache) served.delete(served.keys().next().value!);
-    }
-    served.set(choice.label, bot);
+    });
     bot.reset?.({ seat: view.seat, players: view.players, seed: req.body.seed ?? 'served' });
     const legal = [...new Set(req.body.legalActions)].sort((a, b) => a - b);
     let action: number;

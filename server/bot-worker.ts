@@ -9,6 +9,7 @@ import type { Agent, GameStart } from '../agents/agent.ts';
 import { EnvObservation } from '../agents/observation.ts';
 import { createAgent } from '../agents/registry.ts';
 import { CzechPubEnv, type EnvSnapshot } from '../env/env.ts';
+import { LruMap } from './lru.ts';
 
 export type PoolRequest =
   | {
@@ -26,7 +27,7 @@ export type PoolReply =
 const MAX_AGENTS = 4096;
 
 const port = parentPort!;
-const agents = new Map<string, Agent>();
+const agents = new LruMap<string, Agent>(MAX_AGENTS);
 
 port.on('message', async (m: PoolRequest) => {
   if (m.type === 'drop') {
@@ -34,15 +35,11 @@ port.on('message', async (m: PoolRequest) => {
     return;
   }
   try {
-    let agent = agents.get(m.key);
-    if (agent) {
-      agents.delete(m.key); // re-inserted below: the map's order is the order of last use
-    } else {
-      agent = createAgent(m.spec);
-      agent.reset?.(m.start);
-    }
-    agents.set(m.key, agent);
-    if (agents.size > MAX_AGENTS) agents.delete(agents.keys().next().value!);
+    const agent = agents.use(m.key, () => {
+      const a = createAgent(m.spec);
+      a.reset?.(m.start);
+      return a;
+    });
     const env = new CzechPubEnv({ ...m.config, log: agent.readsEvents === true });
     for (const a of m.actions) env.step(a);
     const action = await agent.act(new EnvObservation(env, m.seat, m.legal));

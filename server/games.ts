@@ -14,6 +14,7 @@ import type { Agent } from '../agents/agent.ts';
 import { EnvObservation } from '../agents/observation.ts';
 import type { BotPool } from './bot-pool.ts';
 import { BotSpecError, type Catalogue } from './catalogue.ts';
+import { ClientCounts } from './client-counts.ts';
 
 export interface CreateGame {
   /** 'remote' or a catalogue bot spec, per seat. */
@@ -125,7 +126,7 @@ export function stepEvents(game: LiveGame, k: number, viewer: Viewer | 'all'): N
 
 export class GameStore {
   private readonly games = new Map<string, LiveGame>();
-  private readonly perClient = new Map<string, number>();
+  private readonly perClient = new ClientCounts();
 
   constructor(
     private readonly limits: StoreLimits,
@@ -142,9 +143,9 @@ export class GameStore {
   async create(o: CreateGame): Promise<{ game: LiveGame; tokens: { seat: number; token: string }[] }> {
     const client = o.client ?? 'local';
     // At a limit, sweep now: an expired game must not hold a place.
-    const full = () => this.games.size >= this.limits.maxGames || (this.perClient.get(client) ?? 0) >= this.limits.maxGamesPerClient;
+    const full = () => this.games.size >= this.limits.maxGames || this.perClient.of(client) >= this.limits.maxGamesPerClient;
     this.expire(full());
-    if ((this.perClient.get(client) ?? 0) >= this.limits.maxGamesPerClient) {
+    if (this.perClient.of(client) >= this.limits.maxGamesPerClient) {
       throw new ApiError(429, `you have ${this.limits.maxGamesPerClient} games in progress, the most one client may have; finish one, or games left idle expire after ${Math.round(this.limits.idleMs / 1000)} s`);
     }
     // Finished games are kept for their replays while there is room; the least recently asked about make room first.
@@ -183,7 +184,7 @@ export class GameStore {
       queue: Promise.resolve(), touched: this.now(), listeners: new Set(),
     };
     this.games.set(id, game);
-    this.perClient.set(client, (this.perClient.get(client) ?? 0) + 1);
+    this.perClient.add(client);
     await this.run(game, () => this.playBots(game));
     this.settle(game);
     return { game, tokens: list };
@@ -268,12 +269,10 @@ export class GameStore {
   }
 
   /** A game in progress counts against its client's quota until it is over or dropped. */
-  private settle(g: LiveGame): void {
-    if (!g.env.done || g.settled) return;
+  private settle(g: LiveGame, dropped = false): void {
+    if ((!g.env.done && !dropped) || g.settled) return;
     g.settled = true;
-    const n = (this.perClient.get(g.client) ?? 1) - 1;
-    if (n > 0) this.perClient.set(g.client, n);
-    else this.perClient.delete(g.client);
+    this.perClient.remove(g.client);
   }
 
   private evictFinished(): void {
@@ -284,12 +283,7 @@ export class GameStore {
 
   private drop(g: LiveGame): void {
     if (!this.games.delete(g.id)) return;
-    if (!g.settled) {
-      g.settled = true;
-      const n = (this.perClient.get(g.client) ?? 1) - 1;
-      if (n > 0) this.perClient.set(g.client, n);
-      else this.perClient.delete(g.client);
-    }
+    this.settle(g, true);
     this.pool?.drop(g.id);
     for (const l of [...g.listeners]) l('gone');
   }

@@ -60,6 +60,8 @@ export class JobStore {
         throw e;
       }
     });
+    // An agent's error names its spec at most: the client is shown its labels, not the operator's specs.
+    const relabel = (message: string) => choices.reduce((m, c) => m.split(c.spec).join(c.label), message.split('\n')[0]);
     const id = randomBytes(9).toString('base64url');
     const stop = new AbortController();
     const job: Job = {
@@ -77,12 +79,11 @@ export class JobStore {
       (r) => {
         job.result = r;
         job.status = stop.signal.aborted ? (stop.signal.reason === 'timed-out' ? 'timed-out' : 'cancelled') : r.stoppedBy !== undefined ? 'failed' : 'done';
-        if (r.stoppedBy !== undefined) job.error = choices.reduce((m, c) => m.split(c.spec).join(c.label), r.stoppedBy.split('\n')[0]);
+        if (r.stoppedBy !== undefined) job.error = relabel(r.stoppedBy);
       },
       (e: Error) => {
         job.status = 'failed';
-        // The message names a spec at most: give the client's labels instead of the operator's specs.
-        job.error = choices.reduce((m, c) => m.split(c.spec).join(c.label), e.message.split('\n')[0]);
+        job.error = relabel(e.message);
       },
     ).finally(() => {
       clearTimeout(timer);

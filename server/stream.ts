@@ -6,6 +6,7 @@
  * `gone` (the game expired, or the server is stopping). Streams are limited in all and per client.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ClientCounts } from './client-counts.ts';
 import { ApiError, narratedEvents, type LiveGame, type Viewer } from './games.ts';
 
 export interface StreamLimits {
@@ -16,7 +17,7 @@ export interface StreamLimits {
 
 export class Streams {
   private open = 0;
-  private readonly perClient = new Map<string, number>();
+  private readonly perClient = new ClientCounts();
 
   constructor(private readonly limits: StreamLimits) {}
 
@@ -31,11 +32,11 @@ export class Streams {
 
   serve(req: FastifyRequest, reply: FastifyReply, game: LiveGame, viewer: Viewer, from: number): void {
     const client = req.ip;
-    const mine = this.perClient.get(client) ?? 0;
+    const mine = this.perClient.of(client);
     if (this.open >= this.limits.maxStreams) throw new ApiError(429, `too many event streams open (limit ${this.limits.maxStreams}); poll /events instead`);
     if (mine >= this.limits.maxStreamsPerClient) throw new ApiError(429, `you have ${this.limits.maxStreamsPerClient} event streams open, the most one client may have`);
     this.open++;
-    this.perClient.set(client, mine + 1);
+    this.perClient.add(client);
     let cursor = from;
     reply.hijack();
     const res = reply.raw;
@@ -49,9 +50,7 @@ export class Streams {
       clearInterval(beat);
       game.listeners.delete(flush);
       this.open--;
-      const n = (this.perClient.get(client) ?? 1) - 1;
-      if (n > 0) this.perClient.set(client, n);
-      else this.perClient.delete(client);
+      this.perClient.remove(client);
       res.end();
     };
     const flush = (gone?: 'gone') => {
