@@ -23,4 +23,13 @@ describe('env spec', () => {
       /checkpoint.json was made with a different environment: observation version .*; ruleset fingerprint 00000000/,
     );
   });
+
+  it('a policy from an older engine may play, but not resume or mix results', () => {
+    const spec = envSpec(DEFAULT_RULESET);
+    const older = { ...spec, engineVersion: spec.engineVersion - 1 };
+    expect(() => assertCompatible(spec, older, 'model.json')).toThrow(/engine version/);
+    expect(() => assertCompatible(spec, older, 'model.json', false)).not.toThrow();
+    const otherObs = { ...older, observationSize: spec.observationSize + 1 };
+    expect(() => assertCompatible(spec, otherObs, 'model.json', false)).toThrow(/observation size/);
+  });
 });

@@ -7,7 +7,12 @@ import { ACTION_SPACE_VERSION, NUM_ACTIONS } from './actions.ts';
 import { OBS_SIZE, OBSERVATION_VERSION } from './observation/encode.ts';
 import { MAX_PLAYERS, type Ruleset } from './ruleset.ts';
 
-export const ENGINE_VERSION = 1;
+/**
+ * The engine's rules behaviour. 2: an X Shot into a beer whose beer is gone makes the poured
+ * own shot count towards the shot limit again; the own-turn Shot into a beer needs a beer the
+ * player played (docs/rules-notes.md).
+ */
+export const ENGINE_VERSION = 2;
 
 export interface EnvSpec {
   engineVersion: number;
@@ -52,13 +57,18 @@ export function envSpec(ruleset: Ruleset): EnvSpec {
   };
 }
 
-/** Throws a message naming every difference if `found` was made with another env than `expected`. */
-export function assertCompatible(expected: EnvSpec, found: EnvSpec, what = 'this file'): void {
+/**
+ * Throws a message naming every difference if `found` was made with another env than `expected`.
+ * With `sameEngine: false` (a trained policy loaded to play) the engine version may differ:
+ * the policy reads the same observation and picks among the engine's legal actions, so a rules
+ * fix does not make it unplayable; resuming its training, or mixing results, needs the same engine.
+ */
+export function assertCompatible(expected: EnvSpec, found: EnvSpec, what = 'this file', sameEngine = true): void {
   const diffs: string[] = [];
   const check = (label: string, a: unknown, b: unknown) => {
     if (a !== b) diffs.push(`${label} ${String(b)} (this env: ${String(a)})`);
   };
-  check('engine version', expected.engineVersion, found.engineVersion);
+  if (sameEngine) check('engine version', expected.engineVersion, found.engineVersion);
   check('action space version', expected.actionSpaceVersion, found.actionSpaceVersion);
   check('observation version', expected.observationVersion, found.observationVersion);
   check('number of actions', expected.numActions, found.numActions);

@@ -186,6 +186,45 @@ describe("I'll get the same copies the orders the target played", () => {
   });
 });
 
+describe('Shot into a beer: the rulebooks\' conditions', () => {
+  it('an X Shot into a beer whose beer is gone has no effect: the poured own shot counts towards the limit again, a later shot is discarded', () => {
+    // Beer, Rum; an X Shot into a beer pours the Rum (freeing the shot limit); Fernet; the
+    // beer is knocked over. At digestion the card has no effect: the Rum is an ordinary order
+    // again, so the Fernet was over the one-shot limit and goes without effect.
+    const g = scenario();
+    setHand(g, 0, ['beer', 'rum', 'fernet', 'coffee']);
+    setHand(g, 1, ['shot_into_beer']);
+    setHand(g, 2, ['knocked_over']);
+    act(g, 'play:beer', 'pass', 'play:rum', 'x:shot_into_beer:front:rum', 'x:knocked_over:beer');
+    expect(legal(g)).toContain('play:fernet');
+    forceDice(g, 6);
+    playTurn(g, 'play:fernet');
+    expect(events(g, 'digest')[0]).toMatchObject({ seat: 0, points: 5, drunkenness: 1 });
+    expect(g.s.tokens[0]).toBe(tokens('rum'));
+  });
+
+  it('the own-turn card needs a beer the player played ("already played", "zahrát"): a beer given by Mixed-up does not do', () => {
+    const g = scenario({ players: 2 });
+    setHand(g, 0, ['tea', 'rum', 'shot_into_beer', 'fernet']);
+    setHand(g, 1, ['mixed_up', 'beer']);
+    act(g, 'play:tea', 'x:mixed_up:tea>beer');
+    expect(frontOf(g, 0)).toEqual(['beer']);
+    forceDice(g, 6);
+    // With the Rum in front beside the given beer, nothing more is playable: the turn ends.
+    act(g, 'play:rum');
+    expect(events(g, 'digest')[0]).toMatchObject({ seat: 0, points: 1 + 5 });
+    expect(handOf(g, 0)).toEqual(expect.arrayContaining(['shot_into_beer', 'fernet']));
+  });
+
+  it('with a beer of their own beside the given one, the own-turn card is playable', () => {
+    const g = scenario({ players: 2 });
+    setHand(g, 0, ['tea', 'beer', 'rum', 'shot_into_beer', 'fernet']);
+    setHand(g, 1, ['mixed_up', 'beer']);
+    act(g, 'play:tea', 'x:mixed_up:tea>beer', 'play:beer', 'play:rum');
+    expect(legal(g)).toContain('play:shot_into_beer');
+  });
+});
+
 describe('the beer table', () => {
   it.each([
     [['beer'], 1, 0],

@@ -20,12 +20,12 @@ import path from 'node:path';
 import * as tf from '@tensorflow/tfjs-core';
 import { DEFAULT_RULESET } from '../env/ruleset.ts';
 import { envSpec } from '../env/spec.ts';
-import { decodeFloats, decodeWeights, encodeFloats, encodeWeights, loadCheckpoint, saveCheckpoint, writeFileAtomic, type EncodedWeights } from './checkpoint.ts';
+import { decodeFloats, decodeWeights, encodeFloats, encodeWeights, loadCheckpoint, saveCheckpoint, writeFileAtomic, type EncodedWeights } from '../policy/checkpoint.ts';
 import { describeBackend } from './backend.ts';
 import { curveSvg, type CurvePoint } from './curve.ts';
 import { evaluatePolicy, type EvalResult } from './evaluate.ts';
 import { PPO_DEFAULTS, train, type IterationMetrics, type TrainerState, type TrainHooks } from './ppo.ts';
-import type { NetWeights } from './weights.ts';
+import type { NetWeights } from '../policy/weights.ts';
 
 export const RUN_DEFAULTS = {
   ...PPO_DEFAULTS,
@@ -79,7 +79,7 @@ export async function runTraining(o: RunOptions, events: RunEvents = {}, resume?
   let initial: TrainHooks['initial'];
   if (resume) {
     dir = resume;
-    const model = loadCheckpoint(path.join(dir, 'model.json'));
+    const model = loadCheckpoint(path.join(dir, 'model.json'), undefined, 'resume');
     const stateFile = path.join(dir, 'trainer.json');
     if (!fs.existsSync(stateFile)) throw new Error(`${dir} has no trainer.json to resume from`);
     const st = JSON.parse(fs.readFileSync(stateFile, 'utf8'));

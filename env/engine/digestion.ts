@@ -28,9 +28,18 @@ function emptyDrinks(): Drinks {
 }
 
 /**
+ * Whether a shot in front counts towards the shot limit when no beer is left: a shot ordered
+ * as usual, or the player's own shot poured into a beer by an X Shot into a beer (the card
+ * then has no effect). Not a shot given by Mixed-up, nor one poured in from someone's hand.
+ */
+function countsWithoutBeer(fl: number): boolean {
+  return (fl & F_COUNTED) !== 0 || (fl & (F_POURED | F_ADDED | F_GIVEN)) === F_POURED;
+}
+
+/**
  * The drinks of the cards in front of `seat` at digestion. The extra shot of an own-turn
  * Shot into a beer is dropped if no beer remains, and so is a shot poured in from another
- * player's hand; a poured own shot without a beer scores again.
+ * player's hand; a poured own shot without a beer scores again and counts towards the limit.
  * With `copy`, returns what a player copying `seat` drinks: the orders `seat` played (the
  * rulebooks: "the orders he played"), so no Flattery, no order given by Mixed-up and no shot
  * poured in from someone's hand.
@@ -44,9 +53,11 @@ function drinksInFront(c: Ctx, seat: number, copy: boolean): Drinks {
   for (const e of front) {
     const t = entryType(e);
     if (t === BEER || t === SMALL_BEER) beers++;
-    else if (isShot(t) && entryFlags(e) & F_COUNTED) counted++;
+    else if (isShot(t) && countsWithoutBeer(entryFlags(e))) counted++;
   }
-  // Without a beer, the counted shots beyond the limit (allowed by Shot into a beer) go.
+  // Without a beer, the shots beyond the limit go, the last ordered first: the extra shot an
+  // own-turn Shot into a beer allowed, or one ordered after an X Shot into a beer poured an
+  // own shot (which is an ordinary order again, so it counts towards the limit).
   let dropExcess = beers === 0 ? Math.max(0, counted - c.r.ruleset.limits.shots) : 0;
   for (let i = front.length - 1; i >= 0; i--) {
     const e = front[i];
@@ -57,7 +68,7 @@ function drinksInFront(c: Ctx, seat: number, copy: boolean): Drinks {
       d.beers++;
       if (t === SMALL_BEER) d.small = true;
     } else if (isShot(t)) {
-      if (fl & F_COUNTED && dropExcess > 0) {
+      if (dropExcess > 0 && countsWithoutBeer(fl)) {
         dropExcess--;
         continue;
       }

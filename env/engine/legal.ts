@@ -6,7 +6,7 @@ import {
   SMALL_BEER, THATS_MY_ORDER, WARM_BEER, isShot,
 } from '../cards.ts';
 import {
-  entryFlags, entryType, F_ADDED, F_COUNTED, F_MARKER, F_POURED, PHASE_DISCARD, PHASE_PLAY,
+  entryFlags, entryType, F_ADDED, F_COUNTED, F_GIVEN, F_MARKER, F_POURED, PHASE_DISCARD, PHASE_PLAY,
   PHASE_REACTION, PHASE_RESPONSE, type GameState,
 } from '../state.ts';
 import { isEligible, nextInGame, type Ctx } from './context.ts';
@@ -20,6 +20,8 @@ export interface FrontSummary {
   /** A shot order of the player's own (not poured in from someone's hand). */
   ownShot: boolean;
   beers: number;
+  /** Beers (regular or small) the player played themselves: not given by Mixed-up. */
+  playedBeers: number;
   countedBeers: number;
   countedSmall: number;
   countedShots: number;
@@ -27,7 +29,7 @@ export interface FrontSummary {
 }
 
 const scratch: FrontSummary = {
-  orders: 0, pourable: 0, ownShot: false, beers: 0, countedBeers: 0, countedSmall: 0, countedShots: 0, insulted: false,
+  orders: 0, pourable: 0, ownShot: false, beers: 0, playedBeers: 0, countedBeers: 0, countedSmall: 0, countedShots: 0, insulted: false,
 };
 
 /** Summarises a front into a shared scratch object (valid until the next call). */
@@ -37,6 +39,7 @@ export function summarizeFront(front: number[]): FrontSummary {
   f.pourable = 0;
   f.ownShot = false;
   f.beers = 0;
+  f.playedBeers = 0;
   f.countedBeers = 0;
   f.countedSmall = 0;
   f.countedShots = 0;
@@ -50,6 +53,7 @@ export function summarizeFront(front: number[]): FrontSummary {
     f.orders |= 1 << t;
     if (t === BEER || t === SMALL_BEER) {
       f.beers++;
+      if (!(fl & F_GIVEN)) f.playedBeers++;
       if (fl & F_COUNTED) {
         f.countedBeers++;
         if (t === SMALL_BEER) f.countedSmall++;
@@ -106,7 +110,7 @@ function legalPlay(c: Ctx, out: Int32Array): number {
   }
   if (s.played === 0 && canPlay(s, cost, h, left, SAME)) n = pushTargets(s, out, n, A.A_SAME);
   if (canPlay(s, cost, h, left, FLATTERY)) for (let i = 0; i < SHOT_TYPES; i++) out[n++] = A.A_FLATTERY + i;
-  if (canPlay(s, cost, h, left, SHOT_INTO_BEER) && f.beers > 0 && f.ownShot) out[n++] = A.A_SIB;
+  if (canPlay(s, cost, h, left, SHOT_INTO_BEER) && f.playedBeers > 0 && f.ownShot) out[n++] = A.A_SIB;
   if (canPlay(s, cost, h, left, LETS_DO_A_SHOT)) n = pushTargets(s, out, n, A.A_LDAS);
   if (canPlay(s, cost, h, left, SHOTS_EVERYONE)) out[n++] = A.A_SHOTS_EVERYONE;
   if (canPlay(s, cost, h, left, BRAWL)) out[n++] = A.A_BRAWL;
