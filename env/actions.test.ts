@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ACTION_GROUPS, NUM_ACTIONS } from './actions.ts';
+import { ACTION_GROUPS, actionKey, decodeAction, describeAction, NUM_ACTIONS } from './actions.ts';
 
 describe('ACTION_GROUPS', () => {
   it('covers every action id exactly once, in order', () => {
@@ -10,5 +10,35 @@ describe('ACTION_GROUPS', () => {
       next = g.last + 1;
     }
     expect(next).toBe(NUM_ACTIONS);
+  });
+});
+
+describe('action names', () => {
+  it('give every id a key of its kind and its parts', () => {
+    expect(actionKey(0)).toBe('play:beer');
+    expect(actionKey(12)).toBe('play:same:+3');
+    expect(actionKey(17)).toBe('play:flattery:becherovka');
+    expect(actionKey(28)).toBe('play:dont_want_it');
+    expect(actionKey(62)).toBe('discard:warm_beer');
+    expect(actionKey(75 + 27)).toBe('x:mixed_up:rum>tea');
+    expect(actionKey(183)).toBe('x:shot_into_beer:hand:fernet');
+    expect(actionKey(196)).toBe('shot_choice:small_beer');
+    expect(actionKey(-1)).toBe('invalid:-1');
+  });
+
+  it('say targets by offset, and by seat when the seat and player count are known', () => {
+    expect(describeAction(35)).toBe("play That's my order at the player 2 seats to your left");
+    expect(describeAction(35, 3, 4)).toBe("play That's my order at player 1 (the player 2 seats to your left)");
+    expect(describeAction(195)).toBe('discard a Beer and lose points');
+    expect(describeAction(198)).toBe('invalid action 198');
+  });
+
+  it('group ids by the codec\'s groups', () => {
+    for (const g of ACTION_GROUPS) {
+      const groups = new Set<string>();
+      for (let a = g.first; a <= g.last; a++) groups.add(decodeAction(a).group);
+      expect(groups.size).toBe(1);
+    }
+    expect(ACTION_GROUPS.map((g) => g.kind)).toEqual(['Orders', 'Pub cards', 'End of playing', 'Discard', 'Pass', 'X cards', 'Excuse me', 'Shot choice']);
   });
 });
