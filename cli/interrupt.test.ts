@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadCheckpoint } from '../training/checkpoint.ts';
+import { loadCheckpoint } from '../policy/checkpoint.ts';
 
 const BIN = new URL('../bin/czech-pub.js', import.meta.url).pathname;
 

@@ -1,9 +1,6 @@
-import * as tf from '@tensorflow/tfjs-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { nextFloat, randInt, seedRng } from '../env/rng.ts';
-import { initBackend } from './backend.ts';
-import { initWeights, maskBias, TfNet } from './net.ts';
-import { argmaxMasked, logProb, sampleMasked } from './policy.ts';
+import { argmaxMasked, logProb, sampleMasked } from './masked.ts';
 
 const N = 12;
 
@@ -50,37 +47,5 @@ describe('masked categorical policy (JavaScript side)', () => {
     for (let k = 0; k < 20000; k++) ones += sampleMasked(logits, mask, 0, 4, rng).action === 1 ? 1 : 0;
     expect(ones / 20000).toBeGreaterThan(0.73);
     expect(ones / 20000).toBeLessThan(0.77);
-  });
-});
-
-describe('masked policy (TensorFlow.js side)', () => {
-  beforeAll(async () => {
-    await initBackend('auto');
-  });
-
-  it('gives illegal actions probability exactly 0 and legal log-probabilities that ignore them', () => {
-    const net = new TfNet(initWeights({ inputs: 6, hidden: [8], actions: N }, 'mask'));
-    const rng = seedRng('tf');
-    const x = tf.tensor2d(Float32Array.from({ length: 4 * 6 }, () => nextFloat(rng)), [4, 6]);
-    const masks = [0, 1, 2, 3].map((c) => randomCase(c).mask);
-    const m = tf.tensor2d(maskBias(Uint8Array.from(masks.flatMap((r) => [...r]))), [4, N]);
-    const { logits } = net.forward(x, m);
-    const logp = tf.logSoftmax(logits).arraySync() as number[][];
-    const raw = logits.arraySync() as number[][];
-    masks.forEach((mask, r) => {
-      let total = 0;
-      for (let a = 0; a < N; a++) {
-        const p = Math.exp(logp[r][a]);
-        if (!mask[a]) expect(p).toBe(0);
-        else total += p;
-      }
-      expect(total).toBeCloseTo(1, 5);
-      for (let a = 0; a < N; a++) if (mask[a]) expect(logp[r][a]).toBeCloseTo(logProb(Float32Array.from(raw[r]), mask, 0, N, a), 4);
-    });
-    // The entropy term stays finite (0 · masked logit, not 0 · −∞).
-    const p = tf.exp(tf.logSoftmax(logits));
-    const ent = tf.neg(tf.sum(tf.mul(p, tf.logSoftmax(logits)), 1)).arraySync() as number[];
-    for (const e of ent) expect(Number.isFinite(e)).toBe(true);
-    net.dispose();
   });
 });

@@ -2,7 +2,7 @@
  * The policy network's weights in plain Float32Arrays, their seeded initialisation, and a
  * plain-JavaScript forward pass (`JsNet`) for one observation at a time. The `ppo` agent
  * plays with JsNet, so it needs no TensorFlow.js backend and runs synchronously anywhere,
- * tournament workers included; the trainer runs the same weights batched on tf (net.ts).
+ * tournament workers included; the trainer runs the same weights batched on tf (training/net.ts).
  *
  * The net: an MLP trunk (tanh) shared by a policy head (one logit per action; illegal
  * actions are masked) and a value head.

@@ -22,7 +22,7 @@ import { EnvObservation } from '../agents/observation.ts';
 import { createAgent } from '../agents/registry.ts';
 import { gae } from './gae.ts';
 import type { TfNet } from './net.ts';
-import { sampleMasked } from './policy.ts';
+import { sampleMasked } from '../policy/masked.ts';
 
 /** One pool entry: `self` (the learner), `past` (a frozen snapshot) or an agent spec, with a weight. */
 export interface PoolEntry {

@@ -10,7 +10,7 @@ import { createAgent } from '../agents/registry.ts';
 import { playGame } from '../eval/game.ts';
 import { schedule } from '../eval/schedule.ts';
 import { summarize, type GameResult } from '../eval/summary.ts';
-import type { NetWeights } from './weights.ts';
+import type { NetWeights } from '../policy/weights.ts';
 
 export interface EvalResult {
   opponent: string;

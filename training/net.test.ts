@@ -1,8 +1,10 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { nextFloat, seedRng } from '../env/rng.ts';
+import { logProb } from '../policy/masked.ts';
+import { initWeights, JsNet } from '../policy/weights.ts';
 import { initBackend } from './backend.ts';
-import { initWeights, JsNet, maskBias, TfNet } from './net.ts';
+import { maskBias, TfNet } from './net.ts';
 
 const shape = { inputs: 10, hidden: [16, 8], actions: 7 };
 
@@ -73,6 +75,31 @@ describe('policy network', () => {
       expect(nonzero).toBeGreaterThan(0);
     });
     ref.dispose();
+    net.dispose();
+  });
+
+  it('gives illegal actions probability exactly 0, and legal log-probabilities equal to the JS policy’s', () => {
+    const net = new TfNet(initWeights(shape, 'mask'));
+    const { x, mask } = batch(4, 'mx');
+    const { logits } = net.forward(tf.tensor2d(x, [4, shape.inputs]), tf.tensor2d(maskBias(mask), [4, shape.actions]));
+    const logp = tf.logSoftmax(logits).arraySync() as number[][];
+    // The JS side reads raw logits: only the legal ones, which the mask bias leaves unchanged.
+    const raw = Float32Array.from((net.forward(tf.tensor2d(x, [4, shape.inputs])).logits.arraySync() as number[][]).flat());
+    for (let r = 0; r < 4; r++) {
+      let total = 0;
+      for (let a = 0; a < shape.actions; a++) {
+        const p = Math.exp(logp[r][a]);
+        if (!mask[r * shape.actions + a]) expect(p).toBe(0);
+        else {
+          total += p;
+          expect(logp[r][a]).toBeCloseTo(logProb(raw, mask, r, shape.actions, a), 4);
+        }
+      }
+      expect(total).toBeCloseTo(1, 5);
+    }
+    // The entropy term stays finite (0 · masked logit, not 0 · −∞).
+    const p = tf.exp(tf.logSoftmax(logits));
+    for (const e of tf.neg(tf.sum(tf.mul(p, tf.logSoftmax(logits)), 1)).arraySync() as number[]) expect(Number.isFinite(e)).toBe(true);
     net.dispose();
   });
 });

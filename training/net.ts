@@ -7,9 +7,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 // tfjs-core alone registers no gradients; the full tfjs package registers them all (globally).
 import '@tensorflow/tfjs';
-import { MASKED_LOGIT, type NetShape, type NetWeights } from './weights.ts';
-
-export { initWeights, JsNet, countParams, type NetWeights } from './weights.ts';
+import { MASKED_LOGIT, type NetShape, type NetWeights } from '../policy/weights.ts';
 
 type Dense = (x: tf.Tensor2D, w: tf.Variable | tf.Tensor2D, b: tf.Variable | tf.Tensor1D) => tf.Tensor2D;
 

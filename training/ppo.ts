@@ -19,7 +19,8 @@ import { Collector, parsePool, type RolloutStats } from './collect.ts';
 import { createAgent } from '../agents/registry.ts';
 import { explainedVariance } from './gae.ts';
 import { imitate } from './imitate.ts';
-import { gatherRow, initWeights, TfNet, countParams, type NetWeights } from './net.ts';
+import { countParams, initWeights, type NetWeights } from '../policy/weights.ts';
+import { gatherRow, TfNet } from './net.ts';
 
 export const PPO_DEFAULTS = {
   /** Seed of everything random: deals, seating, sampling, initial weights, minibatches. */

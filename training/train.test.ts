@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import '../agents/index.ts';
 import { createAgent } from '../agents/registry.ts';
 import { playGame } from '../eval/game.ts';
-import { loadCheckpoint } from './checkpoint.ts';
+import { loadCheckpoint } from '../policy/checkpoint.ts';
 import { RUN_DEFAULTS, runTraining, type RunOptions } from './run.ts';
 
 function tiny(out: string, seed = 7): RunOptions {

@@ -6,8 +6,8 @@ import { NUM_ACTIONS } from '../../env/actions.ts';
 import { OBS_SIZE } from '../../env/observation/encode.ts';
 import { DEFAULT_RULESET } from '../../env/ruleset.ts';
 import { playGame } from '../../eval/game.ts';
-import { saveCheckpoint } from '../../training/checkpoint.ts';
-import { initWeights } from '../../training/weights.ts';
+import { saveCheckpoint } from '../../policy/checkpoint.ts';
+import { initWeights } from '../../policy/weights.ts';
 import '../index.ts';
 import { createAgent } from '../registry.ts';
 

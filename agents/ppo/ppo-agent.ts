@@ -1,6 +1,6 @@
 /**
  * `ppo`: plays a policy trained by `czech-pub train` (training/). The net runs in plain
- * JavaScript (training/weights.ts), so the agent needs no TensorFlow.js backend and plays
+ * JavaScript (policy/weights.ts), so the agent needs no TensorFlow.js backend and plays
  * synchronously anywhere: tournaments, worker threads, the server.
  *
  *   ppo                      the model shipped in models/ (argmax)
@@ -10,9 +10,9 @@
 import { fileURLToPath } from 'node:url';
 import { NUM_ACTIONS } from '../../env/actions.ts';
 import { seedRng, type RngState } from '../../env/rng.ts';
-import { loadCheckpoint, type Checkpoint } from '../../training/checkpoint.ts';
-import { argmaxMasked, sampleMasked } from '../../training/policy.ts';
-import { JsNet } from '../../training/weights.ts';
+import { loadCheckpoint, type Checkpoint } from '../../policy/checkpoint.ts';
+import { argmaxMasked, sampleMasked } from '../../policy/masked.ts';
+import { JsNet } from '../../policy/weights.ts';
 import type { Agent, AgentObservation, GameStart } from '../agent.ts';
 
 /** The model that `ppo` alone names. */
@@ -49,7 +49,7 @@ export class PpoAgent implements Agent {
     if (legal.length === 1) return legal[0];
     const mask = obs.mask;
     this.net.forward(obs.encoding, mask, this.logits);
-    // The trainer's own masked policy (training/policy.ts), so play matches what was trained.
+    // The trainer's own masked policy (policy/masked.ts), so play matches what was trained.
     return this.sample ? sampleMasked(this.logits, mask, 0, NUM_ACTIONS, this.rng).action : argmaxMasked(this.logits, mask, 0, NUM_ACTIONS);
   }
 }
