@@ -10,6 +10,7 @@ import type { CzechPubEnv } from '../env/env.ts';
 import type { GameEvent } from '../env/events.ts';
 import type { PlayerView } from '../env/observation/view.ts';
 import type { Ruleset } from '../env/ruleset.ts';
+import { rulesetFingerprint } from '../env/spec.ts';
 
 export interface AgentObservation {
   seat: number;
@@ -48,6 +49,11 @@ export interface Agent {
   readonly spec: string;
   /** Set by agents that read `obs.events`: the game then keeps its event log (it costs speed). */
   readonly readsEvents?: boolean;
+  /**
+   * Set by agents made for one ruleset (a policy trained under it: its checkpoint's
+   * fingerprint, env/spec.ts). They must not play under another: `rulesetMismatch` says so.
+   */
+  readonly rulesetFingerprint?: string;
   /** Called before each game. */
   reset?(game: GameStart): void;
   act(obs: AgentObservation): number | Promise<number>;
@@ -71,4 +77,15 @@ export interface AgentUsage {
   completionTokens: number;
   /** Of the completion tokens, those a reasoning model spent thinking (where the server reports them). */
   reasoningTokens: number;
+}
+
+/**
+ * Why `agent` may not play under `ruleset`, or null when it may: a policy trained under other
+ * rules would play on without knowing that the numbers it learned have changed.
+ */
+export function rulesetMismatch(agent: Agent, ruleset: Ruleset): string | null {
+  if (agent.rulesetFingerprint === undefined) return null;
+  const fingerprint = rulesetFingerprint(ruleset);
+  if (agent.rulesetFingerprint === fingerprint) return null;
+  return `agent '${agent.spec}' was trained under ruleset fingerprint ${agent.rulesetFingerprint}, not this ruleset's ${fingerprint} (${ruleset.name}); train one under these rules (czech-pub train --ruleset FILE)`;
 }

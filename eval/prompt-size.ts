@@ -5,7 +5,7 @@
 import type { Agent } from '../agents/agent.ts';
 import { decisionPrompt, systemPrompt } from '../agents/llm/prompt.ts';
 import { createAgent } from '../agents/registry.ts';
-import { DEFAULT_RULESET } from '../env/ruleset.ts';
+import { DEFAULT_RULESET, type Ruleset } from '../env/ruleset.ts';
 import { playGame } from './game.ts';
 import { percentile } from './stats.ts';
 
@@ -25,7 +25,7 @@ export async function tokenCounter(model: string): Promise<{ name: string; exact
 }
 
 /** Plays games with a stand-in in the model's seat and measures the prompts it would be sent. */
-export async function measurePrompts(standIn: string, opponent: string, players: number, games: number, seed: string, model = '') {
+export async function measurePrompts(standIn: string, opponent: string, players: number, games: number, seed: string, model = '', ruleset: Ruleset = DEFAULT_RULESET) {
   const sizes: number[] = [];
   /** Each game's decision prompts, in order. */
   const perGame: string[][] = [];
@@ -36,7 +36,7 @@ export async function measurePrompts(standIn: string, opponent: string, players:
     reset: (g) => inner.reset?.(g),
     act: (obs) => {
       if (obs.legalActions.length > 1) {
-        const text = decisionPrompt(obs, DEFAULT_RULESET);
+        const text = decisionPrompt(obs, ruleset);
         sizes.push(text.length);
         perGame[perGame.length - 1].push(text);
       }
@@ -48,10 +48,10 @@ export async function measurePrompts(standIn: string, opponent: string, players:
     const seat = g % players;
     let k = 0;
     perGame.push([]);
-    await playGame(Array.from({ length: players }, (_, s) => (s === seat ? probe : others[k++])), { seed: `${seed}/dry/${g}` });
+    await playGame(Array.from({ length: players }, (_, s) => (s === seat ? probe : others[k++])), { seed: `${seed}/dry/${g}`, ruleset });
   }
   const tokens = await tokenCounter(model);
-  const system = systemPrompt(DEFAULT_RULESET);
+  const system = systemPrompt(ruleset);
   const systemTokens = tokens.count(system);
   let decisionTokens = 0;
   let conversationTokens = 0;

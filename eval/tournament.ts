@@ -11,6 +11,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { ResourceLimits } from 'node:worker_threads';
 import '../agents/index.ts';
+import { rulesetMismatch } from '../agents/agent.ts';
 import { agentLabels, createAgent } from '../agents/registry.ts';
 import { DEFAULT_MAX_DECISIONS } from '../env/env.ts';
 import { DEFAULT_RULESET, parseRuleset, type Ruleset } from '../env/ruleset.ts';
@@ -100,7 +101,11 @@ export function resolveConfig(o: TournamentOptions): TournamentConfig {
       `${o.agents.length} agents for ${players} players: give one agent spec per seat (repeat a spec to field it twice)`,
     );
   }
-  for (const spec of o.agents) createAgent(spec); // fails early, naming the known agents
+  for (const spec of o.agents) {
+    // Fails early, naming the known agents; and a policy trained under other rules does not play these.
+    const mismatch = rulesetMismatch(createAgent(spec), ruleset);
+    if (mismatch) throw new TournamentConfigError(mismatch);
+  }
   if (!Number.isInteger(o.games) || o.games < 1) throw new TournamentConfigError(`games must be a positive integer, got ${o.games}`);
   const workers = o.workers ?? availableParallelism();
   if (!Number.isInteger(workers) || workers < 0) throw new TournamentConfigError(`workers must be 0 or more, got ${workers}`);

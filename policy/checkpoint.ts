@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_RULESET, type Ruleset } from '../env/ruleset.ts';
+import { DEFAULT_RULESET, parseRuleset, type Ruleset } from '../env/ruleset.ts';
 import { assertCompatible, envSpec, type EnvSpec } from '../env/spec.ts';
 import type { NetShape, NetWeights } from './weights.ts';
 
@@ -132,11 +132,13 @@ export function saveCheckpoint(file: string, c: Omit<Checkpoint, 'format' | 'for
 
 /**
  * Parses a checkpoint, checking its format, version and env against `ruleset` (default: the
- * standard rules). To `play`, a checkpoint from an older engine version is accepted (see
- * assertCompatible); to `resume` training, the engine must be the same.
+ * standard rules; null: the ruleset it was trained under, whichever it is, for a player that
+ * checks the game's rules itself, agents/agent.ts rulesetMismatch). To `play`, a checkpoint
+ * from an older engine version is accepted (see assertCompatible); to `resume` training, the
+ * engine must be the same.
  */
 export function parseCheckpoint(
-  text: string, what: string, ruleset: Ruleset = DEFAULT_RULESET, purpose: 'play' | 'resume' = 'play',
+  text: string, what: string, ruleset: Ruleset | null = DEFAULT_RULESET, purpose: 'play' | 'resume' = 'play',
 ): Checkpoint {
   let raw: unknown;
   try {
@@ -155,7 +157,15 @@ export function parseCheckpoint(
   if (f.formatVersion !== CHECKPOINT_VERSION) {
     throw new Error(`${what} has checkpoint format version ${f.formatVersion}; this build reads version ${CHECKPOINT_VERSION}`);
   }
-  assertCompatible(envSpec(ruleset), f.env as EnvSpec, what, purpose === 'resume');
+  let expected = ruleset;
+  if (expected === null) {
+    try {
+      expected = parseRuleset(f.ruleset);
+    } catch (err) {
+      throw new Error(`${what} holds an invalid ruleset: ${(err as Error).message}`);
+    }
+  }
+  assertCompatible(envSpec(expected), f.env as EnvSpec, what, purpose === 'resume');
   return {
     format: CHECKPOINT_FORMAT,
     formatVersion: f.formatVersion,
@@ -174,7 +184,7 @@ export function parseCheckpoint(
 /** Larger than any net this project trains (the shipped one is about 1 MB): refused unread. */
 export const MAX_CHECKPOINT_BYTES = 256 * 1024 * 1024;
 
-export function loadCheckpoint(file: string, ruleset?: Ruleset, purpose: 'play' | 'resume' = 'play'): Checkpoint {
+export function loadCheckpoint(file: string, ruleset?: Ruleset | null, purpose: 'play' | 'resume' = 'play'): Checkpoint {
   let text: string;
   try {
     // A device, a pipe or a folder is no checkpoint: check before reading (reading /dev/zero never ends).

@@ -14,6 +14,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { NUM_ACTIONS } from '../env/actions.ts';
 import { CzechPubEnv } from '../env/env.ts';
+import type { Ruleset } from '../env/ruleset.ts';
 import { OBS_SIZE } from '../env/observation/encode.ts';
 import { terminalRewards, type RewardScheme } from '../env/rewards.ts';
 import { randInt, seedRng, type RngState, nextFloat } from '../env/rng.ts';
@@ -50,6 +51,8 @@ export interface CollectOptions {
   numEnvs: number;
   players: number;
   seed: string | number;
+  /** The rules every training game is played under (default: the standard rules). */
+  ruleset?: Ruleset;
   pool: PoolEntry[];
   reward: RewardScheme;
   gamma: number;
@@ -132,7 +135,7 @@ export class Collector {
     this.scratchObs = new Float32Array(opts.numEnvs * OBS_SIZE);
     this.scratchMask = new Uint8Array(opts.numEnvs * NUM_ACTIONS);
     for (let i = 0; i < opts.numEnvs; i++) {
-      this.envs.push(new CzechPubEnv({ seed: 0, players: opts.players, log: false, reward: opts.reward }));
+      this.envs.push(new CzechPubEnv({ seed: 0, players: opts.players, ruleset: opts.ruleset, log: false, reward: opts.reward }));
       this.controllers.push([]);
       this.labels.push('');
       this.open.push([]);
@@ -161,7 +164,7 @@ export class Collector {
   private newGame(i: number): void {
     const { players, seed } = this.opts;
     const gameSeed = `${seed}/train/${this.games++}`;
-    this.envs[i].reset({ seed: gameSeed, players, log: false, reward: this.opts.reward });
+    this.envs[i].reset({ seed: gameSeed, players, ruleset: this.opts.ruleset, log: false, reward: this.opts.reward });
     const learner = randInt(this.rng, players);
     const names = new Set<string>();
     this.controllers[i] = Array.from({ length: players }, (_, seat): Controller => {
@@ -171,7 +174,7 @@ export class Collector {
       if (e.name === 'self' || (e.name === 'past' && this.snapshots === 0)) return { kind: 'learner' };
       if (e.name === 'past') return { kind: 'snapshot', index: randInt(this.rng, this.snapshots) };
       const agent = this.agentFor(e.name, seat);
-      agent.reset?.({ seat, players, seed: `${gameSeed}/seat${seat}` });
+      agent.reset?.({ seat, players, seed: `${gameSeed}/seat${seat}`, ruleset: this.opts.ruleset });
       return { kind: 'agent', agent };
     });
     this.labels[i] = names.size === 1 ? [...names][0] : 'mixed';

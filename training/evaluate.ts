@@ -5,6 +5,7 @@
  * with the policy in every seat, so the deals' luck cancels, and the interval is over per-deal
  * means. The deals are the same at every evaluation, so curves compare.
  */
+import type { Ruleset } from '../env/ruleset.ts';
 import { PpoAgent } from '../agents/ppo/ppo-agent.ts';
 import { createAgent } from '../agents/registry.ts';
 import { playGame } from '../eval/game.ts';
@@ -23,13 +24,13 @@ export interface EvalResult {
 
 const POLICY = 'ppo:current';
 
-export async function evaluatePolicy(weights: NetWeights, opponent: string, deals: number, players: number, seed: string): Promise<EvalResult> {
+export async function evaluatePolicy(weights: NetWeights, opponent: string, deals: number, players: number, seed: string, ruleset?: Ruleset): Promise<EvalResult> {
   // Entry 0 is the policy, the others one opponent instance each.
   const entries = [POLICY, ...Array.from({ length: players - 1 }, () => opponent)];
   const agents = [new PpoAgent(POLICY, { weights }), ...entries.slice(1).map((spec) => createAgent(spec))];
   const results: GameResult[] = [];
   for (const g of schedule({ entries: players, games: deals * players, seed: `${seed}/eval`, duplicate: true })) {
-    results.push({ ...(await playGame(g.seating.map((e) => agents[e]), { seed: g.seed })), ...g });
+    results.push({ ...(await playGame(g.seating.map((e) => agents[e]), { seed: g.seed, ruleset })), ...g });
   }
   const mine = summarize(entries, results).agents.find((a) => a.spec === POLICY)!;
   return { opponent, games: mine.games, winRate: mine.winRate, winRateCI: mine.winRateCI, meanScore: mine.meanScore };

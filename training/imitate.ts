@@ -14,6 +14,7 @@ import { NUM_ACTIONS } from '../env/actions.ts';
 import { CzechPubEnv } from '../env/env.ts';
 import { OBS_SIZE } from '../env/observation/encode.ts';
 import type { RewardScheme } from '../env/rewards.ts';
+import type { Ruleset } from '../env/ruleset.ts';
 import { seedRng, shuffle } from '../env/rng.ts';
 import { EnvObservation } from '../agents/observation.ts';
 import { createAgent } from '../agents/registry.ts';
@@ -24,6 +25,8 @@ export interface ImitateOptions {
   decisions: number;
   players: number;
   seed: string;
+  /** The rules the teacher's games are played under (default: the standard rules). */
+  ruleset?: Ruleset;
   reward: RewardScheme;
   lr: number;
   minibatch: number;
@@ -49,10 +52,10 @@ function generate(o: ImitateOptions, n: number, gameIndex: { next: number }) {
   let k = 0;
   while (k < n) {
     const seed = `${o.seed}/imitate/${gameIndex.next++}`;
-    const env = new CzechPubEnv({ seed, players: o.players, log: false, reward: o.reward });
+    const env = new CzechPubEnv({ seed, players: o.players, ruleset: o.ruleset, log: false, reward: o.reward });
     const agents = Array.from({ length: o.players }, (_, seat) => {
       const a = createAgent(o.teacher);
-      a.reset?.({ seat, players: o.players, seed: `${seed}/seat${seat}` });
+      a.reset?.({ seat, players: o.players, seed: `${seed}/seat${seat}`, ruleset: o.ruleset });
       return a;
     });
     const rows: { row: number; seat: number }[] = [];

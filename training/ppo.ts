@@ -13,6 +13,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { NUM_ACTIONS } from '../env/actions.ts';
 import { OBS_SIZE } from '../env/observation/encode.ts';
 import { REWARD_SCHEMES, type RewardScheme } from '../env/rewards.ts';
+import { DEFAULT_RULESET, type Ruleset } from '../env/ruleset.ts';
 import { seedRng, shuffle } from '../env/rng.ts';
 import { describeBackend, initBackend, type BackendChoice, type BackendInfo } from './backend.ts';
 import { Collector, parsePool, type RolloutStats } from './collect.ts';
@@ -27,6 +28,8 @@ export const PPO_DEFAULTS = {
   seed: 1,
   /** Players per training game. */
   players: 4,
+  /** The rules every training game (rollouts, warm start, evaluations) is played under. */
+  ruleset: DEFAULT_RULESET as Ruleset,
   /** Learner decisions to train on in all (the run ends at this or at `minutes`). */
   totalSteps: 5_000_000,
   /** Wall-clock budget in minutes (0 = none); the learning rate then anneals over time. */
@@ -84,7 +87,7 @@ export function validatePpoOptions(o: PpoOptions): void {
     if (!Number.isInteger(o[k]) || (o[k] as number) < 1) throw bad(k, 'a whole number ≥ 1');
   };
   (['players', 'numEnvs', 'rolloutSteps', 'epochs', 'minibatch', 'snapshotEvery', 'maxSnapshots'] as const).forEach(posInt);
-  if (o.players < 2 || o.players > 6) throw bad('players', 'from 2 to 6');
+  if (o.players < o.ruleset.players.min || o.players > o.ruleset.players.max) throw bad('players', `from ${o.ruleset.players.min} to ${o.ruleset.players.max} (the ruleset's)`);
   if (!(o.totalSteps > 0)) throw bad('totalSteps', '> 0');
   if (!(o.minutes >= 0)) throw bad('minutes', '≥ 0');
   if (o.hidden.length === 0 || o.hidden.some((h) => !Number.isInteger(h) || h < 1)) throw bad('hidden', 'a list of widths ≥ 1');
@@ -156,7 +159,7 @@ export async function train(opts: PpoOptions, hooks: TrainHooks = {}): Promise<{
   log(`network: ${OBS_SIZE} → ${net.shape.hidden.join(' → ')} → ${NUM_ACTIONS} logits + 1 value (${countParams(net.weights())} parameters)`);
   if (!start && opts.imitate !== '' && opts.imitateSteps > 0) {
     const r = imitate(net, {
-      teacher: opts.imitate, decisions: opts.imitateSteps, players: opts.players, seed: `${opts.seed}`, reward: opts.reward,
+      teacher: opts.imitate, decisions: opts.imitateSteps, players: opts.players, seed: `${opts.seed}`, ruleset: opts.ruleset, reward: opts.reward,
       lr: opts.lr, minibatch: opts.minibatch, vfCoef: opts.vfCoef, chunk: 65536,
     }, log, now);
     log(`warm start: cloned ${r.decisions} ${opts.imitate} decisions in ${r.seconds.toFixed(0)} s (agreement ${(100 * r.agreement).toFixed(1)}% on unseen ones)`);
@@ -167,7 +170,7 @@ export async function train(opts: PpoOptions, hooks: TrainHooks = {}): Promise<{
   const snapshotNets = snapshots.map((w) => new TfNet(w));
   const runSeed = start ? `${opts.seed}/resume${start.iteration}` : `${opts.seed}`;
   const collector = new Collector({
-    numEnvs: opts.numEnvs, players: opts.players, seed: runSeed, pool: parsePool(opts.pool), reward: opts.reward,
+    numEnvs: opts.numEnvs, players: opts.players, seed: runSeed, ruleset: opts.ruleset, pool: parsePool(opts.pool), reward: opts.reward,
     gamma: opts.gamma, lambda: opts.lambda, minSteps: opts.rolloutSteps,
   });
   const rng = seedRng(`ppo/${runSeed}`);

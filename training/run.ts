@@ -18,7 +18,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as tf from '@tensorflow/tfjs-core';
-import { DEFAULT_RULESET } from '../env/ruleset.ts';
+import { DEFAULT_RULESET, parseRuleset } from '../env/ruleset.ts';
 import { envSpec } from '../env/spec.ts';
 import { decodeFloats, decodeWeights, encodeFloats, encodeWeights, loadCheckpoint, saveCheckpoint, writeFileAtomic, type EncodedWeights } from '../policy/checkpoint.ts';
 import { describeBackend } from './backend.ts';
@@ -51,6 +51,11 @@ export interface RunEvents {
 
 const TRAINER_FORMAT = 'czech-pub-gym/trainer-state';
 
+/** A resumed run that is already at or past the budget asked for: nothing would be trained. */
+export class NothingToTrainError extends Error {
+  override name = 'NothingToTrainError';
+}
+
 function runName(seed: number, time: number): string {
   return `czechpub__ppo__${seed}__${Math.floor(time / 1000)}`;
 }
@@ -65,7 +70,8 @@ export function readRunOptions(dir: string): RunOptions {
   if (!fs.existsSync(file)) throw new Error(`${dir} is not a training run directory (no options.json)`);
   const j = JSON.parse(fs.readFileSync(file, 'utf8')) as { options?: Partial<RunOptions> };
   if (!j.options) throw new Error(`${file} has no options`);
-  return { ...RUN_DEFAULTS, ...j.options };
+  // Runs from before the ruleset was an option were trained under the standard rules.
+  return { ...RUN_DEFAULTS, ...j.options, ruleset: j.options.ruleset ? parseRuleset(j.options.ruleset) : DEFAULT_RULESET };
 }
 
 /**
@@ -79,12 +85,18 @@ export async function runTraining(o: RunOptions, events: RunEvents = {}, resume?
   let initial: TrainHooks['initial'];
   if (resume) {
     dir = resume;
-    const model = loadCheckpoint(path.join(dir, 'model.json'), undefined, 'resume');
+    const model = loadCheckpoint(path.join(dir, 'model.json'), o.ruleset, 'resume');
     const stateFile = path.join(dir, 'trainer.json');
     if (!fs.existsSync(stateFile)) throw new Error(`${dir} has no trainer.json to resume from`);
     const st = JSON.parse(fs.readFileSync(stateFile, 'utf8'));
     if (st.format !== TRAINER_FORMAT) throw new Error(`${stateFile} is not a trainer state file`);
     if (st.iteration !== model.iteration) throw new Error(`${dir}: model.json (iteration ${model.iteration}) and trainer.json (iteration ${st.iteration}) disagree`);
+    if (o.minutes === 0 && model.steps >= o.totalSteps) {
+      throw new NothingToTrainError(`the run in ${dir} is already at ${model.steps} learner decisions, at or past its budget of ${o.totalSteps}: nothing to train; give a larger total with --steps (more than ${model.steps}) or --minutes`);
+    }
+    if (o.minutes > 0 && st.seconds >= o.minutes * 60) {
+      throw new NothingToTrainError(`the run in ${dir} has already trained for ${(st.seconds / 60).toFixed(1)} minutes, at or past its budget of ${o.minutes}: nothing to train; give a larger --minutes or --steps`);
+    }
     initial = {
       weights: model.weights,
       iteration: model.iteration,
@@ -115,21 +127,22 @@ export async function runTraining(o: RunOptions, events: RunEvents = {}, resume?
   let backendName = '';
 
   const writeOptions = () =>
-    writeFileAtomic(path.join(dir, 'options.json'), JSON.stringify({ options: o, env: envSpec(DEFAULT_RULESET), backend: backendName, command: argv, startedAt: new Date(started).toISOString() }, null, 2));
+    writeFileAtomic(path.join(dir, 'options.json'), JSON.stringify({ options: o, env: envSpec(o.ruleset), backend: backendName, command: argv, startedAt: new Date(started).toISOString() }, null, 2));
 
   const checkpoint = async (m: IterationMetrics, st: TrainerState) => {
     // trainer.json first: a crash between the two leaves model.json older, which resume detects.
     const optimizer = (await st.optimizer.getWeights()).map((t) => ({ name: t.name, ...encodeTensor(t.tensor) }));
     writeFileAtomic(path.join(dir, 'trainer.json'), JSON.stringify({ format: TRAINER_FORMAT, iteration: m.iteration, seconds: m.seconds, optimizer, snapshots: st.snapshots.map(encodeWeights) }));
     saveCheckpoint(path.join(dir, 'model.json'), {
-      ruleset: DEFAULT_RULESET, players: o.players, iteration: m.iteration, steps: m.steps, options: o, createdAt: new Date().toISOString(),
+      // The ruleset once, at the top: the checkpoint's env spec is made from it.
+      ruleset: o.ruleset, players: o.players, iteration: m.iteration, steps: m.steps, options: { ...o, ruleset: undefined }, createdAt: new Date().toISOString(),
       metrics: { ...m, eval: latestEval() }, weights: st.net.weights(),
     });
   };
 
   const evaluate = async (m: IterationMetrics, weights: NetWeights) => {
     const results: EvalResult[] = [];
-    for (const opp of opponents) results.push(await evaluatePolicy(weights, opp, o.evalDeals, o.players, `${o.seed}`));
+    for (const opp of opponents) results.push(await evaluatePolicy(weights, opp, o.evalDeals, o.players, `${o.seed}`, o.ruleset));
     evals.push(results);
     evalHistory.push({ steps: m.steps, results });
     fs.appendFileSync(metricsFile, `${JSON.stringify({ kind: 'eval', iteration: m.iteration, steps: m.steps, results })}\n`);

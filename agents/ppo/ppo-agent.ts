@@ -10,20 +10,21 @@
 import { fileURLToPath } from 'node:url';
 import { NUM_ACTIONS } from '../../env/actions.ts';
 import { seedRng, type RngState } from '../../env/rng.ts';
+import { DEFAULT_RULESET } from '../../env/ruleset.ts';
 import { loadCheckpoint, type Checkpoint } from '../../policy/checkpoint.ts';
 import { argmaxMasked, sampleMasked } from '../../policy/masked.ts';
 import { JsNet } from '../../policy/weights.ts';
-import type { Agent, AgentObservation, GameStart } from '../agent.ts';
+import { rulesetMismatch, type Agent, type AgentObservation, type GameStart } from '../agent.ts';
 
 /** The model that `ppo` alone names. */
 export const DEFAULT_MODEL = fileURLToPath(new URL('../../models/ppo-4p.json', import.meta.url));
 
 const cache = new Map<string, Checkpoint>();
 
-/** Loads (once per process) and checks a checkpoint. */
+/** Loads (once per process) and checks a checkpoint, trained under any ruleset: the agent refuses to play under another. */
 export function loadPolicy(file: string): Checkpoint {
   let c = cache.get(file);
-  if (!c) cache.set(file, (c = loadCheckpoint(file)));
+  if (!c) cache.set(file, (c = loadCheckpoint(file, null)));
   return c;
 }
 
@@ -31,16 +32,22 @@ export class PpoAgent implements Agent {
   private readonly net: JsNet;
   private readonly logits = new Float32Array(NUM_ACTIONS);
   private rng: RngState = seedRng('ppo');
+  /** The ruleset its checkpoint was trained under (none for a net being trained). */
+  readonly rulesetFingerprint?: string;
 
   constructor(
     readonly spec: string,
-    checkpoint: Pick<Checkpoint, 'weights'>,
+    checkpoint: Pick<Checkpoint, 'weights'> & Partial<Pick<Checkpoint, 'env'>>,
     private readonly sample = false,
   ) {
     this.net = new JsNet(checkpoint.weights);
+    this.rulesetFingerprint = checkpoint.env?.ruleset.fingerprint;
   }
 
   reset(game: GameStart): void {
+    // Callers check before a game (tournaments, the server's catalogue); this is the last line.
+    const mismatch = rulesetMismatch(this, game.ruleset ?? DEFAULT_RULESET);
+    if (mismatch) throw new Error(mismatch);
     this.rng = seedRng(`ppo/${game.seed}`);
   }
 
