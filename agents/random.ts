@@ -1,6 +1,7 @@
 /** `random`: uniform over the legal actions, from a generator seeded per game. */
 import { randInt, seedRng, type RngState } from '../env/rng.ts';
 import type { Agent, AgentObservation, GameStart } from './agent.ts';
+import { parseOptions, type AgentFamily } from './registry.ts';
 
 export class RandomAgent implements Agent {
   readonly spec = 'random';
@@ -14,3 +15,13 @@ export class RandomAgent implements Agent {
     return obs.legalActions[randInt(this.rng, obs.legalActions.length)];
   }
 }
+
+export const RANDOM_AGENTS = {
+  random: {
+    description: 'uniform over the legal actions',
+    create: (spec, options) => {
+      parseOptions(spec, options, {});
+      return new RandomAgent();
+    },
+  },
+} satisfies AgentFamily;

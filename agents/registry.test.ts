@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import './index.ts';
-import { agentLabels, createAgent, knownAgents, parseOptions, UnknownAgentError } from './registry.ts';
+import { CzechPubEnv } from '../env/env.ts';
+import type { Agent } from './agent.ts';
+import { AGENT_FAMILIES, agentLabels, createAgent, knownAgents, registerAgent } from './default-registry.ts';
+import { EnvObservation } from './observation.ts';
+import { RANDOM_AGENTS } from './random.ts';
+import { AgentRegistry, parseOptions, UnknownAgentError, type AgentFactory } from './registry.ts';
+import { SCRIPTED_AGENTS } from './scripted/index.ts';
 
 describe('agent registry', () => {
   it('creates agents by spec and lists them', () => {
@@ -45,5 +50,47 @@ describe('agent registry', () => {
     // Two specs that would read the same are told apart by a number.
     expect(agentLabels(['llm:m:baseUrl=http://a/v1', 'llm:m:baseUrl=http://b/v1', 'llm:m:baseUrl=http://a/v1']))
       .toEqual(['llm:m (1)', 'llm:m (2)', 'llm:m (1)']);
+  });
+
+  it('is built from the list of families alone: every shipped agent, with nothing registered on import', () => {
+    expect(knownAgents().map((a) => a.name)).toEqual(['random', 'greedy', 'cautious', 'heuristic', 'ismcts', 'ppo', 'llm', 'http']);
+    expect(AGENT_FAMILIES.flatMap((f) => Object.keys(f))).toEqual(knownAgents().map((a) => a.name));
+    // A registry of some families knows those and no more.
+    const small = new AgentRegistry([RANDOM_AGENTS, SCRIPTED_AGENTS]);
+    expect(small.known().map((a) => a.name)).toEqual(['random', 'greedy', 'cautious', 'heuristic']);
+    expect(() => small.create('ismcts')).toThrow("unknown agent 'ismcts'; known agents: random, greedy, cautious, heuristic");
+    expect(() => new AgentRegistry([RANDOM_AGENTS, RANDOM_AGENTS])).toThrow("agent 'random' is already registered");
+    for (const bad of ['', 'a:b', 'two words']) expect(() => small.register(bad, RANDOM_AGENTS.random)).toThrow(/must be non-empty, without ':' or spaces/);
+  });
+
+  it('takes an agent a library user registers: created by spec, listed, and usable as the rollout policy of ismcts', () => {
+    class FirstLegal implements Agent {
+      constructor(readonly spec: string) {}
+      act(obs: { legalActions: readonly number[] }): number {
+        return obs.legalActions[0];
+      }
+    }
+    const made: string[] = [];
+    const factory: AgentFactory = {
+      description: 'the first legal action',
+      create: (spec, options) => {
+        parseOptions(spec, options, {});
+        made.push(spec);
+        return new FirstLegal(spec);
+      },
+    };
+    registerAgent('first-legal', factory);
+    expect(() => registerAgent('first-legal', factory)).toThrow("agent 'first-legal' is already registered");
+    expect(knownAgents().at(-1)).toEqual({ name: 'first-legal', description: 'the first legal action' });
+    const env = new CzechPubEnv({ seed: 'user', players: 3 });
+    const legal = env.legalActions();
+    expect(createAgent('first-legal').act(new EnvObservation(env, env.currentPlayer))).toBe(legal[0]);
+    // ismcts builds its rollout agents through the registry that created it.
+    while (env.legalActions().length < 2) env.step(env.legalActions()[0]);
+    const search = createAgent('ismcts:iterations=4:rollout=first-legal');
+    search.reset?.({ seat: env.currentPlayer, players: 3, seed: 'user' });
+    expect(env.legalActions()).toContain(search.act(new EnvObservation(env, env.currentPlayer)));
+    expect(made.filter((s) => s === 'first-legal').length).toBeGreaterThan(1);
+    expect(agentLabels(['first-legal'])).toEqual(['first-legal']);
   });
 });

@@ -1,11 +1,14 @@
 /**
- * Agents by spec string, usable everywhere (CLI, tournaments, later the server):
+ * Agents by spec string, usable everywhere (CLI, tournaments, the trainer, the server):
  * `name` or `name:options`, where options are `key=value` pairs separated by `:`
  * (e.g. `ismcts:iterations=500:rollout=greedy`), or one argument for agents that take a
  * path or address (`ppo:<checkpoint>`, `http:<url>`).
+ *
+ * An AgentRegistry maps names to factories. Each family of agents (scripted/, ismcts/, …)
+ * exports its factories as an AgentFamily and registers nothing on import; the project's
+ * registry is built from the list of families in one place, default-registry.ts.
  */
 import type { Agent } from './agent.ts';
-import { RandomAgent } from './random.ts';
 
 export interface AgentFactory {
   /** One line for listings. */
@@ -20,60 +23,75 @@ export interface AgentFactory {
   heavy?: boolean;
   /** The agent's name in tables, from its spec's options, when the spec holds where things are (a path, a URL) rather than what the agent is. */
   label?(options: string): string;
-  create(spec: string, options: string): Agent;
+  /** `registry` is the one creating the agent, for agents built from other agents' specs (ismcts's rollout policy). */
+  create(spec: string, options: string, registry: AgentRegistry): Agent;
 }
 
-const factories = new Map<string, AgentFactory>();
-
-export function registerAgent(name: string, factory: AgentFactory): void {
-  if (factories.has(name)) throw new Error(`agent '${name}' is already registered`);
-  factories.set(name, factory);
-}
-
-export function knownAgents(): { name: string; description: string }[] {
-  return [...factories].map(([name, f]) => ({ name, description: f.description }));
-}
-
-/**
- * What tables call the agents of a run: each spec's label (the factory's, else the spec), made
- * unique by a number where two different specs would read the same.
- */
-export function agentLabels(specs: readonly string[]): string[] {
-  const labelOf = (spec: string) => {
-    const t = spec.trim();
-    const i = t.indexOf(':');
-    const f = factories.get(i < 0 ? t : t.slice(0, i));
-    return f?.label ? f.label(i < 0 ? '' : t.slice(i + 1)) : t;
-  };
-  const distinct = [...new Set(specs)];
-  const base = distinct.map(labelOf);
-  const named = new Map(distinct.map((spec, k) => {
-    const same = distinct.filter((_, j) => base[j] === base[k]);
-    return [spec, same.length > 1 ? `${base[k]} (${same.indexOf(spec) + 1})` : base[k]];
-  }));
-  return specs.map((s) => named.get(s)!);
-}
-
-/** The factory registered under an agent name (the part of a spec before the first ':'), if any. */
-export function agentKind(name: string): Readonly<AgentFactory> | undefined {
-  return factories.get(name);
-}
+/** A family's factories by agent name: what each family's index.ts exports. */
+export type AgentFamily = Readonly<Record<string, AgentFactory>>;
 
 export class UnknownAgentError extends Error {
   override name = 'UnknownAgentError';
 }
 
-/** Creates an agent from its spec; an unknown name fails listing the known ones. */
-export function createAgent(spec: string): Agent {
-  const trimmed = spec.trim();
-  const i = trimmed.indexOf(':');
-  const name = i < 0 ? trimmed : trimmed.slice(0, i);
-  const options = i < 0 ? '' : trimmed.slice(i + 1);
-  const f = factories.get(name);
-  if (!f) {
-    throw new UnknownAgentError(`unknown agent '${spec}'; known agents: ${[...factories.keys()].join(', ')}`);
+/** The name part of a spec (before the first ':') and its options (after it). */
+function splitSpec(spec: string): { name: string; options: string } {
+  const t = spec.trim();
+  const i = t.indexOf(':');
+  return i < 0 ? { name: t, options: '' } : { name: t.slice(0, i), options: t.slice(i + 1) };
+}
+
+export class AgentRegistry {
+  private readonly factories = new Map<string, AgentFactory>();
+
+  constructor(families: readonly AgentFamily[] = []) {
+    for (const family of families) for (const [name, factory] of Object.entries(family)) this.register(name, factory);
   }
-  return f.create(trimmed, options);
+
+  /** Adds an agent; its name is what specs start with, so it holds no ':' or space, and is new. */
+  register(name: string, factory: AgentFactory): void {
+    if (!/^[^:\s]+$/.test(name)) throw new Error(`agent name '${name}' must be non-empty, without ':' or spaces`);
+    if (this.factories.has(name)) throw new Error(`agent '${name}' is already registered`);
+    this.factories.set(name, factory);
+  }
+
+  known(): { name: string; description: string }[] {
+    return [...this.factories].map(([name, f]) => ({ name, description: f.description }));
+  }
+
+  /** The factory registered under an agent name (the part of a spec before the first ':'), if any. */
+  kind(name: string): Readonly<AgentFactory> | undefined {
+    return this.factories.get(name);
+  }
+
+  /**
+   * What tables call the agents of a run: each spec's label (the factory's, else the spec), made
+   * unique by a number where two different specs would read the same.
+   */
+  labels(specs: readonly string[]): string[] {
+    const labelOf = (spec: string) => {
+      const { name, options } = splitSpec(spec);
+      const f = this.factories.get(name);
+      return f?.label ? f.label(options) : spec.trim();
+    };
+    const distinct = [...new Set(specs)];
+    const base = distinct.map(labelOf);
+    const named = new Map(distinct.map((spec, k) => {
+      const same = distinct.filter((_, j) => base[j] === base[k]);
+      return [spec, same.length > 1 ? `${base[k]} (${same.indexOf(spec) + 1})` : base[k]];
+    }));
+    return specs.map((s) => named.get(s)!);
+  }
+
+  /** Creates an agent from its spec; an unknown name fails listing the known ones. */
+  create(spec: string): Agent {
+    const { name, options } = splitSpec(spec);
+    const f = this.factories.get(name);
+    if (!f) {
+      throw new UnknownAgentError(`unknown agent '${spec}'; known agents: ${[...this.factories.keys()].join(', ')}`);
+    }
+    return f.create(spec.trim(), options, this);
+  }
 }
 
 /**
@@ -112,11 +130,3 @@ export function parseOptionParts<T extends Record<string, number | string | bool
   }
   return out as T;
 }
-
-registerAgent('random', {
-  description: 'uniform over the legal actions',
-  create: (spec, options) => {
-    parseOptions(spec, options, {});
-    return new RandomAgent();
-  },
-});

@@ -5,7 +5,6 @@
  * samples per second in the update. The update is also timed with tf's own dense-layer
  * gradient, as a reference in the same run (on wasm it uses slow transposed matMuls).
  */
-import '../agents/index.ts';
 import { cpus } from 'node:os';
 import { NUM_ACTIONS } from '../env/actions.ts';
 import { OBS_SIZE } from '../env/observation/encode.ts';

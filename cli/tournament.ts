@@ -6,7 +6,7 @@
  */
 import cliProgress from 'cli-progress';
 import { availableParallelism } from 'node:os';
-import { knownAgents } from '../agents/registry.ts';
+import { knownAgents } from '../agents/default-registry.ts';
 import { leaderboardMarkdown } from '../eval/report.ts';
 import { jsonSummary, runTournament, TournamentConfigError } from '../eval/tournament.ts';
 import { intOption, outDirOption, parseCommand } from './args.ts';

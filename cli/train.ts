@@ -5,8 +5,7 @@
  */
 import cliProgress from 'cli-progress';
 import { REWARD_SCHEMES } from '../env/rewards.ts';
-import '../agents/index.ts';
-import { createAgent } from '../agents/registry.ts';
+import { createAgent } from '../agents/default-registry.ts';
 import { BACKENDS, initBackend, type BackendChoice } from '../training/backend.ts';
 import { parsePool } from '../training/collect.ts';
 import type { EvalResult } from '../training/evaluate.ts';

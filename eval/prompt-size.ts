@@ -4,7 +4,7 @@
  */
 import type { Agent } from '../agents/agent.ts';
 import { decisionPrompt, systemPrompt } from '../agents/llm/prompt.ts';
-import { createAgent } from '../agents/registry.ts';
+import { createAgent } from '../agents/default-registry.ts';
 import { DEFAULT_RULESET, type Ruleset } from '../env/ruleset.ts';
 import { playGame } from './game.ts';
 import { percentile } from './stats.ts';

@@ -4,8 +4,7 @@
  * the results are the same whatever the number of workers; they are keyed by game index.
  */
 import type { ResourceLimits, Worker } from 'node:worker_threads';
-import '../agents/index.ts';
-import { createAgent } from '../agents/registry.ts';
+import { createAgent } from '../agents/default-registry.ts';
 import { playGame } from './game.ts';
 import { tsWorker } from './ts-worker.ts';
 import type { ScheduledGame } from './schedule.ts';

@@ -1,7 +1,6 @@
 /** Worker thread: plays the scheduled games it is sent and posts each result as it finishes. */
 import { parentPort, workerData } from 'node:worker_threads';
-import '../agents/index.ts';
-import { createAgent } from '../agents/registry.ts';
+import { createAgent } from '../agents/default-registry.ts';
 import type { Ruleset } from '../env/ruleset.ts';
 import { playGame } from './game.ts';
 import type { ScheduledGame } from './schedule.ts';

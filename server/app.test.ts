@@ -6,7 +6,7 @@ import { eventForSeat } from '../env/events.ts';
 import { publicView } from '../env/observation/view.ts';
 import { randInt, seedRng } from '../env/rng.ts';
 import { EnvObservation } from '../agents/observation.ts';
-import { createAgent } from '../agents/registry.ts';
+import { createAgent } from '../agents/default-registry.ts';
 import { runTournament } from '../eval/tournament.ts';
 import { buildServer } from './app.ts';
 

@@ -4,10 +4,9 @@
  * pool sends a game's seats to the same worker), as a seat's agent is kept in the main thread.
  */
 import { parentPort } from 'node:worker_threads';
-import '../agents/index.ts';
 import type { Agent, GameStart } from '../agents/agent.ts';
 import { EnvObservation } from '../agents/observation.ts';
-import { createAgent } from '../agents/registry.ts';
+import { createAgent } from '../agents/default-registry.ts';
 import { CzechPubEnv, type EnvSnapshot } from '../env/env.ts';
 import { LruMap } from './lru.ts';
 

@@ -10,9 +10,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import '../agents/index.ts';
 import type { Agent } from '../agents/agent.ts';
-import { agentKind, createAgent } from '../agents/registry.ts';
+import { agentKind, createAgent } from '../agents/default-registry.ts';
 import { ConfigError, ENTRY_NAME, type EntryConfig, type ServerConfig, type Vary } from './config.ts';
 
 /** Client specs longer than this are refused unread. */

@@ -20,7 +20,7 @@ import { terminalRewards, type RewardScheme } from '../env/rewards.ts';
 import { randInt, seedRng, type RngState, nextFloat } from '../env/rng.ts';
 import type { Agent } from '../agents/agent.ts';
 import { EnvObservation } from '../agents/observation.ts';
-import { createAgent } from '../agents/registry.ts';
+import { createAgent } from '../agents/default-registry.ts';
 import { gae } from './gae.ts';
 import type { TfNet } from './net.ts';
 import { sampleMasked } from '../policy/masked.ts';

@@ -7,7 +7,7 @@
  */
 import type { Ruleset } from '../env/ruleset.ts';
 import { PpoAgent } from '../agents/ppo/ppo-agent.ts';
-import { createAgent } from '../agents/registry.ts';
+import { createAgent } from '../agents/default-registry.ts';
 import { playGame } from '../eval/game.ts';
 import { schedule } from '../eval/schedule.ts';
 import { summarize, type GameResult } from '../eval/summary.ts';

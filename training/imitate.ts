@@ -17,7 +17,7 @@ import type { RewardScheme } from '../env/rewards.ts';
 import type { Ruleset } from '../env/ruleset.ts';
 import { seedRng, shuffle } from '../env/rng.ts';
 import { EnvObservation } from '../agents/observation.ts';
-import { createAgent } from '../agents/registry.ts';
+import { createAgent } from '../agents/default-registry.ts';
 import { gatherRow, maskBias, type TfNet } from './net.ts';
 
 export interface ImitateOptions {

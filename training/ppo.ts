@@ -17,7 +17,7 @@ import { DEFAULT_RULESET, type Ruleset } from '../env/ruleset.ts';
 import { seedRng, shuffle } from '../env/rng.ts';
 import { describeBackend, initBackend, type BackendChoice, type BackendInfo } from './backend.ts';
 import { Collector, parsePool, type RolloutStats } from './collect.ts';
-import { createAgent } from '../agents/registry.ts';
+import { createAgent } from '../agents/default-registry.ts';
 import { explainedVariance } from './gae.ts';
 import { imitate } from './imitate.ts';
 import { countParams, initWeights, type NetWeights } from '../policy/weights.ts';

@@ -1,5 +1,5 @@
-/** Registers the http agent: `http:<url>[:timeoutMs=N]`. */
-import { parseOptions, registerAgent } from '../registry.ts';
+/** The http agent: `http:<url>[:timeoutMs=N]`. */
+import { parseOptions, type AgentFamily } from '../registry.ts';
 import { HTTP_DEFAULTS, HttpAgent } from './http-agent.ts';
 
 export { HttpAgent } from './http-agent.ts';
@@ -12,24 +12,26 @@ function splitHttp(options: string): { url: string; rest: string[] } {
   return { url: parts.slice(0, i).join(':'), rest: parts.slice(i) };
 }
 
-registerAgent('http', {
-  // The bot's host, not its whole address.
-  label: (options) => {
-    const { url } = splitHttp(options);
-    let host = '?';
-    try {
-      host = new URL(url).host;
-    } catch {
-      // an unusable URL is refused by create
-    }
-    return `http:${host}`;
+export const HTTP_AGENTS = {
+  http: {
+    // The bot's host, not its whole address.
+    label: (options) => {
+      const { url } = splitHttp(options);
+      let host = '?';
+      try {
+        host = new URL(url).host;
+      } catch {
+        // an unusable URL is refused by create
+      }
+      return `http:${host}`;
+    },
+    description: 'a bot served elsewhere: http:<url of a POST endpoint like /v1/bots/:spec/act>[:timeoutMs=2000]',
+    create: (spec, options) => {
+      const { url, rest } = splitHttp(options);
+      if (!/^https?:\/\//.test(url)) throw new Error(`agent '${spec}': give the bot's URL, e.g. http:http://127.0.0.1:8787/v1/bots/heuristic/act`);
+      const o = parseOptions(spec, rest.join(':'), HTTP_DEFAULTS);
+      if (!(o.timeoutMs > 0)) throw new Error(`agent '${spec}': option 'timeoutMs' must be > 0`);
+      return new HttpAgent(spec, url, o.timeoutMs);
+    },
   },
-  description: 'a bot served elsewhere: http:<url of a POST endpoint like /v1/bots/:spec/act>[:timeoutMs=2000]',
-  create: (spec, options) => {
-    const { url, rest } = splitHttp(options);
-    if (!/^https?:\/\//.test(url)) throw new Error(`agent '${spec}': give the bot's URL, e.g. http:http://127.0.0.1:8787/v1/bots/heuristic/act`);
-    const o = parseOptions(spec, rest.join(':'), HTTP_DEFAULTS);
-    if (!(o.timeoutMs > 0)) throw new Error(`agent '${spec}': option 'timeoutMs' must be > 0`);
-    return new HttpAgent(spec, url, o.timeoutMs);
-  },
-});
+} satisfies AgentFamily;

@@ -5,10 +5,9 @@
  *
  *   node --import tsx agents/ismcts/fit-value.ts [games per player count = 400] > agents/ismcts/value-model.ts
  */
-import '../index.ts';
 import { CzechPubEnv } from '../../env/env.ts';
 import { EnvObservation } from '../observation.ts';
-import { createAgent } from '../registry.ts';
+import { createAgent } from '../default-registry.ts';
 import { NUM_FEATURES, seatFeatures } from './features.ts';
 
 const games = Number(process.argv[2] ?? 400);

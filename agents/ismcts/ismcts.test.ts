@@ -6,8 +6,7 @@ import type { GameState } from '../../env/state.ts';
 import { playGame } from '../../eval/game.ts';
 import { EnvObservation } from '../observation.ts';
 import { RandomAgent } from '../random.ts';
-import { createAgent } from '../registry.ts';
-import '../index.ts';
+import { createAgent } from '../default-registry.ts';
 import type { IsmctsAgent } from './ismcts.ts';
 
 const FAST = 'ismcts:iterations=8';
@@ -117,13 +116,13 @@ describe('ismcts', () => {
     const env = new CzechPubEnv({ seed: 'budget', players: 3 });
     while (env.legalActions().length < 2) env.step(env.legalActions()[0]);
     const obs = new EnvObservation(env, env.currentPlayer);
-    const counted = new IsmctsAgent('ismcts:iterations=9', parseIsmctsOptions('x', 'iterations=9:depth=2'));
+    const counted = new IsmctsAgent('ismcts:iterations=9', parseIsmctsOptions('x', 'iterations=9:depth=2', createAgent), createAgent);
     counted.reset({ seat: obs.seat, players: 3, seed: 'b' });
     counted.act(obs);
     expect(counted.lastSearch!.iterations).toBe(9);
     expect([...counted.lastSearch!.rootVisits.values()].reduce((x, y) => x + y, 0)).toBe(9);
     let t = 0;
-    const timed = new IsmctsAgent('x', parseIsmctsOptions('x', 'timeMs=20:depth=2'), () => (t += 1));
+    const timed = new IsmctsAgent('x', parseIsmctsOptions('x', 'timeMs=20:depth=2', createAgent), createAgent, () => (t += 1));
     timed.reset({ seat: obs.seat, players: 3, seed: 'b' });
     expect(obs.legalActions).toContain(timed.act(obs));
     expect(timed.lastSearch!.iterations).toBe(20); // one clock read sets the deadline, one per later iteration

@@ -47,10 +47,12 @@ export class IsmctsAgent implements Agent {
   constructor(
     readonly spec: string,
     private readonly opts: IsmctsOptions,
+    /** Makes the rollout policy's agents from its spec (the registry's create). */
+    makeAgent: (spec: string) => Agent,
     /** Clock for `timeMs` (injected so the search itself stays clock-free). */
     private readonly now: () => number = () => performance.now(),
   ) {
-    this.policy = makeRollout(opts.rollout);
+    this.policy = makeRollout(opts.rollout, makeAgent);
     this.evaluator = new Evaluator(opts.eval);
   }
 

@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createAgent } from '../registry.ts';
-import '../index.ts';
+import { createAgent } from '../default-registry.ts';
 import { ISMCTS_DEFAULTS, parseIsmctsOptions } from './options.ts';
 
 describe('ismcts options', () => {
   it('parses options over the defaults', () => {
-    expect(parseIsmctsOptions('ismcts', '')).toEqual(ISMCTS_DEFAULTS);
-    const o = parseIsmctsOptions('s', 'iterations=50:c=1.2:rollout=random:depth=4:timeMs=100:scoreWeight=0:scoreScale=5');
+    expect(parseIsmctsOptions('ismcts', '', createAgent)).toEqual(ISMCTS_DEFAULTS);
+    const o = parseIsmctsOptions('s', 'iterations=50:c=1.2:rollout=random:depth=4:timeMs=100:scoreWeight=0:scoreScale=5', createAgent);
     expect(o).toEqual({ ...ISMCTS_DEFAULTS, iterations: 50, c: 1.2, rollout: 'random', depth: 4, timeMs: 100, scoreWeight: 0, scoreScale: 5 });
     expect(createAgent('ismcts:iterations=50').spec).toBe('ismcts:iterations=50');
   });

@@ -1,5 +1,6 @@
 /** The ismcts agent's options: defaults, one line each, and their validation. */
-import { createAgent, parseOptions } from '../registry.ts';
+import type { Agent } from '../agent.ts';
+import { parseOptions } from '../registry.ts';
 import { EVALUATIONS, type Evaluation } from './value.ts';
 
 export const ISMCTS_DEFAULTS = {
@@ -29,8 +30,11 @@ export const ISMCTS_DEFAULTS = {
 
 export type IsmctsOptions = typeof ISMCTS_DEFAULTS;
 
-/** Parses `key=value:…` options; a bad value fails naming the spec and the option. */
-export function parseIsmctsOptions(spec: string, options: string): IsmctsOptions {
+/**
+ * Parses `key=value:…` options; a bad value fails naming the spec and the option. `makeAgent`
+ * creates agents by spec (a registry's create): the rollout policy is checked with it.
+ */
+export function parseIsmctsOptions(spec: string, options: string, makeAgent: (spec: string) => Agent): IsmctsOptions {
   const o = parseOptions(spec, options, ISMCTS_DEFAULTS);
   const fail = (key: keyof IsmctsOptions, want: string): never => {
     throw new Error(`agent '${spec}': option '${key}' must be ${want}, got '${o[key]}'`);
@@ -47,7 +51,7 @@ export function parseIsmctsOptions(spec: string, options: string): IsmctsOptions
   if (!(o.scoreScale > 0)) fail('scoreScale', '> 0');
   if (o.rollout === '' || o.rollout.startsWith('ismcts')) fail('rollout', 'random or a scripted agent (greedy, cautious, heuristic)');
   try {
-    if (o.rollout !== 'random') createAgent(o.rollout);
+    if (o.rollout !== 'random') makeAgent(o.rollout);
   } catch (e) {
     fail('rollout', `random or a registered agent's spec (${(e as Error).message})`);
   }

@@ -9,7 +9,6 @@ import type { CzechPubEnv } from '../../env/env.ts';
 import { randInt, type RngState } from '../../env/rng.ts';
 import type { Agent } from '../agent.ts';
 import { EnvObservation } from '../observation.ts';
-import { createAgent } from '../registry.ts';
 
 export interface RolloutPolicy {
   /** Whether its choices are worth more than chance (expanded first, kept unless beaten: ismcts.ts). */
@@ -32,13 +31,16 @@ class AgentRollout implements RolloutPolicy {
   readonly guides = true;
   private agents: Agent[] = [];
 
-  constructor(private readonly spec: string) {
-    createAgent(spec); // fail now rather than mid-game
+  constructor(
+    private readonly spec: string,
+    private readonly makeAgent: (spec: string) => Agent,
+  ) {
+    makeAgent(spec); // fail now rather than mid-game
   }
 
   reset(players: number, seed: string): void {
     this.agents = Array.from({ length: players }, (_, seat) => {
-      const a = createAgent(this.spec);
+      const a = this.makeAgent(this.spec);
       a.reset?.({ seat, players, seed: `${seed}/rollout${seat}` });
       return a;
     });
@@ -52,8 +54,9 @@ class AgentRollout implements RolloutPolicy {
   }
 }
 
-export function makeRollout(spec: string): RolloutPolicy {
-  return spec === 'random' ? new RandomRollout() : new AgentRollout(spec);
+/** `random`, or another agent (by spec, made with `makeAgent`) playing every seat. */
+export function makeRollout(spec: string, makeAgent: (spec: string) => Agent): RolloutPolicy {
+  return spec === 'random' ? new RandomRollout() : new AgentRollout(spec, makeAgent);
 }
 
 /**

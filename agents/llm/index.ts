@@ -1,5 +1,5 @@
-/** Registers the llm agent: `llm:<model>[:key=value...]` (options: LLM_DEFAULTS in llm-agent.ts). */
-import { parseOptionParts, registerAgent } from '../registry.ts';
+/** The llm agent: `llm:<model>[:key=value...]` (options: LLM_DEFAULTS in llm-agent.ts). */
+import { parseOptionParts, type AgentFamily } from '../registry.ts';
 import { LLM_DEFAULTS, LlmAgent, type LlmOptions } from './llm-agent.ts';
 
 export { LLM_DEFAULTS, LlmAgent, type LlmOptions } from './llm-agent.ts';
@@ -29,14 +29,16 @@ export function parseLlmSpec(spec: string, options: string): LlmOptions {
   return { ...o, model };
 }
 
-registerAgent('llm', {
-  description: 'a language model via an OpenAI-compatible server: llm:<model>[:baseUrl=...:temperature=0:structured=false:...]',
-  needs: 'history',
-  // The model and how it is asked; not where its server, key or transcript are.
-  label: (options) => {
-    const o = parseLlmSpec('llm', options);
-    const shown = Object.entries(LLM_DEFAULTS).filter(([k, d]) => !['baseUrl', 'apiKeyEnv', 'transcript', 'concurrency'].includes(k) && o[k as keyof typeof o] !== d);
-    return `llm:${o.model}${shown.map(([k]) => `:${k}=${o[k as keyof typeof o]}`).join('')}`;
+export const LLM_AGENTS = {
+  llm: {
+    description: 'a language model via an OpenAI-compatible server: llm:<model>[:baseUrl=...:temperature=0:structured=false:...]',
+    needs: 'history',
+    // The model and how it is asked; not where its server, key or transcript are.
+    label: (options) => {
+      const o = parseLlmSpec('llm', options);
+      const shown = Object.entries(LLM_DEFAULTS).filter(([k, d]) => !['baseUrl', 'apiKeyEnv', 'transcript', 'concurrency'].includes(k) && o[k as keyof typeof o] !== d);
+      return `llm:${o.model}${shown.map(([k]) => `:${k}=${o[k as keyof typeof o]}`).join('')}`;
+    },
+    create: (spec, options) => new LlmAgent(spec, parseLlmSpec(spec, options)),
   },
-  create: (spec, options) => new LlmAgent(spec, parseLlmSpec(spec, options)),
-});
+} satisfies AgentFamily;

@@ -9,11 +9,10 @@ import { leaderboardMarkdown, reportHtml } from '../../eval/report.ts';
 import { runTournament } from '../../eval/tournament.ts';
 import { bufferIo } from '../../cli/io.ts';
 import { main } from '../../cli/main.ts';
-import '../index.ts';
 import { DEFAULT_RULESET } from '../../env/ruleset.ts';
 import { CzechPubEnv } from '../../env/env.ts';
 import { EnvObservation } from '../observation.ts';
-import { createAgent } from '../registry.ts';
+import { createAgent } from '../default-registry.ts';
 import { parseLlmSpec } from './index.ts';
 import { LlmAgent, retryAfterMs } from './llm-agent.ts';
 

@@ -8,8 +8,7 @@ import { DEFAULT_RULESET } from '../../env/ruleset.ts';
 import { playGame } from '../../eval/game.ts';
 import { saveCheckpoint } from '../../policy/checkpoint.ts';
 import { initWeights } from '../../policy/weights.ts';
-import '../index.ts';
-import { createAgent } from '../registry.ts';
+import { createAgent } from '../default-registry.ts';
 
 function checkpointFile(): string {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ppo-agent-')), 'model.json');

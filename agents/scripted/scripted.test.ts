@@ -6,7 +6,7 @@ import { playGame } from '../../eval/game.ts';
 import { placeFigure, scenario, setHand, tokens, type Game } from '../../test/helpers/scenario.ts';
 import type { Agent } from '../agent.ts';
 import { EnvObservation } from '../observation.ts';
-import { createAgent } from '../registry.ts';
+import { createAgent } from '../default-registry.ts';
 import './index.ts';
 
 const SCRIPTED = ['greedy', 'cautious', 'heuristic'];
