@@ -47,7 +47,8 @@ import { ACTION_GROUPS, ACTION_SPACE_VERSION, describeAction, NUM_ACTIONS } from
 import { CARD_IDS, cardKind, cardName } from '../env/cards.ts';
 import { OBS_SIZE } from '../env/observation/encode.ts';
 import { REWARD_SCHEMES } from '../env/rewards.ts';
-import { DEFAULT_RULESET } from '../env/ruleset.ts';
+import type { Ruleset } from '../env/ruleset.ts';
+import { rulesetFingerprint } from '../env/spec.ts';
 import { PostedObservation } from './bot-obs.ts';
 import { BotPool } from './bot-pool.ts';
 import { BotSpecError, Catalogue, MAX_SPEC_LENGTH } from './catalogue.ts';
@@ -63,6 +64,10 @@ import { webFiles } from './web.ts';
 export interface ServerOptions extends Partial<Limits> {
   /** The operator's catalogue and limits (config.ts); the options above override its limits. */
   config?: ServerConfig;
+  /** The rules every game is played under (default: the standard rules); bots trained under others are left out. */
+  ruleset?: Ruleset;
+  /** Told of what the operator should know at start (a catalogue entry left out); default: the log, as a warning. */
+  notice?: (line: string) => void;
   logger?: boolean;
 }
 
@@ -123,9 +128,12 @@ export function parseJsonBody(text: string): unknown {
 const secretSeed = () => randomBytes(16).toString('base64url');
 
 export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstance> {
-  const { config = {}, logger = false, ...overrides } = o;
+  const { config = {}, logger = false, ruleset: rules, notice, ...overrides } = o;
   const limits = resolveLimits(config, overrides);
-  const catalogue = new Catalogue(config);
+  const notices: string[] = [];
+  const catalogue = new Catalogue(config, { ruleset: rules, notice: (line) => notices.push(line) });
+  const ruleset = catalogue.ruleset;
+  const rulesetId = { name: ruleset.name, fingerprint: rulesetFingerprint(ruleset) };
   const app = Fastify({
     logger,
     bodyLimit: limits.bodyLimit,
@@ -196,13 +204,14 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
     return game;
   };
 
-  const { min, max } = DEFAULT_RULESET.players;
+  for (const line of notices) (notice ?? ((l: string) => app.log.warn(l)))(line);
+  const { min, max } = ruleset.players;
   const idParams = z.object({ id: z.string().min(1).max(64) });
   const specString = z.string().min(1).max(MAX_SPEC_LENGTH);
   const seedSchema = z.union([z.string().max(200), z.number().int()]);
   const started = Date.now();
 
-  app.get('/healthz', { schema: { response: { 200: S.health } }, config: { rateLimit: false } }, async () => ({ status: 'ok' as const, uptimeSec: Math.round((Date.now() - started) / 1000) }));
+  app.get('/healthz', { schema: { response: { 200: S.health } }, config: { rateLimit: false } }, async () => ({ status: 'ok' as const, uptimeSec: Math.round((Date.now() - started) / 1000), ruleset: rulesetId }));
 
   // The catalogue is fixed when the server starts: its listing is made (and checked) once.
   const botListing = JSON.stringify(S.botList.parse({ bots: catalogue.list() }));
@@ -211,7 +220,8 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
     reply.type('application/json; charset=utf-8').send(botListing as unknown as z.infer<typeof S.botList>));
 
   app.get('/v1/ruleset', { schema: { response: { 200: S.rulesetAnswer } } }, async () => ({
-    ruleset: DEFAULT_RULESET as unknown as Record<string, unknown>,
+    ruleset: ruleset as unknown as Record<string, unknown>,
+    fingerprint: rulesetId.fingerprint,
     cards: CARD_IDS.map((id, type) => ({ id, type, name: cardName(type), kind: cardKind(type) })),
     players: { min, max },
     actionSpaceVersion: ACTION_SPACE_VERSION,
@@ -244,7 +254,7 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
     if (choice.entry.needs || choice.entry.heavy) {
       throw new ApiError(400, `bot '${choice.entry.name}' cannot answer a posted view (it ${choice.entry.needs === 'history' ? 'reads the game\'s history' : 'searches copies of a game held on the server'}); seat it at a game (POST /v1/games)`);
     }
-    const posted = parsePostedView(req.body.view);
+    const posted = parsePostedView(req.body.view, ruleset);
     if (!posted.ok) throw new ApiError(400, posted.error);
     const view = posted.view;
     const bot = served.use(choice.label, () => {

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_MODEL } from '../agents/ppo/index.ts';
 import { BotSpecError, Catalogue } from './catalogue.ts';
 import { ConfigError, loadConfig, parseConfig, resolveLimits } from './config.ts';
+import { customRuleset } from '../test/helpers/custom-ruleset.ts';
 
 const refused = (c: Catalogue, spec: string) => {
   try {
@@ -17,6 +18,22 @@ const refused = (c: Catalogue, spec: string) => {
 };
 
 describe('bot catalogue', () => {
+  it('under a custom ruleset, leaves out the policies trained under another, saying so, and keeps the rest', () => {
+    const notices: string[] = [];
+    const ruleset = customRuleset();
+    const c = new Catalogue({}, { ruleset, notice: (l) => notices.push(l) });
+    expect(c.ruleset).toBe(ruleset);
+    expect(c.names).not.toContain('ppo');
+    expect(c.names).toEqual(expect.arrayContaining(['random', 'heuristic', 'ismcts']));
+    expect(c.leftOut).toEqual(['ppo']);
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatch(/^bot 'ppo' left out: it was trained under another ruleset than this server's short-pub \(fingerprint [0-9a-f]{8}\)$/);
+    // Under the default rules the shipped model is there, and nothing is said.
+    const d = new Catalogue({}, { notice: (l) => notices.push(l) });
+    expect(d.names).toContain('ppo');
+    expect(notices).toHaveLength(1);
+  });
+
   it('resolves a client spec to a canonical label and the operator spec with the options appended', () => {
     const c = new Catalogue();
     expect(c.resolve('heuristic')).toMatchObject({ label: 'heuristic', spec: 'heuristic' });

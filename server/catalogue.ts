@@ -6,12 +6,17 @@
  * environment variable's name or a transcript: those stay in the operator's spec.
  *
  * Every entry is built once when the catalogue is made (and with the ends of each range), so a
- * bad entry stops the server at start, not a client's request later.
+ * bad entry stops the server at start, not a client's request later. The catalogue holds the
+ * ruleset every game of the server is played under; a bot trained under another (a ppo
+ * checkpoint, the shipped model under custom rules) is left out, with a notice saying why.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Agent } from '../agents/agent.ts';
-import { agentKind, createAgent } from '../agents/default-registry.ts';
+import '../agents/index.ts';
+import { rulesetMismatch, type Agent } from '../agents/agent.ts';
+import { agentKind, createAgent } from '../agents/registry.ts';
+import { DEFAULT_RULESET, type Ruleset } from '../env/ruleset.ts';
+import { rulesetFingerprint } from '../env/spec.ts';
 import { ConfigError, ENTRY_NAME, type EntryConfig, type ServerConfig, type Vary } from './config.ts';
 
 /** Client specs longer than this are refused unread. */
@@ -78,11 +83,22 @@ function checkValue(v: Vary, raw: string): string | null {
   return null;
 }
 
+export interface CatalogueOptions {
+  /** The rules every game is played under (default: the standard rules). */
+  ruleset?: Ruleset;
+  /** Told of each entry left out (a bot trained under another ruleset). */
+  notice?: (line: string) => void;
+}
+
 export class Catalogue {
   private readonly entries = new Map<string, CatalogueEntry>();
   private readonly bare = new Map<string, BotChoice>();
+  readonly ruleset: Ruleset;
+  /** Names of the entries left out because they were made for another ruleset. */
+  readonly leftOut: string[] = [];
 
-  constructor(config: ServerConfig = {}) {
+  constructor(config: ServerConfig = {}, o: CatalogueOptions = {}) {
+    this.ruleset = o.ruleset ?? DEFAULT_RULESET;
     const merged = new Map<string, EntryConfig>();
     if (config.defaults !== false) for (const [name, e] of Object.entries(DEFAULT_ENTRIES)) merged.set(name, e);
     if (config.models) for (const [name, e] of modelEntries(config.models)) merged.set(name, e);
@@ -90,7 +106,14 @@ export class Catalogue {
       if (e === null) merged.delete(name);
       else merged.set(name, e);
     }
-    for (const [name, e] of merged) this.entries.set(name, checkedEntry(name, e));
+    for (const [name, e] of merged) {
+      const entry = checkedEntry(name, e, this.ruleset);
+      if (entry) this.entries.set(name, entry);
+      else {
+        this.leftOut.push(name);
+        o.notice?.(`bot '${name}' left out: it was trained under another ruleset than this server's ${this.ruleset.name} (fingerprint ${rulesetFingerprint(this.ruleset)})`);
+      }
+    }
     for (const [name, entry] of this.entries) this.bare.set(name, { entry, label: name, spec: entry.spec });
     if (this.entries.size === 0) throw new ConfigError('the catalogue has no bots: keep the defaults or define some under "bots"');
   }
@@ -151,8 +174,8 @@ export class Catalogue {
   }
 }
 
-/** Builds an entry and tries it: with its defaults and at the ends of every range. */
-function checkedEntry(name: string, e: EntryConfig): CatalogueEntry {
+/** Builds an entry and tries it: with its defaults and at the ends of every range. Null for a bot made for another ruleset. */
+function checkedEntry(name: string, e: EntryConfig, ruleset: Ruleset): CatalogueEntry | null {
   const kindName = e.agent.split(':')[0];
   const kind = agentKind(kindName);
   const fail = (msg: string): never => {
@@ -163,11 +186,13 @@ function checkedEntry(name: string, e: EntryConfig): CatalogueEntry {
   const tries = [e.agent];
   for (const [key, v] of vary) for (const x of 'values' in v ? v.values : [v.min, v.max]) tries.push(`${e.agent}:${key}=${x}`);
   for (const spec of tries) {
+    let agent: Agent;
     try {
-      createAgent(spec);
+      agent = createAgent(spec);
     } catch (err) {
-      fail((err as Error).message);
+      return fail((err as Error).message);
     }
+    if (rulesetMismatch(agent, ruleset)) return null;
   }
   return { name, kind: kindName, description: e.description ?? kind!.description, vary, needs: kind!.needs, heavy: kind!.heavy === true, spec: e.agent };
 }

@@ -168,7 +168,7 @@ export class GameStore {
         throw e;
       }
     });
-    const env = new CzechPubEnv({ seed: o.seed, players: o.seats.length, reward: o.reward, log: true });
+    const env = new CzechPubEnv({ seed: o.seed, players: o.seats.length, reward: o.reward, ruleset: this.catalogue.ruleset, log: true });
     const tokens = new Map<string, number>();
     const list: { seat: number; token: string }[] = [];
     o.seats.forEach((s, seat) => {
@@ -177,7 +177,7 @@ export class GameStore {
       tokens.set(token, seat);
       list.push({ seat, token });
     });
-    const starts = o.seats.map((_, seat) => ({ seat, players: o.seats.length, seed: `${o.seed}/seat${seat}` }));
+    const starts = o.seats.map((_, seat) => ({ seat, players: o.seats.length, seed: `${o.seed}/seat${seat}`, ruleset: this.catalogue.ruleset }));
     bots.forEach((b, seat) => (b && 'agent' in b ? b.agent.reset?.(starts[seat]) : undefined));
     const game: LiveGame = {
       id, env, seats: labels, bots, starts, tokens, client, settled: false, faults: [], watchToken: randomBytes(18).toString('base64url'), logAt: [env.eventCount], actors: [], scrub: null,

@@ -72,7 +72,7 @@ export class JobStore {
     timer.unref();
     job.ended = runTournament({
       agents: choices.map((c) => c.spec), labels: job.agents, games: o.games, seed: o.seed, duplicate: o.duplicate,
-      workers: this.limits.jobWorkers, signal: stop.signal,
+      workers: this.limits.jobWorkers, ruleset: this.catalogue.ruleset, signal: stop.signal,
       resourceLimits: { maxOldGenerationSizeMb: this.limits.workerMemoryMb },
       onGame: (done, total) => Object.assign(job, { done, total }),
     }).then(

@@ -119,10 +119,15 @@ export const jobAnswer = z.object({
 
 export const rulesetAnswer = z.object({
   ruleset: z.looseObject({}).describe('Every number of the game (env/ruleset.ts).'),
+  fingerprint: z.string().describe("The ruleset's fingerprint (env/spec.ts): results and checkpoints made under these rules record it."),
   cards: z.array(z.object({ id: z.string(), type: z.number().int(), name: z.string(), kind: z.string() })),
   players: z.object({ min: z.number().int(), max: z.number().int() }),
   actionSpaceVersion: z.number().int(),
   actionGroups: z.array(z.object({ first: z.number().int(), last: z.number().int(), kind: z.string() })),
 });
 
-export const health = z.object({ status: z.literal('ok'), uptimeSec: z.number() });
+export const health = z.object({
+  status: z.literal('ok'),
+  uptimeSec: z.number(),
+  ruleset: z.object({ name: z.string(), fingerprint: z.string() }).describe('The rules every game here is played under.'),
+});
