@@ -12,9 +12,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import '../agents/index.ts';
 import { rulesetMismatch, type Agent } from '../agents/agent.ts';
-import { agentKind, createAgent } from '../agents/registry.ts';
+import { agentKind, createAgent } from '../agents/default-registry.ts';
 import { DEFAULT_RULESET, type Ruleset } from '../env/ruleset.ts';
 import { rulesetFingerprint } from '../env/spec.ts';
 import { ConfigError, ENTRY_NAME, type EntryConfig, type ServerConfig, type Vary } from './config.ts';
