@@ -1,4 +1,5 @@
 /** Plays one game between agents, one per seat, and reports how it went. */
+import { winners } from '../env/engine/index.ts';
 import { CzechPubEnv, DEFAULT_MAX_DECISIONS } from '../env/env.ts';
 import type { Ruleset } from '../env/ruleset.ts';
 import { THROWN_OUT, WASTED } from '../env/state.ts';
@@ -76,7 +77,7 @@ export async function playGame(agents: readonly Agent[], opts: PlayOptions): Pro
     seed: opts.seed,
     scores: env.scores(),
     points: s.points.slice(),
-    winners: env.scores().flatMap((v, i, all) => (v === Math.max(...all) ? [i] : [])),
+    winners: winners(env.compiledRules, s),
     turns: s.turn,
     decisions: s.decisions,
     out: s.out.map((o) => (o === WASTED ? 'wasted' : o === THROWN_OUT ? 'thrown_out' : null)),
