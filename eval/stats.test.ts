@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { meanCI, percentile, ranks, t975, winShares } from './stats.ts';
+import { meanCI, percentile, ranks, t975, wilsonCI, winRateCI, winShares } from './stats.ts';
 
 describe('stats', () => {
   it('t quantiles match the table', () => {
@@ -17,6 +17,32 @@ describe('stats', () => {
     expect(ci.lo).toBeCloseTo(2.5 - 2.05426, 3);
     expect(meanCI([7])).toEqual({ mean: 7, lo: 7, hi: 7, n: 1 });
     expect(Number.isNaN(meanCI([]).mean)).toBe(true);
+  });
+
+  it('Wilson score interval, computed by hand', () => {
+    // 0 of 100: upper end z²/n / (1 + z²/n) = 3.8415 / 103.8415.
+    const [lo0, hi0] = wilsonCI(0, 100);
+    expect(lo0).toBe(0);
+    expect(hi0).toBeCloseTo(0.036994, 5);
+    // 50 of 100: 0.5 ± 1.96·sqrt(0.0025 + 0.000096)/1.038415.
+    const [lo, hi] = wilsonCI(50, 100);
+    expect(lo).toBeCloseTo(0.403832, 5);
+    expect(hi).toBeCloseTo(0.596168, 5);
+    expect(wilsonCI(10, 10)[1]).toBe(1);
+    expect(wilsonCI(10, 10)[0]).toBeCloseTo(0.722467, 5);
+    expect(wilsonCI(0, 0).every(Number.isNaN)).toBe(true);
+  });
+
+  it('a win rate with no spread across deals gets Wilson, not a zero-width interval', () => {
+    // Every deal lost: the t interval is [0, 0]; 40 games lost are not certainty.
+    const lost = winRateCI(new Array(10).fill(0), 0, 40);
+    expect(lost).toEqual(wilsonCI(0, 40));
+    expect(lost[1]).toBeGreaterThan(0.08);
+    // One deal: no spread to measure either.
+    expect(winRateCI([0.5], 2, 4)).toEqual(wilsonCI(2, 4));
+    // With spread, the per-deal t interval (clipped to [0, 1]).
+    const t = meanCI([0, 0.25, 0.5, 0.25]);
+    expect(winRateCI([0, 0.25, 0.5, 0.25], 4, 16)).toEqual([Math.max(0, t.lo), t.hi]);
   });
 
   it('ranks share tied places; win shares split ties', () => {

@@ -4,6 +4,9 @@
  *
  * Games that share a deal (duplicate deals: one seed played once per seat rotation) are not
  * independent, so intervals are taken over per-deal means (one value per deal), not per game.
+ * A win rate whose per-deal means show no spread at all (every deal lost, every deal won, or a
+ * single deal) would get a zero-width interval, claiming certainty from a sample; it gets the
+ * Wilson score interval over its games instead.
  */
 
 /** Two-sided 95% critical values of Student's t for 1..30 degrees of freedom (the standard table). */
@@ -46,6 +49,28 @@ export function meanCI(xs: readonly number[]): MeanCI {
   const variance = xs.reduce((a, b) => a + (b - mean) ** 2, 0) / (n - 1);
   const h = t975(n - 1) * Math.sqrt(variance / n);
   return { mean, lo: mean - h, hi: mean + h, n };
+}
+
+const Z975 = 1.959963985;
+
+/** Wilson score 95% interval of a proportion: `wins` (fractional for shared wins) out of `n` trials. */
+export function wilsonCI(wins: number, n: number): [number, number] {
+  if (!(n > 0)) return [Number.NaN, Number.NaN];
+  const p = wins / n;
+  const z2 = Z975 * Z975;
+  const centre = (p + z2 / (2 * n)) / (1 + z2 / n);
+  const half = (Z975 * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / (1 + z2 / n);
+  return [Math.max(0, centre - half), Math.min(1, centre + half)];
+}
+
+/**
+ * The 95% interval of a win rate: Student's t over the per-deal win shares, clipped to [0, 1];
+ * where those have no spread, Wilson's over the `games` (with `wins` among them).
+ */
+export function winRateCI(perDeal: readonly number[], wins: number, games: number): [number, number] {
+  const t = meanCI(perDeal);
+  if (t.n >= 1 && t.hi - t.lo > 0) return [Math.max(0, t.lo), Math.min(1, t.hi)];
+  return wilsonCI(wins, games);
 }
 
 /** Ranks of scores, 1 = best, tied scores sharing the mean of their places. */

@@ -89,3 +89,18 @@ describe('summarize, against hand-computed figures', () => {
     expect(two.headToHead.X.Y).toBe(0.5 * (1 + 1) / 2 + 0.5 * (0.5 + 0) / 2);
   });
 });
+
+describe('summarize, a win rate without spread across deals', () => {
+  it('gets a Wilson interval over its games, not 0.0% (0.0–0.0%)', () => {
+    // A wins every game of three deals: per-deal shares 1, 1, 1.
+    const games = [0, 1, 2].flatMap((deal) => [game(2 * deal, deal, [0, 1], [9, 1]), game(2 * deal + 1, deal, [1, 0], [1, 9])]);
+    const s = summarize(['A', 'B'], games);
+    const A = s.agents.find((a) => a.spec === 'A')!;
+    const B = s.agents.find((a) => a.spec === 'B')!;
+    expect(A.winRate).toBe(1);
+    expect(A.winRateCI[1]).toBe(1);
+    expect(A.winRateCI[0]).toBeCloseTo(0.609666, 5); // Wilson, 6 of 6
+    expect(B.winRateCI[0]).toBe(0);
+    expect(B.winRateCI[1]).toBeCloseTo(0.390334, 5);
+  });
+});

@@ -9,7 +9,7 @@
 import { ordinal, rate, rating, type Rating } from 'openskill';
 import type { GameRecord } from './game.ts';
 import type { ScheduledGame } from './schedule.ts';
-import { meanCI, ranks, winShares } from './stats.ts';
+import { meanCI, ranks, winRateCI, winShares } from './stats.ts';
 
 export interface GameResult extends GameRecord, ScheduledGame {}
 
@@ -96,7 +96,6 @@ export function summarize(entries: readonly string[], results: readonly GameResu
   const agents: AgentSummary[] = specs.map((spec) => {
     const a = acc.get(spec)!;
     const deals = [...perDeal.get(spec)!.values()];
-    const win = meanCI(deals.map((d) => d.win / d.n));
     const score = meanCI(deals.map((d) => d.score / d.n));
     const mine = entries.flatMap((e, i) => (e === spec ? [entryRatings[i]] : []));
     const mu = mine.reduce((x, r) => x + r.mu, 0) / mine.length;
@@ -107,8 +106,7 @@ export function summarize(entries: readonly string[], results: readonly GameResu
       games: a.n,
       wins: a.wins,
       winRate: a.n ? a.wins / a.n : Number.NaN,
-      // A rate lies in [0, 1]; the t interval around it need not.
-      winRateCI: [Math.max(0, win.lo), Math.min(1, win.hi)],
+      winRateCI: winRateCI(deals.map((d) => d.win / d.n), a.wins, a.n),
       meanScore: a.n ? a.score / a.n : Number.NaN,
       scoreCI: [score.lo, score.hi],
       meanRank: a.n ? a.rank / a.n : Number.NaN,
