@@ -43,7 +43,8 @@ export function curveSvg(title: string, series: { name: string; points: CurvePoi
   out.push(`<text x="${(L + W - R) / 2}" y="${H - 8}" text-anchor="middle">learner decisions trained on</text>`);
   if (chance !== undefined) {
     out.push(`<line x1="${L}" x2="${W - R}" y1="${y(chance)}" y2="${y(chance)}" stroke="#999" stroke-dasharray="4 4"/>`);
-    out.push(`<text x="${W - R + 6}" y="${y(chance) + 4}" fill="#666">1 in players</text>`);
+    // chance = 1 / players: what a seat wins with no skill at all.
+    out.push(`<text x="${W - R + 6}" y="${y(chance) + 4}" fill="#666">chance: 1 in ${Math.round(1 / chance)} (${(100 * chance).toFixed(0)}%)</text>`);
   }
   series.forEach((s, i) => {
     const color = COLORS[i % COLORS.length];
