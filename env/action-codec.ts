@@ -153,8 +153,6 @@ export function decodeAction(a: number): DecodedAction {
   return d;
 }
 
-const FIELDS = ['card', 'target', 'shot', 'give'] as const;
-
 /**
  * The id whose parts are `form`: its kind, and every part given equal to the id's. Throws a
  * RangeError when no id matches (an unknown kind, a part out of range or not of the kind) or
@@ -164,9 +162,11 @@ export function encodeAction(form: ActionForm): number {
   const range = RANGE.get(form.kind);
   if (range === undefined) throw new RangeError(`not an action kind: ${String(form.kind)}`);
   let found = -1;
+  const { card, target, shot, give } = form;
   for (let a = range.base; a < range.base + range.count; a++) {
     const d = DECODED[a];
-    if (FIELDS.some((f) => form[f] !== undefined && form[f] !== d[f])) continue;
+    if ((card !== undefined && card !== d.card) || (target !== undefined && target !== d.target)) continue;
+    if ((shot !== undefined && shot !== d.shot) || (give !== undefined && give !== d.give)) continue;
     if (found >= 0) throw new RangeError(`ambiguous action ${JSON.stringify(form)}: ids ${found} and ${a} both match`);
     found = a;
   }

@@ -3,11 +3,10 @@
  * responses of the players aimed at (Excuse me, the shot choice), and X cards in a
  * reaction window. Flow between decisions (windows, turn end) is in flow.ts.
  */
-import * as A from '../actions.ts';
+import type { DecodedAction } from '../actions.ts';
 import {
-  BEER, BRAWL, EXCUSE_ME, FLATTERY, INSULTED_BARTENDER, KNOCKED_OVER,
-  LETS_DO_A_SHOT, MIXED_UP, ORDER_TYPES, RUM, SAME, SHOT_INTO_BEER, SHOTS_EVERYONE, SMALL_BEER,
-  THATS_MY_ORDER, WARM_BEER, DONT_WANT_IT,
+  BEER, BRAWL, DONT_WANT_IT, EXCUSE_ME, FLATTERY, INSULTED_BARTENDER, KNOCKED_OVER, LETS_DO_A_SHOT,
+  MIXED_UP, SAME, SHOT_INTO_BEER, SHOTS_EVERYONE, THATS_MY_ORDER, WARM_BEER,
 } from '../cards.ts';
 import { randInt } from '../rng.ts';
 import {
@@ -52,10 +51,10 @@ function othersInPlay(s: GameState): number[] {
   return q;
 }
 
-/** Plays a card aimed at one player (action = base + offset - 1) and asks them to respond. */
-function playTargeted(c: Ctx, a: number, card: number, base: number): void {
+/** Plays a card aimed at the player `offset` seats to the left and asks them to respond. */
+function playTargeted(c: Ctx, card: number, offset: number): void {
   const s = c.s;
-  const target = (s.active + (a - base) + 1) % s.players;
+  const target = (s.active + offset) % s.players;
   playFromHand(c, card, F_PAID);
   if (card === SAME) s.playedSame = 1;
   if (c.log) c.log.push({ k: 'play', seat: s.active, card, target });
@@ -64,45 +63,47 @@ function playTargeted(c: Ctx, a: number, card: number, base: number): void {
 }
 
 /** Applies a play-phase action; pub cards aimed at players wait for their responses. */
-export function applyPlay(c: Ctx, a: number, then: AfterEffect): void {
+export function applyPlay(c: Ctx, d: DecodedAction, then: AfterEffect): void {
   const s = c.s;
-  if (a < A.A_SAME) {
-    playFromHand(c, a, F_PAID | F_COUNTED);
-    if (c.log) c.log.push({ k: 'play', seat: s.active, card: a });
-    return then(c, a);
+  const card = d.card;
+  switch (d.kind) {
+    case 'order':
+      playFromHand(c, card, F_PAID | F_COUNTED);
+      if (c.log) c.log.push({ k: 'play', seat: s.active, card });
+      return then(c, card);
+    case 'same':
+    case 'lets_do_a_shot':
+    case 'insult':
+    case 'thats_my':
+      return playTargeted(c, card, d.target);
+    case 'flattery':
+      playFromHand(c, FLATTERY, F_PAID, d.shot);
+      if (c.log) c.log.push({ k: 'play', seat: s.active, card: FLATTERY, shot: d.shot });
+      return then(c, FLATTERY);
+    case 'sib':
+      playFromHand(c, SHOT_INTO_BEER, F_PAID);
+      s.extraShots++;
+      if (c.log) c.log.push({ k: 'play', seat: s.active, card: SHOT_INTO_BEER });
+      return then(c, SHOT_INTO_BEER);
+    case 'shots_everyone':
+    case 'brawl': {
+      playFromHand(c, card, F_PAID);
+      if (c.log) c.log.push({ k: 'play', seat: s.active, card });
+      const q = othersInPlay(s);
+      startEffect(c, card, -1, q);
+      return nextInQueue(c, then);
+    }
+    case 'dont_want': {
+      playFromHand(c, DONT_WANT_IT, F_PAID);
+      if (c.log) c.log.push({ k: 'play', seat: s.active, card: DONT_WANT_IT });
+      const t = s.discard.pop()!;
+      handGainPublic(s, s.active, t);
+      if (c.log) c.log.push({ k: 'pick_up', seat: s.active, card: t });
+      return then(c, DONT_WANT_IT);
+    }
+    default:
+      throw new Error(`engine error: ${d.kind} is not a play`);
   }
-  if (a < A.A_FLATTERY) return playTargeted(c, a, SAME, A.A_SAME);
-  if (a < A.A_SIB) {
-    const shot = a - A.A_FLATTERY;
-    playFromHand(c, FLATTERY, F_PAID, shot);
-    if (c.log) c.log.push({ k: 'play', seat: s.active, card: FLATTERY, shot });
-    return then(c, FLATTERY);
-  }
-  if (a === A.A_SIB) {
-    playFromHand(c, SHOT_INTO_BEER, F_PAID);
-    s.extraShots++;
-    if (c.log) c.log.push({ k: 'play', seat: s.active, card: SHOT_INTO_BEER });
-    return then(c, SHOT_INTO_BEER);
-  }
-  if (a < A.A_SHOTS_EVERYONE) return playTargeted(c, a, LETS_DO_A_SHOT, A.A_LDAS);
-  if (a === A.A_SHOTS_EVERYONE || a === A.A_BRAWL) {
-    const card = a === A.A_BRAWL ? BRAWL : SHOTS_EVERYONE;
-    playFromHand(c, card, F_PAID);
-    if (c.log) c.log.push({ k: 'play', seat: s.active, card });
-    const q = othersInPlay(s);
-    startEffect(c, card, -1, q);
-    return nextInQueue(c, then);
-  }
-  if (a === A.A_DONT_WANT) {
-    playFromHand(c, DONT_WANT_IT, F_PAID);
-    if (c.log) c.log.push({ k: 'play', seat: s.active, card: DONT_WANT_IT });
-    const t = s.discard.pop()!;
-    handGainPublic(s, s.active, t);
-    if (c.log) c.log.push({ k: 'pick_up', seat: s.active, card: t });
-    return then(c, DONT_WANT_IT);
-  }
-  if (a < A.A_THATS_MY) return playTargeted(c, a, INSULTED_BARTENDER, A.A_INSULT);
-  return playTargeted(c, a, THATS_MY_ORDER, A.A_THATS_MY);
 }
 
 /** Asks the next player in a Shots, everyone! / Brawl queue, or resolves the card. */
@@ -121,27 +122,26 @@ function discardFromHand(c: Ctx, seat: number, t: number): void {
 }
 
 /** The shot choice of Let's do a shot / Shots, everyone! */
-function shotChoice(c: Ctx, seat: number, a: number): void {
+function shotChoice(c: Ctx, seat: number, d: DecodedAction): void {
   const s = c.s;
   const rs = c.r.ruleset.shotChoice;
-  if (a === A.A_SHOT_NOTHING) {
+  if (d.kind === 'shot_nothing') {
     s.points[seat] -= rs.nothingLoss;
     if (c.log) c.log.push({ k: 'shot_choice', seat, choice: 'nothing', points: -rs.nothingLoss });
     return;
   }
   s.abstinence[seat] = 0;
-  if (a === A.A_SHOT_BEER || a === A.A_SHOT_SMALL) {
-    const t = a === A.A_SHOT_BEER ? BEER : SMALL_BEER;
+  if (d.kind === 'shot_beer' || d.kind === 'shot_small') {
+    const t = d.card;
     const loss = t === BEER ? rs.beerLoss : rs.smallBeerLoss;
     discardFromHand(c, seat, t);
     s.points[seat] -= loss;
     if (c.log) c.log.push({ k: 'shot_choice', seat, choice: t === BEER ? 'beer' : 'small_beer', card: t, points: -loss });
     return;
   }
-  const i = a - A.A_SHOT_DISCARD;
-  discardFromHand(c, seat, RUM + i);
-  s.tokens[seat] |= 1 << i;
-  if (c.log) c.log.push({ k: 'shot_choice', seat, choice: 'shot', card: RUM + i, points: 0 });
+  discardFromHand(c, seat, d.card);
+  s.tokens[seat] |= 1 << d.shot;
+  if (c.log) c.log.push({ k: 'shot_choice', seat, choice: 'shot', card: d.card, points: 0 });
 }
 
 /** Moves the active player's pub card to lie in front of its target (I'll get the same, Insulted bartender). */
@@ -173,15 +173,15 @@ function resolveOnTarget(c: Ctx, target: number): void {
 }
 
 /** Applies a response of the player aimed at. */
-export function applyResponse(c: Ctx, a: number, then: AfterEffect): void {
+export function applyResponse(c: Ctx, d: DecodedAction, then: AfterEffect): void {
   const s = c.s;
   const e = s.effect!;
   const seat = s.actor;
   const multi = e.card === SHOTS_EVERYONE || e.card === BRAWL;
-  if (a === A.A_EXCUSE_CANCEL || a === A.A_EXCUSE_LEFT || a === A.A_EXCUSE_RIGHT) {
+  if (d.group === 'excuse') {
     discardFromHand(c, seat, EXCUSE_ME);
-    if (a !== A.A_EXCUSE_CANCEL) {
-      const to = redirectTarget(s, a === A.A_EXCUSE_LEFT ? 1 : -1);
+    if (d.kind !== 'excuse_cancel') {
+      const to = redirectTarget(s, d.target as 1 | -1);
       if (c.log) c.log.push({ k: 'excuse', seat, card: e.card, redirect: to });
       e.avoided |= 1 << seat;
       return askResponse(c, to);
@@ -195,12 +195,12 @@ export function applyResponse(c: Ctx, a: number, then: AfterEffect): void {
     return then(c, e.card);
   }
   if (multi) {
-    if (a !== A.A_PASS) shotChoice(c, seat, a);
+    if (d.kind !== 'pass') shotChoice(c, seat, d);
     return nextInQueue(c, then);
   }
   if (e.card === LETS_DO_A_SHOT) {
     if (c.log) c.log.push({ k: 'resolve', seat: e.by, card: e.card, target: seat });
-    shotChoice(c, seat, a);
+    shotChoice(c, seat, d);
   } else {
     resolveOnTarget(c, seat);
   }
@@ -257,36 +257,35 @@ function removeFromFront(c: Ctx, i: number): number {
 }
 
 /** Applies an X card played in a reaction window. */
-export function applyReaction(c: Ctx, a: number): void {
+export function applyReaction(c: Ctx, d: DecodedAction): void {
   const s = c.s;
   const r = s.actor;
   const act = s.active;
-  if (a < A.A_MIXED) {
-    const t = removeFromFront(c, lastInFront(s, a - A.A_KNOCK));
+  if (d.kind === 'knock') {
+    const t = removeFromFront(c, lastInFront(s, d.card));
     s.discard.push(t);
     discardFromHand(c, r, KNOCKED_OVER);
     if (c.log) c.log.push({ k: 'x', seat: r, card: KNOCKED_OVER, target: t });
-  } else if (a < A.A_WARM) {
-    const take = Math.floor((a - A.A_MIXED) / ORDER_TYPES);
-    const give = (a - A.A_MIXED) % ORDER_TYPES;
+  } else if (d.kind === 'mixed') {
+    const give = d.give;
     handLosePublic(s, r, MIXED_UP);
-    const t = removeFromFront(c, lastInFront(s, take));
+    const t = removeFromFront(c, lastInFront(s, d.card));
     handGainPublic(s, r, t);
     handLosePublic(s, r, give);
     s.front[act].push(packEntry(give, F_GIVEN, -1, r));
     s.discard.push(MIXED_UP);
     if (c.log) c.log.push({ k: 'x', seat: r, card: MIXED_UP, target: t, give });
-  } else if (a < A.A_SIBX_FRONT) {
-    const t = a === A.A_WARM ? BEER : SMALL_BEER;
+  } else if (d.kind === 'warm') {
+    const t = d.card;
     removeFromFront(c, lastInFront(s, t));
     handGainPublic(s, act, t);
     if (t === BEER) s.blockedBeer++;
     else s.blockedSmall++;
     discardFromHand(c, r, WARM_BEER);
     if (c.log) c.log.push({ k: 'x', seat: r, card: WARM_BEER, target: t });
-  } else {
-    const fromHand = a >= A.A_SIBX_HAND;
-    const t = RUM + (a - (fromHand ? A.A_SIBX_HAND : A.A_SIBX_FRONT));
+  } else if (d.kind === 'pour_front' || d.kind === 'pour_hand') {
+    const fromHand = d.kind === 'pour_hand';
+    const t = d.card;
     handLosePublic(s, r, SHOT_INTO_BEER);
     const front = s.front[act];
     if (fromHand) {
@@ -298,5 +297,7 @@ export function applyReaction(c: Ctx, a: number): void {
     }
     front.push(packEntry(SHOT_INTO_BEER, F_MARKER, -1, r));
     if (c.log) c.log.push({ k: 'x', seat: r, card: SHOT_INTO_BEER, target: t, fromHand });
+  } else {
+    throw new Error(`engine error: ${d.kind} is not an X card`);
   }
 }

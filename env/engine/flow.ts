@@ -3,7 +3,7 @@
  * reaction windows, digestion, cleanup), the end of the game, and `step`, which applies one
  * legal action and then runs on until somebody has a real choice to make.
  */
-import * as A from '../actions.ts';
+import { decodeAction, NUM_ACTIONS } from '../actions.ts';
 import { HAND_TYPES } from '../cards.ts';
 import { seedRng, shuffle } from '../rng.ts';
 import type { CompiledRules } from '../ruleset.ts';
@@ -237,38 +237,39 @@ const afterEffect = (c: Ctx, card: number): void => openWindow(c, card);
 /** Applies one action, assumed legal, for `state.actor`. */
 export function applyAction(c: Ctx, a: number): void {
   const s = c.s;
+  const d = decodeAction(a);
   switch (s.phase) {
     case PHASE_PLAY:
-      if (a === A.A_DONE) {
+      if (d.kind === 'done') {
         if (c.log) c.log.push({ k: 'done', seat: s.active });
         s.doneWindow = 1;
         s.removed = 0;
         return openWindow(c, -1);
       }
-      if (a >= A.A_DISCARD && a < A.A_STOP_DISCARD) {
+      if (d.kind === 'discard') {
         s.phase = PHASE_DISCARD;
-        return discardOne(c, a - A.A_DISCARD);
+        return discardOne(c, d.card);
       }
-      return applyPlay(c, a, afterEffect);
+      return applyPlay(c, d, afterEffect);
     case PHASE_DISCARD:
-      if (a === A.A_STOP_DISCARD) {
+      if (d.kind === 'stop_discard') {
         drawUp(c, s.active);
         return endPlaying(c);
       }
-      return discardOne(c, a - A.A_DISCARD);
+      return discardOne(c, d.card);
     case PHASE_REACTION:
-      if (a === A.A_PASS) {
+      if (d.kind === 'pass') {
         s.windowPasses++;
         if (s.windowPasses >= windowSize(s)) return closeWindow(c);
         s.actor = nextInWindow(s, s.actor);
         return;
       }
-      applyReaction(c, a);
+      applyReaction(c, d);
       s.windowPasses = 0;
       s.actor = nextInWindow(s, s.actor);
       return;
     case PHASE_RESPONSE:
-      return applyResponse(c, a, afterEffect);
+      return applyResponse(c, d, afterEffect);
     default:
       throw new Error('the game is over');
   }
@@ -280,7 +281,7 @@ function discardOne(c: Ctx, t: number): void {
   if (c.log) c.log.push({ k: 'discard', seat: c.s.active, card: t });
 }
 
-const autoBuf = new Int32Array(A.NUM_ACTIONS);
+const autoBuf = new Int32Array(NUM_ACTIONS);
 
 /**
  * Runs on from the current state while the player to decide has only one legal action
