@@ -18,7 +18,7 @@ import {
 } from '../../env/cards.ts';
 import type { PlayerView } from '../../env/observation/view.ts';
 import type { AgentObservation } from '../agent.ts';
-import { decisionKind, decode, handCounts, ScriptedAgent, tokenMask, typeOf } from './common.ts';
+import { decisionKind, handCounts, ScriptedAgent, tokenMask, typeOf } from './common.ts';
 import { numbers, risk, tokenBonus, type Digestion } from './drink.ts';
 import { averageDraw, keepTable, lastCopy, rankHand, shotKeep, type KeepTable } from './hand.ts';
 import { bestPlan, nextAction, turnInput, type Plan, type TurnInput } from './plan.ts';
@@ -118,9 +118,10 @@ export class CautiousAgent extends ScriptedAgent {
       if (same >= 0 && (me.abstinence > 0 || plan.value < 0)) return same;
       const junk = this.junk(v);
       const last = me.abstinence >= this.n.ruleset.abstinence.pointLoss.length && !me.insulted;
-      if (!last && junk.length > 0 && legal.includes(A.A_DISCARD + junk[0].t)) {
+      const discard = junk.length > 0 ? A.encodeAction({ kind: 'discard', card: junk[0].t }) : -1;
+      if (!last && legal.includes(discard)) {
         const gain = junk.reduce((s, c) => s + this.avgDraw - c.value, 0);
-        if (this.abstain(v, this.n.ruleset.abstinence.moveBack) + gain > plan.value) return A.A_DISCARD + junk[0].t;
+        if (this.abstain(v, this.n.ruleset.abstinence.moveBack) + gain > plan.value) return discard;
       }
     }
     return nextAction(plan, t, legal);
@@ -131,7 +132,7 @@ export class CautiousAgent extends ScriptedAgent {
     let best = -1;
     let size = -1;
     for (const a of legal) {
-      const d = decode(a);
+      const d = A.decodeAction(a);
       if (d.kind !== 'same') continue;
       const p = v.table[(v.seat + d.target) % v.players];
       if (p.handSize > size) {
@@ -150,7 +151,7 @@ export class CautiousAgent extends ScriptedAgent {
 
   private discard(v: PlayerView): number {
     const junk = this.junk(v);
-    return junk.length > 0 ? A.A_DISCARD + junk[0].t : A.A_STOP_DISCARD;
+    return junk.length > 0 ? A.encodeAction({ kind: 'discard', card: junk[0].t }) : A.A_STOP_DISCARD;
   }
 
   /** Cost of each shot-choice answer: points lost, the card given up, less a new token and a cleared abstinence. */
@@ -160,7 +161,7 @@ export class CautiousAgent extends ScriptedAgent {
     const tokens = tokenMask(me);
     const sc = this.n.ruleset.shotChoice;
     const clears = me.abstinence > 0 ? this.n.ruleset.abstinence.pointLoss[me.abstinence] ?? 0 : 0;
-    const d = decode(a);
+    const d = A.decodeAction(a);
     switch (d.kind) {
       case 'shot_discard': {
         const gain = tokenBonus(this.n.ruleset, tokens | (1 << d.shot)) - tokenBonus(this.n.ruleset, tokens);
@@ -181,7 +182,7 @@ export class CautiousAgent extends ScriptedAgent {
     const card = typeOf(v.decision.card ?? '');
     const hand = handCounts(v.hand);
     const shotChoice = card === LETS_DO_A_SHOT || card === SHOTS_EVERYONE;
-    const choice = shotChoice ? this.argmax(legal.filter((a) => decode(a).kind.startsWith('shot_')), (a) => -this.shotChoiceCost(v, a)) : A.A_PASS;
+    const choice = shotChoice ? this.argmax(legal.filter((a) => A.decodeAction(a).group === 'shot_choice'), (a) => -this.shotChoiceCost(v, a)) : A.A_PASS;
     if (!legal.includes(A.A_EXCUSE_CANCEL)) return choice;
     let harm = 0;
     if (shotChoice) harm = this.shotChoiceCost(v, choice);

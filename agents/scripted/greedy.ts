@@ -12,14 +12,14 @@
 import * as A from '../../env/actions.ts';
 import { BEER, FLATTERY, RUM, SHOT_INTO_BEER, SMALL_BEER } from '../../env/cards.ts';
 import type { AgentObservation } from '../agent.ts';
-import { decisionKind, decode, ScriptedAgent } from './common.ts';
+import { decisionKind, ScriptedAgent } from './common.ts';
 import { numbers, type Numbers } from './drink.ts';
 import { bestPlan, nextAction, turnInput } from './plan.ts';
 
 /** Immediate points a shot-choice response costs. */
 export function shotChoiceLoss(n: Numbers, a: number): number {
   const sc = n.ruleset.shotChoice;
-  const k = decode(a).kind;
+  const k = A.decodeAction(a).kind;
   if (k === 'shot_discard') return 0;
   if (k === 'shot_beer') return sc.beerLoss;
   if (k === 'shot_small') return sc.smallBeerLoss;
@@ -36,7 +36,10 @@ export class GreedyAgent extends ScriptedAgent {
 
   /** A legal discard of a card that never scores, or -1. */
   private useless(legal: readonly number[]): number {
-    for (const a of legal) if (a >= A.A_DISCARD && a < A.A_STOP_DISCARD && !SCORING.has(a - A.A_DISCARD)) return a;
+    for (const a of legal) {
+      const d = A.decodeAction(a);
+      if (d.kind === 'discard' && !SCORING.has(d.card)) return a;
+    }
     return -1;
   }
 

@@ -7,8 +7,9 @@
 import {
   BRAWL, CARD_IDS, EXCUSE_ME, INSULTED_BARTENDER, LETS_DO_A_SHOT, SAME, SHOTS_EVERYONE, THATS_MY_ORDER,
 } from '../../env/cards.ts';
+import { decodeAction } from '../../env/actions.ts';
 import type { FrontCardView, PlayerPublicView, PlayerView } from '../../env/observation/view.ts';
-import { decode, threat, tokenMask, typeOf } from './common.ts';
+import { threat, tokenMask, typeOf } from './common.ts';
 import { digest, frontDrinks, risk, tokenBonus } from './drink.ts';
 import { lastCopy, shotKeep } from './hand.ts';
 import type { HeuristicCtx } from './heuristic.ts';
@@ -38,7 +39,7 @@ export function reactionValue(c: HeuristicCtx, a: number): number {
   const active = v.table[v.turnState.active];
   const w = threat(v, active.seat);
   const before = frontWorth(c, active, active.front);
-  const d = decode(a);
+  const d = decodeAction(a);
   const cardCost = (t: number) => (lastCopy(c.keep, c.hand, t) - c.avgDraw) * c.keepScale;
   let after = before;
   let mine = 0;
@@ -111,7 +112,7 @@ export function shotChoiceCost(c: HeuristicCtx, a: number): number {
   const r = c.n.ruleset;
   const losses = r.abstinence.pointLoss;
   const clears = me.abstinence === 0 ? 0 : me.abstinence < losses.length ? losses[me.abstinence] : c.opts.turnPoints;
-  const d = decode(a);
+  const d = decodeAction(a);
   switch (d.kind) {
     case 'shot_discard': {
       const gain = tokenBonus(r, tokens | (1 << d.shot)) - tokenBonus(r, tokens);
@@ -171,7 +172,7 @@ export function responseValue(c: HeuristicCtx, a: number): number {
   const by = v.decision.playedBy ?? -1;
   const shotChoice = card === LETS_DO_A_SHOT || card === SHOTS_EVERYONE;
   const excuse = (lastCopy(c.keep, c.hand, EXCUSE_ME) - c.avgDraw) * c.keepScale + c.opts.xMargin;
-  const d = decode(a);
+  const d = decodeAction(a);
   switch (d.kind) {
     case 'pass':
       return card === BRAWL ? 0 : -harmToMe(c, card, by);

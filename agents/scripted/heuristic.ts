@@ -29,13 +29,12 @@
  */
 import * as A from '../../env/actions.ts';
 import {
-  BEER, DONT_WANT_IT, FLATTERY, INSULTED_BARTENDER, LETS_DO_A_SHOT, RUM, SAME, SHOT_INTO_BEER,
-  SHOTS_EVERYONE, TEA, THATS_MY_ORDER, UTOPENEC,
+  BEER, DONT_WANT_IT, FLATTERY, RUM, SAME, SHOT_INTO_BEER, TEA, UTOPENEC,
 } from '../../env/cards.ts';
 import type { PlayerView } from '../../env/observation/view.ts';
 import { DEFAULT_RULESET, type Ruleset } from '../../env/ruleset.ts';
 import type { AgentObservation, GameStart } from '../agent.ts';
-import { decisionKind, decode, handCounts, popcount, ScriptedAgent, threat, tokenMask, typeOf } from './common.ts';
+import { decisionKind, handCounts, popcount, ScriptedAgent, threat, tokenMask, typeOf } from './common.ts';
 import { numbers, tokenBonus, type Digestion, type Numbers } from './drink.ts';
 import { afterAbstaining, afterRoll, futureTable, meanFuture, type FutureTable } from './future.ts';
 import { averageDraw, keepTable, lastCopy, rankHand, shotKeep, type KeepTable } from './hand.ts';
@@ -200,27 +199,23 @@ export class HeuristicAgent extends ScriptedAgent {
     const v = c.v;
     const best = new Map<number, PubOption>();
     for (const a of legal) {
-      const d = decode(a);
-      let card = -1;
+      const d = A.decodeAction(a);
+      const card = d.card;
       let effect = 0;
       const target = v.table[(v.seat + d.target) % v.players];
       const w = d.target > 0 ? threat(v, target.seat) : 0;
       const targetTurns = target.finalTurnTaken ? 0 : 1;
       switch (d.kind) {
         case 'insult':
-          card = INSULTED_BARTENDER;
           effect = w * this.o.turnPoints * targetTurns;
           break;
         case 'lets_do_a_shot':
-          card = LETS_DO_A_SHOT;
           effect = w * SHOT_CHOICE_DAMAGE;
           break;
         case 'thats_my':
-          card = THATS_MY_ORDER;
           effect = target.handSize > 0 ? 0.4 + w * 1.2 : 0;
           break;
         case 'shots_everyone': {
-          card = SHOTS_EVERYONE;
           for (const p of v.table) if (p.seat !== v.seat && p.out === null && !p.paused) effect += threat(v, p.seat) * SHOT_CHOICE_DAMAGE;
           break;
         }
@@ -274,7 +269,8 @@ export class HeuristicAgent extends ScriptedAgent {
           const gain = junk.reduce((s, x) => s + c.avgDraw - x.value, 0) * c.keepScale;
           const loss = ab.pointLoss[Math.min(me.abstinence, ab.pointLoss.length - 1)];
           const value = -loss + afterAbstaining(this.f, this.stay, me.level - 1, me.space, me.abstinence, ab.moveBack, me.insulted) + gain;
-          if (value > bestValue + 0.2 && legal.includes(A.A_DISCARD + junk[0].t)) return A.A_DISCARD + junk[0].t;
+          const discard = A.encodeAction({ kind: 'discard', card: junk[0].t });
+          if (value > bestValue + 0.2 && legal.includes(discard)) return discard;
         }
       }
     }
@@ -287,7 +283,7 @@ export class HeuristicAgent extends ScriptedAgent {
     let action = -1;
     let size = -1;
     for (const a of legal) {
-      const d = decode(a);
+      const d = A.decodeAction(a);
       if (d.kind !== 'same') continue;
       const p = v.table[(v.seat + d.target) % v.players];
       if (p.handSize > size) {
@@ -320,6 +316,6 @@ export class HeuristicAgent extends ScriptedAgent {
 
   private discardNext(c: HeuristicCtx): number {
     const junk = this.junk(c);
-    return junk.length > 0 ? A.A_DISCARD + junk[0].t : A.A_STOP_DISCARD;
+    return junk.length > 0 ? A.encodeAction({ kind: 'discard', card: junk[0].t }) : A.A_STOP_DISCARD;
   }
 }

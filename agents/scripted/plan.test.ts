@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as A from '../../env/actions.ts';
 import { HAND_TYPES } from '../../env/cards.ts';
 import { DEFAULT_RULESET } from '../../env/ruleset.ts';
-import { decisionKind, decode } from './common.ts';
+import { decisionKind } from './common.ts';
 import { beerTable, digest, emptyDrinks, numbers, risk } from './drink.ts';
 import { futureTable, meanFuture } from './future.ts';
 import { bestPlan, nextAction, type TurnInput } from './plan.ts';
@@ -76,14 +76,7 @@ describe('turn planning', () => {
   });
 });
 
-describe('action decoding', () => {
-  it('splits ids into kind, card, target and shot', () => {
-    expect(decode(A.A_LDAS + 2)).toMatchObject({ kind: 'lets_do_a_shot', target: 3 });
-    expect(decode(A.A_MIXED + 2 * 10 + 7)).toMatchObject({ kind: 'mixed', card: 2, give: 7 });
-    expect(decode(A.A_SIBX_FRONT + 1)).toMatchObject({ kind: 'pour_front', card: 3, shot: 1 });
-    expect(decode(A.A_SHOT_DISCARD + 4)).toMatchObject({ kind: 'shot_discard', card: 6, shot: 4 });
-  });
-
+describe('decision kind', () => {
   it('tells the decision kind from the legal actions alone', () => {
     expect(decisionKind([A.A_ORDER, A.A_DONE])).toBe('play');
     expect(decisionKind([A.A_DISCARD, A.A_STOP_DISCARD])).toBe('discard');

@@ -256,18 +256,19 @@ export function bestPlan(n: Numbers, t: TurnInput, evaluate: PlanValue, pubs: re
 
 /** The next card of a plan to play (pub cards first, then beers, shots, Flattery, soft drinks), or done. */
 export function nextAction(plan: Plan, t: TurnInput, legal: readonly number[]): number {
+  const drink = (card: number): number => A.encodeAction({ kind: 'order', card });
   const order: number[] = [...plan.pubs];
-  for (let i = 0; i < plan.beers; i++) order.push(A.A_ORDER + BEER);
-  for (let i = 0; i < plan.small; i++) order.push(A.A_ORDER + SMALL_BEER);
+  for (let i = 0; i < plan.beers; i++) order.push(drink(BEER));
+  for (let i = 0; i < plan.small; i++) order.push(drink(SMALL_BEER));
   if (plan.shots.length > 0) {
-    if (t.shotSlots > 0) order.push(A.A_ORDER + RUM + plan.shots[0]);
+    if (t.shotSlots > 0) order.push(drink(RUM + plan.shots[0]));
     if (plan.sib) order.push(A.A_SIB);
-    for (let i = t.shotSlots > 0 ? 1 : 0; i < plan.shots.length; i++) order.push(A.A_ORDER + RUM + plan.shots[i]);
+    for (let i = t.shotSlots > 0 ? 1 : 0; i < plan.shots.length; i++) order.push(drink(RUM + plan.shots[i]));
   }
-  for (const s of plan.flattery) order.push(A.A_FLATTERY + s);
-  for (let i = 0; i < plan.tea; i++) order.push(A.A_ORDER + TEA);
-  for (let i = 0; i < plan.coffee; i++) order.push(A.A_ORDER + TEA + 1);
-  for (let i = 0; i < plan.utopenec; i++) order.push(A.A_ORDER + UTOPENEC);
+  for (const shot of plan.flattery) order.push(A.encodeAction({ kind: 'flattery', shot }));
+  for (let i = 0; i < plan.tea; i++) order.push(drink(TEA));
+  for (let i = 0; i < plan.coffee; i++) order.push(drink(TEA + 1));
+  for (let i = 0; i < plan.utopenec; i++) order.push(drink(UTOPENEC));
   for (const a of order) if (legal.includes(a)) return a;
   return A.A_DONE;
 }
