@@ -173,10 +173,3 @@ export function encodeAction(form: ActionForm): number {
   if (found < 0) throw new RangeError(`no action ${JSON.stringify(form)}`);
   return found;
 }
-
-/** The ids of one kind, in order. */
-export function actionsOfKind(kind: ActionKind): number[] {
-  const r = RANGE.get(kind);
-  if (r === undefined) throw new RangeError(`not an action kind: ${String(kind)}`);
-  return Array.from({ length: r.count }, (_, i) => r.base + i);
-}
