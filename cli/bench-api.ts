@@ -17,18 +17,24 @@ import { fileURLToPath } from 'node:url';
 import { CzechPubEnv } from '../env/env.ts';
 import { EnvObservation } from '../agents/observation.ts';
 import { percentile } from '../eval/stats.ts';
-import { intOption } from './args.ts';
 import { EXIT_OK, type Io } from './io.ts';
+import { helpText, parseOptions, type CommandSpec } from './options.ts';
 import { formatNumber, formatTable } from './table.ts';
 
-export const BENCH_API_USAGE = `Usage: czech-pub bench api [--seconds T] [--connections C] [--json]
-
-Starts the API in a child process and measures, for T seconds each (default 10) with C
-connections (default 50): GET /v1/bots (the reference), POST /v1/bots/random/act, POST
-/v1/bots/heuristic/act, clients playing remote games (GET view, POST action, until the game
-ends), and GET /v1/bots while C/5 clients keep games of the heaviest catalogue bots (at their
-most expensive allowed options) playing. Each autocannon part follows 2 s of load that is not
-counted. Reports requests/s and latency (median, p99).`;
+export const BENCH_API = {
+  name: 'bench api',
+  description: `Starts the API in a child process and measures, for T seconds each with C connections:
+GET /v1/bots (the reference), POST /v1/bots/random/act, POST /v1/bots/heuristic/act,
+clients playing remote games (GET view, POST action, until the game ends), and GET /v1/bots
+while C/5 clients keep games of the heaviest catalogue bots (at their most expensive allowed
+options) playing. Each autocannon part follows 2 s of load that is not counted. Reports
+requests/s and latency (median, p99).`,
+  options: {
+    seconds: { type: 'int', arg: 'T', min: 1, max: 3600, default: 10, help: 'seconds per part' },
+    connections: { type: 'int', arg: 'C', min: 1, max: 10_000, default: 50, help: 'connections (and remote-game clients)' },
+    json: { type: 'flag', help: 'print one JSON object' },
+  },
+} as const satisfies CommandSpec;
 
 interface Part {
   part: string;
@@ -141,9 +147,14 @@ async function underHeavyBots(url: string, seconds: number, connections: number,
   return toPart(`GET /v1/bots while ${clients} clients play games of ${heavy.join(', ')}`, r);
 }
 
-export async function benchApiCommand(values: Record<string, unknown>, io: Io): Promise<number> {
-  const seconds = intOption(values, 'seconds', 10, 1, 3600);
-  const connections = intOption(values, 'connections', 50, 1, 10_000);
+export async function benchApiCommand(args: readonly string[], io: Io): Promise<number> {
+  const parsed = parseOptions(BENCH_API, args);
+  if (!parsed) {
+    io.out(helpText(BENCH_API));
+    return EXIT_OK;
+  }
+  const values = parsed.values;
+  const { seconds, connections } = values;
   const env = new CzechPubEnv({ seed: 'bench-api', players: 4 });
   for (let i = 0; i < 9; i++) env.step(env.legalActions()[0]);
   const obs = new EnvObservation(env, env.currentPlayer);

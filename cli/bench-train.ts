@@ -11,22 +11,22 @@ import { OBS_SIZE } from '../env/observation/encode.ts';
 import { BACKENDS, type BackendChoice } from '../training/backend.ts';
 import { startBackend } from './train.ts';
 import { PPO_DEFAULTS, train, type IterationMetrics } from '../training/ppo.ts';
-import { choiceOption, intOption } from './args.ts';
 import { EXIT_OK, type Io } from './io.ts';
+import { helpText, parseOptions, type CommandSpec } from './options.ts';
 import { formatNumber, formatTable } from './table.ts';
 
-export const BENCH_TRAIN_USAGE = `Usage: czech-pub bench train [--iterations N] [--backend B] [--no-reference] [--json]
-
-Runs N PPO iterations (default 4; the first is a warm-up and not counted) with the default
+export const BENCH_TRAIN = {
+  name: 'bench train',
+  description: `Runs N PPO iterations (the first is a warm-up and not counted) with the default
 network (${OBS_SIZE} → ${PPO_DEFAULTS.hidden.join(' → ')} → ${NUM_ACTIONS} + value), ${PPO_DEFAULTS.numEnvs} games side by side, ${PPO_DEFAULTS.rolloutSteps} learner
-decisions per rollout and the default opponent pool, and prints the median rates.
-
-Options:
-  --iterations N   iterations to run, 2-100 (default 4)
-  --backend B      ${BACKENDS.join(', ')} (default auto)
-  --no-reference   skip the reference run with tf's own dense gradient
-  --json           print one JSON object
-  -h, --help       show this help`;
+decisions per rollout and the default opponent pool, and prints the median rates.`,
+  options: {
+    iterations: { type: 'int', arg: 'N', min: 2, max: 100, default: 4, help: 'iterations to run' },
+    backend: { type: 'choice', arg: 'B', choices: BACKENDS, default: 'auto', help: 'TensorFlow.js backend (auto: node, else wasm, else cpu)' },
+    'no-reference': { type: 'flag', help: "skip the reference run with tf's own dense gradient" },
+    json: { type: 'flag', help: 'print one JSON object' },
+  },
+} as const satisfies CommandSpec;
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -54,13 +54,18 @@ async function measure(iterations: number, backend: BackendChoice, plainDense: b
   };
 }
 
-export async function benchTrainCommand(values: Record<string, unknown>, io: Io): Promise<number> {
-  const iterations = intOption(values, 'iterations', 4, 2, 100);
-  const backend = choiceOption(values, 'backend', BACKENDS, 'auto');
+export async function benchTrainCommand(args: readonly string[], io: Io): Promise<number> {
+  const parsed = parseOptions(BENCH_TRAIN, args);
+  if (!parsed) {
+    io.out(helpText(BENCH_TRAIN));
+    return EXIT_OK;
+  }
+  const values = parsed.values;
+  const { iterations, backend } = values;
   await startBackend(backend);
   const log = values.json ? () => {} : (l: string) => io.err(l);
   const ours = await measure(iterations, backend, false, log);
-  const ref = values['no-reference'] ? null : await measure(iterations, backend, true, () => {});
+  const ref = values.noReference ? null : await measure(iterations, backend, true, () => {});
   const rec = {
     backend: ours.backend,
     network: `${OBS_SIZE}-${PPO_DEFAULTS.hidden.join('-')}-${NUM_ACTIONS}+1`,

@@ -1,54 +1,57 @@
-/** `czech-pub bench env`: how fast the environment steps; a readable table or one JSON object. */
+/**
+ * `czech-pub bench <target>`: how fast things run. `env` (here): the environment's steps, a
+ * readable table or one JSON object; `train` (bench-train.ts) and `api` (bench-api.ts) are
+ * loaded on demand, as they bring in TensorFlow.js or autocannon.
+ */
 import { ACTION_SPACE_VERSION, NUM_ACTIONS } from '../env/actions.ts';
 import { OBS_SIZE, OBSERVATION_VERSION } from '../env/observation/encode.ts';
 import { DEFAULT_RULESET } from '../env/ruleset.ts';
 import { cpus } from 'node:os';
-import { intOption, parseCommand, positiveOption } from './args.ts';
 import { benchEnv, warmupSeconds, type EnvBenchResult } from './bench-env.ts';
 import { EXIT_OK, UsageError, type Io } from './io.ts';
+import { helpText, parseOptions, PLAYERS_MAX, PLAYERS_MIN, type CommandSpec } from './options.ts';
 import { formatNumber, formatTable } from './table.ts';
 
-const { min: MIN_PLAYERS, max: MAX_PLAYERS } = DEFAULT_RULESET.players;
-const MAX_SECONDS = 3600;
-
-export const BENCH_USAGE = `Usage: czech-pub bench env [--players N] [--seconds T] [--json]
-       czech-pub bench train --help   (the PPO trainer's speed)
-       czech-pub bench api --help     (the HTTP API under load)
-
-Measures, on one core with random legal actions:
+export const BENCH_ENV = {
+  name: 'bench env',
+  description: `Measures, on one core with random legal actions:
   (a) engine-only decisions per second (legal actions + step, no log),
   (b) decisions per second with the observation encoded and the legal mask written
       for the player to act at every decision, as a training loop does,
   (c) games per second and decisions per game.
-Each part runs for T seconds after a short warm-up.
+Each part runs for T seconds after a short warm-up.`,
+  options: {
+    players: { type: 'int', arg: 'N', min: PLAYERS_MIN, max: PLAYERS_MAX, default: 4, help: 'number of players' },
+    seconds: { type: 'number', arg: 'T', min: 0, above: true, max: 3600, default: 5, help: 'seconds per part' },
+    json: { type: 'flag', help: 'print one JSON object instead of a table' },
+  },
+} as const satisfies CommandSpec;
 
-Options:
-  --players N   number of players, ${MIN_PLAYERS}-${MAX_PLAYERS} (default 4)
-  --seconds T   seconds per part, more than 0 and at most ${MAX_SECONDS} (default 5)
-  --json        print one JSON object instead of a table
-  -h, --help    show this help`;
+/** The targets of `bench`, each with its own options; train and api load on demand. */
+const TARGETS: Record<string, { summary: string; load: () => Promise<{ spec: CommandSpec; run: (args: readonly string[], io: Io) => Promise<number> | number }> }> = {
+  env: { summary: 'how fast the environment steps', load: async () => ({ spec: BENCH_ENV, run: benchEnvCommand }) },
+  train: {
+    summary: "the PPO trainer's rollout and update speed",
+    load: async () => {
+      const m = await import('./bench-train.ts');
+      return { spec: m.BENCH_TRAIN, run: m.benchTrainCommand };
+    },
+  },
+  api: {
+    summary: 'the HTTP API under load',
+    load: async () => {
+      const m = await import('./bench-api.ts');
+      return { spec: m.BENCH_API, run: m.benchApiCommand };
+    },
+  },
+};
 
-const API_OPTIONS = {
-  seconds: { type: 'string' },
-  connections: { type: 'string' },
-  json: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
+export const BENCH_USAGE = `Usage: czech-pub bench <target> [options]
 
-const TRAIN_OPTIONS = {
-  iterations: { type: 'string' },
-  backend: { type: 'string' },
-  'no-reference': { type: 'boolean' },
-  json: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
+Targets:
+${Object.entries(TARGETS).map(([name, t]) => `  ${name.padEnd(6)}${t.summary}`).join('\n')}
 
-const OPTIONS = {
-  players: { type: 'string' },
-  seconds: { type: 'string' },
-  json: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
+Run 'czech-pub bench <target> --help' for a target's options.`;
 
 /** The figures as one flat, machine-readable record. */
 export function benchRecord(r: EnvBenchResult): Record<string, number | string> {
@@ -96,53 +99,36 @@ function report(r: EnvBenchResult, rec: ReturnType<typeof benchRecord>): string[
   ];
 }
 
-type LazyTarget = { usage: string; run: (values: Record<string, unknown>, io: Io) => Promise<number> };
-
-/** Targets with their own options, loaded on demand: they bring in TensorFlow.js or autocannon. */
-const LAZY_TARGETS = {
-  train: {
-    options: TRAIN_OPTIONS,
-    load: async (): Promise<LazyTarget> => {
-      const m = await import('./bench-train.ts');
-      return { usage: m.BENCH_TRAIN_USAGE, run: m.benchTrainCommand };
-    },
-  },
-  api: {
-    options: API_OPTIONS,
-    load: async (): Promise<LazyTarget> => {
-      const m = await import('./bench-api.ts');
-      return { usage: m.BENCH_API_USAGE, run: m.benchApiCommand };
-    },
-  },
-};
-
-export function benchCommand(args: readonly string[], io: Io): number | Promise<number> {
-  const lazy = args[0] !== undefined && Object.hasOwn(LAZY_TARGETS, args[0]) ? LAZY_TARGETS[args[0] as keyof typeof LAZY_TARGETS] : undefined;
-  if (lazy) {
-    const parsed = parseCommand(args.slice(1), lazy.options, true);
-    if (parsed.positionals.length > 0) throw new UsageError(`unexpected argument '${parsed.positionals[0]}'`);
-    return lazy.load().then((m) => {
-      if (parsed.values.help) {
-        io.out(m.usage);
-        return EXIT_OK;
-      }
-      return m.run(parsed.values, io);
-    });
-  }
-  const { values, positionals } = parseCommand(args, OPTIONS, true);
-  if (values.help) {
+export async function benchCommand(args: readonly string[], io: Io): Promise<number> {
+  const [target, ...rest] = args;
+  if (target === '--help' || target === '-h') {
     io.out(BENCH_USAGE);
     return EXIT_OK;
   }
-  if (positionals.length === 0) throw new UsageError("missing what to measure: try 'czech-pub bench env' or 'czech-pub bench train'");
-  if (positionals[0] !== 'env') throw new UsageError(`unknown bench target '${positionals[0]}' (known: env, train, api)`);
-  if (positionals.length > 1) throw new UsageError(`unexpected argument '${positionals[1]}'`);
-  const players = intOption(values, 'players', 4, MIN_PLAYERS, MAX_PLAYERS);
-  const seconds = positiveOption(values, 'seconds', 5, MAX_SECONDS);
-  if (!values.json) io.err(`Measuring for about ${Math.ceil(2 * (seconds + warmupSeconds(seconds)))} s...`);
+  if (target === undefined) throw new UsageError("missing what to measure: try 'czech-pub bench env', 'bench train' or 'bench api'");
+  if (!Object.hasOwn(TARGETS, target)) {
+    throw new UsageError(target.startsWith('-') ? `name a target before options: 'czech-pub bench env ${target}'` : `unknown bench target '${target}' (known: ${Object.keys(TARGETS).join(', ')})`);
+  }
+  const { run } = await TARGETS[target].load();
+  return run(rest, io);
+}
+
+/** The commands of `bench`, for help listings (README's option tables are checked against them). */
+export async function benchSpecs(): Promise<CommandSpec[]> {
+  return Promise.all(Object.values(TARGETS).map(async (t) => (await t.load()).spec));
+}
+
+export function benchEnvCommand(args: readonly string[], io: Io): number {
+  const parsed = parseOptions(BENCH_ENV, args);
+  if (!parsed) {
+    io.out(helpText(BENCH_ENV));
+    return EXIT_OK;
+  }
+  const { players, seconds, json } = parsed.values;
+  if (!json) io.err(`Measuring for about ${Math.ceil(2 * (seconds + warmupSeconds(seconds)))} s...`);
   const result = benchEnv(players, seconds);
   const rec = benchRecord(result);
-  if (values.json) io.out(JSON.stringify(rec));
+  if (json) io.out(JSON.stringify(rec));
   else for (const line of report(result, rec)) io.out(line);
   return EXIT_OK;
 }

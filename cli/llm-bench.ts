@@ -11,61 +11,40 @@ import type { Price } from '../eval/usage.ts';
 import { ASSUMED_ANSWER_TOKENS, measurePrompts } from '../eval/prompt-size.ts';
 import { createAgent } from '../agents/default-registry.ts';
 import { LlmAgent, LlmServerError, onLlmFault } from '../agents/llm/llm-agent.ts';
-import { intOption, outDirOption, parseCommand } from './args.ts';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Io } from './io.ts';
+import { helpText, parseOptions, PLAYERS_MAX, PLAYERS_MIN, type CommandSpec } from './options.ts';
 import { asUsageError } from './tournament.ts';
 
-export const LLM_BENCH_USAGE = `Usage: czech-pub llm-bench --model M[,M2,...] [options]
-
-Plays each model (llm:M) in a seat of its own against opponents in the others, seats rotated
+export const LLM_BENCH = {
+  name: 'llm-bench',
+  synopsis: '--model M[,M2,...] [options]',
+  description: `Plays each model (llm:M) in a seat of its own against opponents in the others, seats rotated
 and deals duplicated (so several models meet the same deals), and reports win rates, ratings
-and what each cost.
-
-Options:
-  --model M[,M2...]  model names as the server knows them (required); one seat each
-  --base-url U       OpenAI-compatible server (default $OPENAI_BASE_URL, else OpenAI)
-  --api-key-env V    environment variable holding the API key (default OPENAI_API_KEY)
-  --opponents A      agent spec for the other seats (default heuristic)
-  --players N        players (default 4)
-  --games G          games (default 40; rounded up to whole rotations)
-  --seed S           tournament seed (default 1)
-  --concurrency C    requests in flight at once, and games played at once (default 4)
-  --no-structured    ask for plain text instead of a JSON schema (for servers without it)
-  --max-retries R    retries of a failed request (timeout, connection, 429, 5xx) before the
-                     decision falls back (default 4)
-  --prices FILE      JSON {"<model or spec>": {"promptPerMillion": 0.15, "completionPerMillion": 0.6}}
-  --transcript FILE  append every request and answer to FILE (JSONL)
-  --out DIR          write games.jsonl, results.json, leaderboard.md and report.html here
-  --allow-fallbacks  exit 0 even when more than 5% of the model's decisions fell back (the
-                     model is still marked INVALID in every table and file)
-  --json             print the summary as JSON
-  --dry-run          send nothing: a stand-in (--stand-in, default heuristic) plays the model's
-                     seat and the prompts it would be sent are measured (calls per game, size,
-                     tokens: exact for OpenAI's models, else characters/4), with the cost per
-                     game and for the run from --prices; checks everything a run checks
-  --stand-in A       the agent that plays the model's seat in a dry run (default heuristic)
-  -h, --help         show this help`;
-
-const OPTIONS = {
-  model: { type: 'string' },
-  'base-url': { type: 'string' },
-  'api-key-env': { type: 'string' },
-  opponents: { type: 'string' },
-  players: { type: 'string' },
-  games: { type: 'string' },
-  seed: { type: 'string' },
-  concurrency: { type: 'string' },
-  'no-structured': { type: 'boolean' },
-  'max-retries': { type: 'string' },
-  prices: { type: 'string' },
-  transcript: { type: 'string' },
-  out: { type: 'string' },
-  'allow-fallbacks': { type: 'boolean' },
-  json: { type: 'boolean' },
-  'dry-run': { type: 'boolean' },
-  'stand-in': { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
+and what each cost.`,
+  options: {
+    model: { type: 'list', arg: 'M[,M2...]', required: true, help: 'model names as the server knows them; one seat each' },
+    'base-url': { type: 'string', arg: 'U', defaultText: '$OPENAI_BASE_URL, else OpenAI', help: 'OpenAI-compatible server' },
+    'api-key-env': { type: 'string', arg: 'V', defaultText: 'OPENAI_API_KEY', help: 'environment variable holding the API key' },
+    opponents: { type: 'string', arg: 'A', default: 'heuristic', help: 'agent spec for the other seats' },
+    players: { type: 'int', arg: 'N', min: PLAYERS_MIN, max: PLAYERS_MAX, defaultText: 'the number of models, at least 4', help: 'players' },
+    games: { type: 'int', arg: 'G', min: 1, max: 1_000_000, default: 40, help: 'games, rounded up to whole rotations' },
+    seed: { type: 'string', arg: 'S', default: '1', help: 'tournament seed' },
+    concurrency: { type: 'int', arg: 'C', min: 1, max: 256, default: 4, help: 'requests in flight at once, and games played at once' },
+    'no-structured': { type: 'flag', help: 'ask for plain text instead of a JSON schema (for servers without it)' },
+    'max-retries': { type: 'int', arg: 'R', min: 0, max: 100, defaultText: "4, the agent's", help: 'retries of a failed request (timeout, connection, 429, 5xx) before the decision falls back' },
+    prices: { type: 'file', help: 'JSON {"<model or spec>": {"promptPerMillion": 0.15, "completionPerMillion": 0.6}}' },
+    transcript: { type: 'string', arg: 'FILE', help: 'append every request and answer to FILE (JSONL)' },
+    out: { type: 'folder', help: 'write games.jsonl, results.json, leaderboard.md and report.html here' },
+    ruleset: { type: 'ruleset', help: "play under the ruleset in this JSON file (the model's rules summary describes it)" },
+    'allow-fallbacks': { type: 'flag', help: "exit 0 even when more than 5% of a model's decisions fell back (still marked INVALID)" },
+    json: { type: 'flag', help: 'print the summary as JSON' },
+    'dry-run': {
+      type: 'flag',
+      help: "send nothing: a stand-in plays the model's seat and the prompts it would be sent are measured (tokens exact for OpenAI's models, else characters/4), with the cost from --prices",
+    },
+    'stand-in': { type: 'string', arg: 'A', default: 'heuristic', help: "the agent that plays the model's seat in a dry run" },
+  },
+} as const satisfies CommandSpec;
 
 function readPrices(file: string): Record<string, Price> {
   let raw: unknown;
@@ -85,44 +64,42 @@ function readPrices(file: string): Record<string, Price> {
 }
 
 export async function llmBenchCommand(args: readonly string[], io: Io): Promise<number> {
-  const { values } = parseCommand(args, OPTIONS);
-  if (values.help) {
-    io.out(LLM_BENCH_USAGE);
+  const parsed = parseOptions(LLM_BENCH, args);
+  if (!parsed) {
+    io.out(helpText(LLM_BENCH));
     return EXIT_OK;
   }
-  if (typeof values.model !== 'string' || values.model.trim() === '') throw new UsageError('--model is required, e.g. --model gpt-4o-mini');
-  const models = values.model.split(',').map((m) => m.trim());
-  if (models.some((m) => m === '')) throw new UsageError(`--model: an empty model name in '${values.model}'`);
-  if (new Set(models).size !== models.length) throw new UsageError(`--model: a model is named twice in '${values.model}'`);
-  const players = intOption(values, 'players', Math.max(4, models.length), 2, 6);
+  const values = parsed.values;
+  const models = values.model;
+  if (new Set(models).size !== models.length) throw new UsageError(`--model: a model is named twice in '${models.join(',')}'`);
+  const players = values.players ?? Math.min(parsed.ruleset.players.max, Math.max(4, models.length));
   if (models.length > players) throw new UsageError(`--model: ${models.length} models for ${players} seats; give --players ${models.length} or more`);
-  const games = intOption(values, 'games', 40, 1, 1_000_000);
-  const concurrency = intOption(values, 'concurrency', 4, 1, 256);
-  const opponent = typeof values.opponents === 'string' ? values.opponents : 'heuristic';
+  const { games, concurrency, seed, out } = values;
+  const opponent = values.opponents;
+  const ruleset = parsed.ruleset;
   const opts = [
-    values['base-url'] ? `baseUrl=${values['base-url']}` : '',
-    values['api-key-env'] ? `apiKeyEnv=${values['api-key-env']}` : '',
+    values.baseUrl !== undefined ? `baseUrl=${values.baseUrl}` : '',
+    values.apiKeyEnv !== undefined ? `apiKeyEnv=${values.apiKeyEnv}` : '',
     `concurrency=${concurrency}`,
-    values['no-structured'] ? 'structured=false' : '',
-    values['max-retries'] !== undefined ? `maxRetries=${intOption(values, 'max-retries', 4, 0, 100)}` : '',
-    values.transcript ? `transcript=${values.transcript}` : '',
+    values.noStructured ? 'structured=false' : '',
+    values.maxRetries !== undefined ? `maxRetries=${values.maxRetries}` : '',
+    values.transcript !== undefined ? `transcript=${values.transcript}` : '',
   ].filter(Boolean);
   const specs = models.map((m) => `llm:${m}:${opts.join(':')}`);
   // Tables name a model by what it is, not by where its server or transcript is.
   const labels = [...models.map((m) => `llm:${m}`), ...Array.from({ length: players - models.length }, () => opponent)];
   const agents = [...specs, ...Array.from({ length: players - models.length }, () => opponent)];
   const labelOf = new Map(specs.map((spec, i) => [spec, labels[i]]));
-  const seed = typeof values.seed === 'string' ? values.seed : '1';
   // Everything a run checks is checked first, dry run included.
-  const prices = typeof values.prices === 'string' ? readPrices(values.prices) : undefined;
-  const out = outDirOption(values);
+  const prices = values.prices !== undefined ? readPrices(values.prices) : undefined;
   try {
-    resolveConfig({ agents, players, games, seed, labels });
+    resolveConfig({ agents, players, games, seed, labels, ruleset });
+    if (values.dryRun) resolveConfig({ agents: [values.standIn, ...agents.slice(1)], players, games, seed, ruleset });
   } catch (e) {
     throw asUsageError(e);
   }
-  if (values['dry-run']) {
-    const r = await measurePrompts(typeof values['stand-in'] === 'string' ? values['stand-in'] : 'heuristic', opponent, players, games, seed, models[0]);
+  if (values.dryRun) {
+    const r = await measurePrompts(values.standIn, opponent, players, games, seed, models[0], ruleset);
     // Per model: each plays every game of the run in its own seat.
     const costs = models.map((m) => {
       const price = prices?.[`llm:${m}`] ?? prices?.[m];
@@ -168,7 +145,7 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
   try {
     const r = await runTournament({
       agents, labels, players, games, seed, workers: 0, parallel: concurrency, prices,
-      out,
+      ruleset, out,
       onGame: (done, total) => {
         if (!values.json && (done === total || done % Math.max(1, Math.floor(total / 10)) === 0)) io.err(`${done}/${total} games`);
       },
@@ -179,9 +156,9 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
     if (r.stoppedBy !== undefined) io.err(`llm-bench: stopped after ${r.gamesPlayed} of ${r.gamesScheduled} games: ${r.stoppedBy}. The results above are of the finished games only (incomplete).`);
     const invalid = r.usage.filter((u) => u.invalid);
     for (const u of invalid) {
-      io.err(`llm-bench: ${u.spec} is INVALID: ${(100 * u.fallbackRate).toFixed(1)}% of its decisions fell back (more than ${(100 * r.maxFallbackRate).toFixed(0)}%)${values['allow-fallbacks'] ? '; exit 0 as --allow-fallbacks asks' : '; --allow-fallbacks to exit 0 anyway'}`);
+      io.err(`llm-bench: ${u.spec} is INVALID: ${(100 * u.fallbackRate).toFixed(1)}% of its decisions fell back (more than ${(100 * r.maxFallbackRate).toFixed(0)}%)${values.allowFallbacks ? '; exit 0 as --allow-fallbacks asks' : '; --allow-fallbacks to exit 0 anyway'}`);
     }
-    return r.complete && (invalid.length === 0 || values['allow-fallbacks'] === true) ? EXIT_OK : EXIT_FAILURE;
+    return r.complete && (invalid.length === 0 || values.allowFallbacks === true) ? EXIT_OK : EXIT_FAILURE;
   } catch (e) {
     throw asUsageError(e);
   } finally {

@@ -1,34 +1,52 @@
 /**
  * The `czech-pub` command line: an adapter over env/ that parses arguments, runs one
  * subcommand and returns the exit code (0 ok, 1 failure, 2 bad usage). No rules live here.
+ * Each command declares its options once (options.ts); every usage error is one line on
+ * standard error, with the hint to --help on the same line.
  */
+import fs from 'node:fs';
+import { ACTION_SPACE_VERSION, NUM_ACTIONS } from '../env/actions.ts';
+import { OBS_SIZE, OBSERVATION_VERSION } from '../env/observation/encode.ts';
+import { DEFAULT_RULESET, RULESET_SCHEMA_VERSION } from '../env/ruleset.ts';
+import { ENGINE_VERSION, rulesetFingerprint } from '../env/spec.ts';
 import { benchCommand } from './bench.ts';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, processIo, UsageError, type Io } from './io.ts';
 import { playCommand } from './play.ts';
 import { tournamentCommand } from './tournament.ts';
 
+type Run = (args: readonly string[], io: Io) => number | Promise<number>;
+
+/** Each command parses its own arguments and prints its own --help. */
+const COMMANDS: Record<string, { summary: string; run: Run }> = {
+  play: { summary: 'play one seeded game between random agents and print it', run: playCommand },
+  bench: { summary: 'measure speed: bench env, bench train, bench api', run: benchCommand },
+  tournament: { summary: 'play agents against each other and rank them', run: tournamentCommand },
+  // Loaded on demand: they bring in TensorFlow.js, the LLM client or the server, which the others do not need.
+  train: { summary: 'train a policy by PPO self-play', run: async (args, io) => (await import('./train.ts')).trainCommand(args, io) },
+  'llm-bench': { summary: 'benchmark language models against bots', run: async (args, io) => (await import('./llm-bench.ts')).llmBenchCommand(args, io) },
+  serve: { summary: 'serve the HTTP API and the web page', run: async (args, io) => (await import('./serve.ts')).serveCommand(args, io) },
+};
+
 export const USAGE = `Usage: czech-pub <command> [options]
 
 Commands:
-  play        play one seeded game between random agents and print it
-  bench env   measure how fast the environment steps
-  tournament  play agents against each other and rank them
-  train       train a policy by PPO self-play
-  llm-bench   benchmark a language model against bots
-  serve       serve the HTTP API
+${Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(12)}${c.summary}`).join('\n')}
 
-Run 'czech-pub <command> --help' for a command's options.`;
+Run 'czech-pub <command> --help' for a command's options; 'czech-pub --version' for the versions.`;
 
-/** Each command parses its own arguments and prints its own --help. */
-const COMMANDS: Record<string, (args: readonly string[], io: Io) => number | Promise<number>> = {
-  play: playCommand,
-  bench: benchCommand,
-  tournament: tournamentCommand,
-  // Loaded on demand: it brings in TensorFlow.js, which the other commands do not need.
-  train: async (args, io) => (await import('./train.ts')).trainCommand(args, io),
-  'llm-bench': async (args, io) => (await import('./llm-bench.ts')).llmBenchCommand(args, io),
-  serve: async (args, io) => (await import('./serve.ts')).serveCommand(args, io),
-};
+/** The package's version and the versions that make results comparable (env/spec.ts). */
+export function versionText(): string {
+  const pkg = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { name: string; version: string };
+  return [
+    `${pkg.name} ${pkg.version}`,
+    `engine ${ENGINE_VERSION}, action space ${ACTION_SPACE_VERSION} (${NUM_ACTIONS} actions), observation ${OBSERVATION_VERSION} (${OBS_SIZE} floats), ruleset schema ${RULESET_SCHEMA_VERSION}`,
+    `default ruleset ${DEFAULT_RULESET.name} (fingerprint ${rulesetFingerprint(DEFAULT_RULESET)})`,
+    `Node ${process.version}`,
+  ].join('\n');
+}
+
+/** One line, whatever the message holds. */
+const oneLine = (s: string) => s.replace(/\s*\n\s*/g, ' ').trim();
 
 export async function main(argv: string[], io: Io = processIo): Promise<number> {
   const [cmd, ...rest] = argv;
@@ -40,16 +58,18 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     io.out(USAGE);
     return EXIT_OK;
   }
+  if (cmd === '--version' || cmd === '-V') {
+    io.out(versionText());
+    return EXIT_OK;
+  }
   const command = Object.hasOwn(COMMANDS, cmd) ? COMMANDS[cmd] : undefined;
+  const name = command ? `czech-pub ${cmd}` : 'czech-pub';
   try {
-    if (!command) {
-      throw new UsageError(cmd.startsWith('-') ? `unknown option '${cmd}'` : `unknown command '${cmd}'`);
-    }
-    return await command(rest, io);
+    if (!command) throw new UsageError(cmd.startsWith('-') ? `unknown option '${cmd}'` : `unknown command '${cmd}'`);
+    return await command.run(rest, io);
   } catch (e) {
     if (e instanceof UsageError) {
-      io.err(`czech-pub${command ? ` ${cmd}` : ''}: ${e.message}`);
-      io.err(`Run 'czech-pub${command ? ` ${cmd}` : ''} --help' for usage.`);
+      io.err(`${name}: ${oneLine(e.message)} (see '${name} --help')`);
       return EXIT_USAGE;
     }
     io.err(`czech-pub: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);

@@ -9,35 +9,29 @@ import { applyStep, createState, finalScores, legalActionsFast, winners } from '
 import type { GameEvent } from '../env/events.ts';
 import { narrateEvent, type NarrateOptions } from '../env/narrate.ts';
 import { randInt, seedRng } from '../env/rng.ts';
-import { DEFAULT_RULESET } from '../env/ruleset.ts';
+import type { Ruleset } from '../env/ruleset.ts';
 import { popcount } from '../env/state.ts';
-import { intOption, parseCommand } from './args.ts';
-import { EXIT_OK, UsageError, type Io } from './io.ts';
+import { EXIT_OK, type Io } from './io.ts';
+import { helpText, parseOptions, PLAYERS_MAX, PLAYERS_MIN, type CommandSpec } from './options.ts';
 import { formatTable } from './table.ts';
 
-const { min: MIN_PLAYERS, max: MAX_PLAYERS } = DEFAULT_RULESET.players;
-
-export const PLAY_USAGE = `Usage: czech-pub play [--players N] [--seed S] [--ask-all]
-
-Plays one game between random agents and prints what happens, turn by turn.
-
-Options:
-  --players N   number of players, ${MIN_PLAYERS}-${MAX_PLAYERS} (default 4)
-  --seed S      game seed, any text (default 1); the same seed prints the same game
-  --ask-all     ask every eligible player at every window, even with one legal action
-  -h, --help    show this help`;
-
-const OPTIONS = {
-  players: { type: 'string' },
-  seed: { type: 'string' },
-  'ask-all': { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
+export const PLAY = {
+  name: 'play',
+  description: 'Plays one game between random agents and prints what happens, turn by turn.',
+  options: {
+    players: { type: 'int', arg: 'N', min: PLAYERS_MIN, max: PLAYERS_MAX, default: 4, help: 'number of players' },
+    seed: { type: 'string', arg: 'S', default: '1', help: 'game seed, any text; the same seed prints the same game' },
+    'ask-all': { type: 'flag', help: 'ask every eligible player at every window, even with one legal action' },
+    ruleset: { type: 'ruleset', help: 'play under the ruleset in this JSON file (env/ruleset.ts; default the standard rules)' },
+  },
+} as const satisfies CommandSpec;
 
 export interface PlayOptions {
   players: number;
   seed: string;
   askAll: boolean;
+  /** Default: the standard rules. */
+  ruleset?: Ruleset;
 }
 
 /**
@@ -47,7 +41,7 @@ export interface PlayOptions {
  */
 export function playGame(opts: PlayOptions): string[] {
   const log: GameEvent[] = [];
-  const { rules, state } = createState({ players: opts.players, seed: opts.seed, askAll: opts.askAll }, log);
+  const { rules, state } = createState({ players: opts.players, seed: opts.seed, askAll: opts.askAll, ruleset: opts.ruleset }, log);
   const rng = seedRng(`${opts.seed}/agents`);
   const legal = new Int32Array(NUM_ACTIONS);
   while (!state.over && state.decisions < DEFAULT_MAX_DECISIONS) {
@@ -93,14 +87,12 @@ export function playGame(opts: PlayOptions): string[] {
 }
 
 export function playCommand(args: readonly string[], io: Io): number {
-  const { values } = parseCommand(args, OPTIONS);
-  if (values.help) {
-    io.out(PLAY_USAGE);
+  const parsed = parseOptions(PLAY, args);
+  if (!parsed) {
+    io.out(helpText(PLAY));
     return EXIT_OK;
   }
-  const players = intOption(values, 'players', 4, MIN_PLAYERS, MAX_PLAYERS);
-  if (values.seed === '') throw new UsageError('--seed must not be empty');
-  const seed = values.seed === undefined ? '1' : String(values.seed);
-  for (const line of playGame({ players, seed, askAll: values['ask-all'] === true })) io.out(line);
+  const { players, seed, askAll } = parsed.values;
+  for (const line of playGame({ players, seed, askAll, ruleset: parsed.ruleset })) io.out(line);
   return EXIT_OK;
 }

@@ -1,50 +1,41 @@
 /** `czech-pub serve`: the HTTP API (server/) on a host and port, until Ctrl-C or SIGTERM. */
 import { buildServer } from '../server/app.ts';
-import { ConfigError, loadConfig, type Limits, type ServerConfig } from '../server/config.ts';
-import { intOption, parseCommand } from './args.ts';
+import { ConfigError, DEFAULT_LIMITS, loadConfig, type Limits, type ServerConfig } from '../server/config.ts';
+import { rulesetFingerprint } from '../env/spec.ts';
 import { EXIT_OK, UsageError, type Io } from './io.ts';
+import { helpText, parseOptions, type CommandSpec } from './options.ts';
 
-export const SERVE_USAGE = `Usage: czech-pub serve [--config FILE] [--models DIR] [--host H] [--port P]
-
-Serves the HTTP API under /v1 and the web page at /: games with remote and bot seats,
+export const SERVE = {
+  name: 'serve',
+  description: `Serves the HTTP API under /v1 and the web page at /: games with remote and bot seats,
 stateless bot serving, tournament jobs. Clients name bots of the catalogue: the built-in
 entries (random, greedy, cautious, heuristic, ppo, ismcts with bounded options), the
-checkpoints in --models, and what the config file defines (README, "Security").
-
-Options:
-  --config FILE   the catalogue and limits (JSON; server/config.ts documents every field)
-  --models DIR    every NAME.json checkpoint in DIR is a bot named NAME
-  --host H        interface to listen on (default 127.0.0.1)
-  --port P        port (default 8787; 0 picks a free one)
-  --rate-limit N  requests per second per client address (default 2000; 0 = none)
-  --log           log every request as JSON lines
-  -h, --help      show this help`;
-
-const OPTIONS = {
-  config: { type: 'string' },
-  models: { type: 'string' },
-  host: { type: 'string' },
-  port: { type: 'string' },
-  log: { type: 'boolean' },
-  'rate-limit': { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
+checkpoints in --models, and what the config file defines (README, "Security").`,
+  options: {
+    config: { type: 'file', help: 'the catalogue and limits (JSON; server/config.ts documents every field)' },
+    models: { type: 'string', arg: 'DIR', help: 'every NAME.json checkpoint in DIR is a bot named NAME' },
+    host: { type: 'string', arg: 'H', default: '127.0.0.1', help: 'interface to listen on' },
+    port: { type: 'int', arg: 'P', min: 0, max: 65535, default: 8787, help: 'port; 0 picks a free one' },
+    'rate-limit': { type: 'int', arg: 'N', min: 0, max: 1_000_000, defaultText: `the config's, else ${DEFAULT_LIMITS.rateLimit}`, help: 'requests per second per client address; 0 = none' },
+    ruleset: { type: 'ruleset', help: 'every game under the ruleset in this JSON file (bots trained under another are left out)' },
+    log: { type: 'flag', help: 'log every request as JSON lines' },
+  },
+} as const satisfies CommandSpec;
 
 export async function serveCommand(args: readonly string[], io: Io): Promise<number> {
-  const { values } = parseCommand(args, OPTIONS);
-  if (values.help) {
-    io.out(SERVE_USAGE);
+  const parsed = parseOptions(SERVE, args);
+  if (!parsed) {
+    io.out(helpText(SERVE));
     return EXIT_OK;
   }
-  const port = intOption(values, 'port', 8787, 0, 65535);
-  const host = typeof values.host === 'string' ? values.host : '127.0.0.1';
+  const { port, host, ruleset } = parsed.values;
   const limits: Partial<Limits> = {};
-  if (values['rate-limit'] !== undefined) limits.rateLimit = intOption(values, 'rate-limit', 2000, 0, 1_000_000);
+  if (parsed.values.rateLimit !== undefined) limits.rateLimit = parsed.values.rateLimit;
   let app;
   try {
-    const config: ServerConfig = typeof values.config === 'string' ? loadConfig(values.config) : {};
-    if (typeof values.models === 'string') config.models = values.models;
-    app = await buildServer({ ...limits, config, logger: values.log === true });
+    const config: ServerConfig = parsed.values.config !== undefined ? loadConfig(parsed.values.config) : {};
+    if (parsed.values.models !== undefined) config.models = parsed.values.models;
+    app = await buildServer({ ...limits, config, ruleset: parsed.ruleset, notice: (line) => io.err(line), logger: parsed.values.log });
   } catch (e) {
     if (e instanceof ConfigError) throw new UsageError(e.message);
     throw e;
@@ -60,7 +51,8 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
     if (code === 'ENOTFOUND' || code === 'EADDRNOTAVAIL' || code === 'EAI_AGAIN') throw new UsageError(`--host ${host} is not an address of this machine (e.g. 127.0.0.1, 0.0.0.0, ::1)`);
     throw e;
   }
-  io.err(`czech-pub API listening on ${url} (the web page at /, the API docs at /docs; Ctrl-C stops it)`);
+  const rules = ruleset ? `; ruleset ${ruleset.name} (${rulesetFingerprint(ruleset)})` : '';
+  io.err(`czech-pub API listening on ${url} (the web page at /, the API docs at /docs${rules}; Ctrl-C stops it)`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);

@@ -9,47 +9,32 @@ import { availableParallelism } from 'node:os';
 import { knownAgents } from '../agents/default-registry.ts';
 import { leaderboardMarkdown } from '../eval/report.ts';
 import { jsonSummary, runTournament, TournamentConfigError } from '../eval/tournament.ts';
-import { intOption, outDirOption, parseCommand } from './args.ts';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Io } from './io.ts';
+import { helpText, parseOptions, PLAYERS_MAX, PLAYERS_MIN, type CommandSpec } from './options.ts';
 
-export const TOURNAMENT_USAGE = `Usage: czech-pub tournament --agents A,B,... [options]
-
-Plays agents against each other: one agent spec per seat, seats rotated so every agent
-sits in every seat equally often, and (by default) each deal played once per rotation.
-
-Options:
-  --agents A,B,...  agent specs, one per seat (repeat a spec to field it twice)
-  --players N       number of players (default: the number of agents)
-  --games G         games to play, rounded up to whole rotations (default 400)
-  --seed S          tournament seed (default 1); the same seed gives the same results
-  --workers W       worker threads (default: one per core); 0 plays in this thread
-  --parallel P      games at once in this thread (implies --workers 0): for agents that wait
-                    on a network (llm:), so their requests overlap
-  --out DIR         write games.jsonl, results.json, leaderboard.md and report.html here
-  --no-duplicate    a fresh deal for every game instead of duplicated deals
-  --ask-all         ask every eligible player at every window
-  --json            print the summary as JSON on stdout instead of the leaderboard
-  -h, --help        show this help
-
-Agents: AGENTS_LIST`;
-
-const OPTIONS = {
-  agents: { type: 'string' },
-  players: { type: 'string' },
-  games: { type: 'string' },
-  seed: { type: 'string' },
-  workers: { type: 'string' },
-  parallel: { type: 'string' },
-  out: { type: 'string' },
-  'no-duplicate': { type: 'boolean' },
-  'ask-all': { type: 'boolean' },
-  json: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
-
-function usage(): string {
-  return TOURNAMENT_USAGE.replace('AGENTS_LIST', knownAgents().map((a) => `\n  ${a.name.padEnd(10)} ${a.description}`).join(''));
-}
+export const TOURNAMENT = {
+  name: 'tournament',
+  synopsis: '--agents A,B,... [options]',
+  description: `Plays agents against each other: one agent spec per seat, seats rotated so every agent
+sits in every seat equally often, and (by default) each deal played once per rotation.`,
+  options: {
+    agents: { type: 'list', required: true, help: 'agent specs, one per seat (repeat a spec to field it twice), e.g. random,greedy,cautious,heuristic' },
+    players: { type: 'int', arg: 'N', min: PLAYERS_MIN, max: PLAYERS_MAX, defaultText: 'the number of agents', help: 'number of players' },
+    games: { type: 'int', arg: 'G', min: 1, max: 10_000_000, default: 400, help: 'games to play, rounded up to whole rotations' },
+    seed: { type: 'string', arg: 'S', default: '1', help: 'tournament seed; the same seed gives the same results' },
+    workers: { type: 'int', arg: 'W', min: 0, max: 256, defaultText: 'one per core', help: 'worker threads; 0 plays in this thread' },
+    parallel: {
+      type: 'int', arg: 'P', min: 1, max: 1024, conflicts: ['workers'], conflictWhy: 'plays in this thread',
+      help: 'games at once in this thread, for agents that wait on a network (llm:)',
+    },
+    out: { type: 'folder', help: 'write games.jsonl, results.json, leaderboard.md and report.html here' },
+    'no-duplicate': { type: 'flag', help: 'a fresh deal for every game instead of duplicated deals' },
+    'ask-all': { type: 'flag', help: 'ask every eligible player at every window' },
+    ruleset: { type: 'ruleset', help: 'play under the ruleset in this JSON file (recorded in the results)' },
+    json: { type: 'flag', help: 'print the summary as JSON on stdout instead of the leaderboard' },
+  },
+  footer: () => `Agents:${knownAgents().map((a) => `\n  ${a.name.padEnd(10)} ${a.description}`).join('')}`,
+} as const satisfies CommandSpec;
 
 /** A tournament's setup errors (bad config, unknown agent, bad agent option) as usage errors; others as they are. */
 export function asUsageError(e: unknown): unknown {
@@ -95,23 +80,14 @@ function progress(io: Io) {
 }
 
 export async function tournamentCommand(args: readonly string[], io: Io): Promise<number> {
-  const { values } = parseCommand(args, OPTIONS);
-  if (values.help) {
-    io.out(usage());
+  const parsed = parseOptions(TOURNAMENT, args);
+  if (!parsed) {
+    io.out(helpText(TOURNAMENT));
     return EXIT_OK;
   }
-  if (typeof values.agents !== 'string' || values.agents.trim() === '') throw new UsageError('--agents is required, e.g. --agents random,greedy,cautious,heuristic');
-  const agents = values.agents.split(',').map((s) => s.trim());
-  if (agents.some((a) => a === '')) throw new UsageError(`--agents has an empty entry: '${values.agents}'`);
-  const players = intOption(values, 'players', agents.length, 2, 6);
-  const games = intOption(values, 'games', 400, 1, 10_000_000);
-  const parallel = intOption(values, 'parallel', 1, 1, 1024);
-  if (values.parallel !== undefined && values.workers !== undefined && values.workers !== '0') throw new UsageError('--parallel plays in this thread: drop --workers (or give --workers 0)');
-  const workers = values.parallel !== undefined ? 0 : intOption(values, 'workers', availableParallelism(), 0, 256);
-  if (values.seed === '') throw new UsageError('--seed must not be empty');
-  const seed = typeof values.seed === 'string' ? values.seed : '1';
-  const json = values.json === true;
-  const out = outDirOption(values);
+  const { agents, games, seed, parallel, out, json } = parsed.values;
+  const players = parsed.values.players ?? agents.length;
+  const workers = parsed.given.has('parallel') ? 0 : (parsed.values.workers ?? availableParallelism());
 
   const controller = new AbortController();
   const onSigint = () => {
@@ -122,15 +98,15 @@ export async function tournamentCommand(args: readonly string[], io: Io): Promis
   const bar = progress(io);
   try {
     const result = await runTournament({
-      agents, players, games, seed, workers, parallel, duplicate: values['no-duplicate'] !== true, askAll: values['ask-all'] === true,
-      out, signal: controller.signal,
+      agents, players, games, seed, workers, parallel, duplicate: !parsed.values.noDuplicate, askAll: parsed.values.askAll,
+      ruleset: parsed.ruleset, out, signal: controller.signal,
       onGame: (done, total) => bar.update(done, total),
     });
     bar.stop();
     if (json) io.out(JSON.stringify(jsonSummary(result)));
     else {
       io.out(leaderboardMarkdown(result));
-      if (values.out) io.out(`Results in ${values.out}/ (results.json, leaderboard.md, report.html, games.jsonl).`);
+      if (out) io.out(`Results in ${out}/ (results.json, leaderboard.md, report.html, games.jsonl).`);
     }
     if (result.stoppedBy !== undefined) io.err(`stopped after ${result.gamesPlayed} of ${result.gamesScheduled} games: ${result.stoppedBy}`);
     return result.complete ? EXIT_OK : EXIT_FAILURE;

@@ -22,20 +22,6 @@ describe('czech-pub train', () => {
     expect(b.out).toMatch(/^Usage: czech-pub bench train/);
   });
 
-  it.each([
-    [['train', '--backend', 'gpu'], "--backend must be one of auto, node, wasm, cpu, got 'gpu'"],
-    [['train', '--players', '7'], '--players must be a whole number from 2 to 6'],
-    [['train', '--reward', 'money'], "--reward must be one of win, rank, score, got 'money'"],
-    [['train', '--hidden', '256,x'], "--hidden must be widths like 256,256, got '256,x'"],
-    [['train', '--resume', '/nonexistent/run'], '/nonexistent/run is not a training run directory (no options.json)'],
-    [['train', '--resume', '/nonexistent/run', '--seed', '3'], '--resume continues a run with its own options; drop --seed'],
-    [['bench', 'train', '--iterations', '1'], '--iterations must be a whole number from 2 to 100'],
-  ])('%j fails with a usage error naming the problem', async (argv, message) => {
-    const r = await run(...argv);
-    expect(r.code).toBe(2);
-    expect(r.err).toContain(message);
-  });
-
   it('trains for a few steps from the command line and says where the run is', async () => {
     const out = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-train-'));
     const r = await run('train', '--steps', '300', '--envs', '4', '--rollout', '256', '--hidden', '8', '--eval-deals', '1', '--eval-vs', 'random', '--out', out, '--seed', '5');
@@ -44,5 +30,17 @@ describe('czech-pub train', () => {
     const dir = r.out.match(/Run directory: (.*)/)?.[1];
     expect(dir && fs.existsSync(path.join(dir, 'model.json'))).toBe(true);
     expect(JSON.parse(fs.readFileSync(path.join(dir!, 'options.json'), 'utf8')).options.seed).toBe(5);
+    const steps = JSON.parse(fs.readFileSync(path.join(dir!, 'model.json'), 'utf8')).steps as number;
+    const metrics = fs.readFileSync(path.join(dir!, 'metrics.jsonl'), 'utf8');
+
+    // Resuming to a total the run has already reached does nothing, and says so in one line (exit 2).
+    for (const budget of [['--steps', String(steps)], ['--steps', '100'], []]) {
+      const again = await run('train', '--resume', dir!, ...budget);
+      expect(again.code, budget.join(' ')).toBe(2);
+      expect(again.err.split('\n')).toHaveLength(1);
+      expect(again.err).toContain(`is already at ${steps} learner decisions`);
+      expect(again.err).toContain(`nothing to train; give a larger total with --steps (more than ${steps}) or --minutes`);
+    }
+    expect(fs.readFileSync(path.join(dir!, 'metrics.jsonl'), 'utf8')).toBe(metrics);
   });
 });

@@ -5,65 +5,49 @@
  */
 import cliProgress from 'cli-progress';
 import { REWARD_SCHEMES } from '../env/rewards.ts';
+import { rulesetMismatch } from '../agents/agent.ts';
 import { createAgent } from '../agents/default-registry.ts';
 import { BACKENDS, initBackend, type BackendChoice } from '../training/backend.ts';
-import { parsePool } from '../training/collect.ts';
+import { parsePool, type PoolEntry } from '../training/collect.ts';
 import type { EvalResult } from '../training/evaluate.ts';
 import type { IterationMetrics } from '../training/ppo.ts';
-import { readRunOptions, RUN_DEFAULTS, runTraining, type RunOptions } from '../training/run.ts';
-import { choiceOption, intOption, parseCommand, positiveOption } from './args.ts';
+import { NothingToTrainError, readRunOptions, RUN_DEFAULTS, runTraining, type RunOptions } from '../training/run.ts';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Io } from './io.ts';
+import { helpText, parseOptions, PLAYERS_MAX, PLAYERS_MIN, type CommandSpec } from './options.ts';
 
-export const TRAIN_USAGE = `Usage: czech-pub train [options]
+/** What a resumed run keeps from its own options.json: giving one of these with --resume is refused. */
+const FIXED_BY_RUN = ['players', 'seed', 'out', 'envs', 'rollout', 'hidden', 'lr', 'ent-coef', 'reward', 'opponents', 'imitate', 'imitate-steps', 'ruleset'] as const;
 
-Trains a policy by PPO self-play and writes a run directory (options, metrics.jsonl,
-model.json, trainer.json, curve.svg). Play the result with --agents ppo:<run dir>/model.json.
-
-Options:
-  --players N        players per training game (default ${RUN_DEFAULTS.players})
-  --steps N          learner decisions to train on (default ${RUN_DEFAULTS.totalSteps})
-  --minutes M        stop after M minutes instead (the learning rate anneals over the time)
-  --seed S           seed of the run (default ${RUN_DEFAULTS.seed}); same seed, same backend: same run
-  --out DIR          where the run directory is made (default ${RUN_DEFAULTS.out}/)
-  --resume DIR       continue the run in DIR (its own options; --steps/--minutes extend it)
-  --backend B        ${BACKENDS.join(', ')} (default auto: node, else wasm, else cpu)
-  --envs N           games played side by side (default ${RUN_DEFAULTS.numEnvs})
-  --rollout N        learner decisions per update (default ${RUN_DEFAULTS.rolloutSteps})
-  --hidden A,B       hidden layer widths (default ${RUN_DEFAULTS.hidden.join(',')})
-  --lr X             Adam learning rate (default ${RUN_DEFAULTS.lr})
-  --ent-coef X       entropy bonus coefficient (default ${RUN_DEFAULTS.entCoef})
-  --reward R         terminal reward: ${REWARD_SCHEMES.join(', ')} (default ${RUN_DEFAULTS.reward})
-  --imitate AGENT    warm start: first clone AGENT's choices (e.g. heuristic), then PPO
-  --imitate-steps N  teacher decisions to clone (default ${RUN_DEFAULTS.imitateSteps})
-  --opponents POOL   weighted pool of the other seats (default ${RUN_DEFAULTS.pool}):
-                     self = the current policy, past = frozen snapshots, or agent specs
-  --eval-every K     iterations between evaluations (default ${RUN_DEFAULTS.evalEvery}; 0 = at the end only)
-  --eval-deals D     deals per evaluation opponent, each in every seat (default ${RUN_DEFAULTS.evalDeals})
-  --eval-vs A,B      evaluation opponents (default ${RUN_DEFAULTS.evalOpponents})
-  -h, --help         show this help`;
-
-const OPTIONS = {
-  players: { type: 'string' },
-  steps: { type: 'string' },
-  minutes: { type: 'string' },
-  seed: { type: 'string' },
-  out: { type: 'string' },
-  resume: { type: 'string' },
-  backend: { type: 'string' },
-  envs: { type: 'string' },
-  rollout: { type: 'string' },
-  hidden: { type: 'string' },
-  lr: { type: 'string' },
-  reward: { type: 'string' },
-  'ent-coef': { type: 'string' },
-  opponents: { type: 'string' },
-  imitate: { type: 'string' },
-  'imitate-steps': { type: 'string' },
-  'eval-every': { type: 'string' },
-  'eval-deals': { type: 'string' },
-  'eval-vs': { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
+export const TRAIN = {
+  name: 'train',
+  description: `Trains a policy by PPO self-play and writes a run directory (options, metrics.jsonl,
+model.json, trainer.json, curve.svg). Play the result with --agents ppo:<run dir>/model.json.`,
+  options: {
+    players: { type: 'int', arg: 'N', min: PLAYERS_MIN, max: PLAYERS_MAX, default: RUN_DEFAULTS.players, help: 'players per training game' },
+    steps: { type: 'int', arg: 'N', min: 1, max: 1e12, default: RUN_DEFAULTS.totalSteps, conflicts: ['minutes'], help: 'learner decisions to train on' },
+    minutes: { type: 'number', arg: 'M', min: 0, above: true, max: 1e6, help: 'train for M minutes instead of a number of steps (the learning rate anneals over the time)' },
+    seed: { type: 'int', arg: 'S', min: 0, max: 2 ** 31 - 1, default: RUN_DEFAULTS.seed, help: 'seed of the run; same seed, same backend: same run' },
+    out: { type: 'folder', default: RUN_DEFAULTS.out, help: 'where the run directory is made' },
+    resume: {
+      type: 'string', arg: 'DIR', conflicts: FIXED_BY_RUN, conflictWhy: 'continues a run with its own options',
+      help: 'continue the run in DIR with its own options; --steps or --minutes sets the new total',
+    },
+    backend: { type: 'choice', arg: 'B', choices: BACKENDS, default: RUN_DEFAULTS.backend, help: 'TensorFlow.js backend (auto: node, else wasm, else cpu)' },
+    envs: { type: 'int', arg: 'N', min: 1, max: 4096, default: RUN_DEFAULTS.numEnvs, help: 'games played side by side' },
+    rollout: { type: 'int', arg: 'N', min: 64, max: 1_000_000, default: RUN_DEFAULTS.rolloutSteps, help: 'learner decisions per update' },
+    hidden: { type: 'list', arg: 'A,B', default: RUN_DEFAULTS.hidden.map(String), help: 'hidden layer widths, each 1-4096' },
+    lr: { type: 'number', arg: 'X', min: 0, above: true, max: 1, default: RUN_DEFAULTS.lr, help: 'Adam learning rate' },
+    'ent-coef': { type: 'number', arg: 'X', min: 0, max: 1, default: RUN_DEFAULTS.entCoef, help: 'entropy bonus coefficient' },
+    reward: { type: 'choice', arg: 'R', choices: REWARD_SCHEMES, default: RUN_DEFAULTS.reward, help: 'terminal reward' },
+    ruleset: { type: 'ruleset', help: 'train under the ruleset in this JSON file (recorded in the run and its checkpoints)' },
+    imitate: { type: 'string', arg: 'AGENT', defaultText: 'none', help: "warm start: first clone AGENT's choices (e.g. heuristic), then PPO" },
+    'imitate-steps': { type: 'int', arg: 'N', min: 0, max: 1e9, default: RUN_DEFAULTS.imitateSteps, help: 'teacher decisions to clone' },
+    opponents: { type: 'string', arg: 'POOL', default: RUN_DEFAULTS.pool, help: 'weighted pool of the other seats: self = the current policy, past = frozen snapshots, or agent specs' },
+    'eval-every': { type: 'int', arg: 'K', min: 0, max: 1e9, default: RUN_DEFAULTS.evalEvery, help: 'iterations between evaluations; 0 = at the end only' },
+    'eval-deals': { type: 'int', arg: 'D', min: 1, max: 1e6, default: RUN_DEFAULTS.evalDeals, help: 'deals per evaluation opponent, each in every seat' },
+    'eval-vs': { type: 'list', arg: 'A,B', default: RUN_DEFAULTS.evalOpponents.split(','), help: 'evaluation opponents' },
+  },
+} as const satisfies CommandSpec;
 
 function evalText(e: EvalResult[] | null): string {
   if (!e) return 'no eval yet';
@@ -83,9 +67,18 @@ async function checkBeforeRun(o: RunOptions): Promise<void> {
       throw new UsageError(`${option}: ${(e as Error).message.split('\n')[0]}`);
     }
   };
-  check('--opponents', () => parsePool(o.pool));
-  if (o.imitate !== '') check('--imitate', () => createAgent(o.imitate));
-  for (const spec of o.evalOpponents.split(',').map((x) => x.trim()).filter((x) => x !== '')) check('--eval-vs', () => createAgent(spec));
+  // Every agent the run will field, made once now; one trained under other rules is refused too.
+  const agent = (option: string, spec: string) => {
+    check(option, () => {
+      const mismatch = rulesetMismatch(createAgent(spec), o.ruleset);
+      if (mismatch) throw new Error(mismatch);
+    });
+  };
+  let pool: PoolEntry[] = [];
+  check('--opponents', () => (pool = parsePool(o.pool)));
+  for (const e of pool) if (e.name !== 'self' && e.name !== 'past') agent('--opponents', e.name);
+  if (o.imitate !== '') agent('--imitate', o.imitate);
+  for (const spec of o.evalOpponents.split(',').map((x) => x.trim()).filter((x) => x !== '')) agent('--eval-vs', spec);
   await startBackend(o.backend);
 }
 
@@ -98,55 +91,49 @@ export async function startBackend(choice: BackendChoice): Promise<void> {
   }
 }
 
-export async function trainCommand(args: readonly string[], io: Io): Promise<number> {
-  const { values } = parseCommand(args, OPTIONS);
-  if (values.help) {
-    io.out(TRAIN_USAGE);
-    return EXIT_OK;
-  }
-  const resume = typeof values.resume === 'string' ? values.resume : undefined;
+/** The run's options: a fresh run's from the command line, a resumed run's from its directory with the new budget. */
+function runOptions(parsed: NonNullable<ReturnType<typeof parseOptions<typeof TRAIN.options>>>): RunOptions {
+  const v = parsed.values;
   let o: RunOptions;
-  if (resume) {
-    const fixed = ['players', 'seed', 'out', 'envs', 'rollout', 'hidden', 'lr', 'ent-coef', 'reward', 'opponents', 'imitate', 'imitate-steps'].filter((k) => values[k] !== undefined);
-    if (fixed.length > 0) throw new UsageError(`--resume continues a run with its own options; drop ${fixed.map((k) => `--${k}`).join(', ')}`);
+  if (v.resume !== undefined) {
     try {
-      o = readRunOptions(resume);
+      o = readRunOptions(v.resume);
     } catch (e) {
       throw new UsageError((e as Error).message);
     }
   } else {
-    o = { ...RUN_DEFAULTS, hidden: [...RUN_DEFAULTS.hidden] };
-    o.players = intOption(values, 'players', o.players, 2, 6);
-    o.seed = intOption(values, 'seed', o.seed, 0, 2 ** 31 - 1);
-    if (typeof values.out === 'string') o.out = values.out;
-    o.numEnvs = intOption(values, 'envs', o.numEnvs, 1, 4096);
-    o.rolloutSteps = intOption(values, 'rollout', o.rolloutSteps, 64, 1_000_000);
-    o.minibatch = Math.min(o.minibatch, o.rolloutSteps);
-    if (typeof values.hidden === 'string') {
-      const h = values.hidden.split(',').map(Number);
-      if (h.length === 0 || h.some((x) => !Number.isInteger(x) || x < 1 || x > 4096)) throw new UsageError(`--hidden must be widths like 256,256, got '${values.hidden}'`);
-      o.hidden = h;
-    }
-    o.lr = positiveOption(values, 'lr', o.lr, 1);
-    if (values['ent-coef'] !== undefined) {
-      const e = Number(values['ent-coef']);
-      if (typeof values['ent-coef'] !== 'string' || values['ent-coef'].trim() === '' || !(e >= 0 && e <= 1)) throw new UsageError(`--ent-coef must be a number from 0 to 1, got '${String(values['ent-coef'])}'`);
-      o.entCoef = e;
-    }
-    o.reward = choiceOption(values, 'reward', REWARD_SCHEMES, o.reward);
-    if (typeof values.opponents === 'string') o.pool = values.opponents;
-    if (typeof values.imitate === 'string') o.imitate = values.imitate;
-    o.imitateSteps = intOption(values, 'imitate-steps', o.imitateSteps, 0, 1e9);
+    const hidden = v.hidden.map(Number);
+    if (hidden.some((x) => !Number.isInteger(x) || x < 1 || x > 4096)) throw new UsageError(`--hidden must be widths like 256,256, got '${v.hidden.join(',')}'`);
+    o = {
+      ...RUN_DEFAULTS, players: v.players, seed: v.seed, out: v.out, numEnvs: v.envs, rolloutSteps: v.rollout, minibatch: Math.min(RUN_DEFAULTS.minibatch, v.rollout),
+      hidden, lr: v.lr, entCoef: v.entCoef, reward: v.reward, pool: v.opponents, imitate: v.imitate ?? '', imitateSteps: v.imitateSteps, ruleset: parsed.ruleset,
+    };
   }
-  if (values.steps !== undefined) o.totalSteps = intOption(values, 'steps', o.totalSteps, 1, 1e12);
-  if (values.minutes !== undefined) {
-    o.minutes = positiveOption(values, 'minutes', 0, 1e6);
-    if (values.steps === undefined) o.totalSteps = Number.MAX_SAFE_INTEGER;
+  // The budget: --steps or --minutes (never both), else the run's own.
+  if (parsed.given.has('steps')) o.totalSteps = v.steps;
+  if (v.minutes !== undefined) {
+    o.minutes = v.minutes;
+    o.totalSteps = Number.MAX_SAFE_INTEGER;
+  } else if (parsed.given.has('steps')) {
+    o.minutes = 0;
   }
-  o.backend = choiceOption(values, 'backend', BACKENDS, o.backend);
-  o.evalEvery = intOption(values, 'eval-every', o.evalEvery, 0, 1e9);
-  o.evalDeals = intOption(values, 'eval-deals', o.evalDeals, 1, 1e6);
-  if (typeof values['eval-vs'] === 'string') o.evalOpponents = values['eval-vs'];
+  // A resumed run keeps its own backend and evaluation settings unless they are given again.
+  const set = (name: string) => v.resume === undefined || parsed.given.has(name);
+  if (set('backend')) o.backend = v.backend;
+  if (set('eval-every')) o.evalEvery = v.evalEvery;
+  if (set('eval-deals')) o.evalDeals = v.evalDeals;
+  if (set('eval-vs')) o.evalOpponents = v.evalVs.join(',');
+  return o;
+}
+
+export async function trainCommand(args: readonly string[], io: Io): Promise<number> {
+  const parsed = parseOptions(TRAIN, args);
+  if (!parsed) {
+    io.out(helpText(TRAIN));
+    return EXIT_OK;
+  }
+  const resume = parsed.values.resume;
+  const o = runOptions(parsed);
   await checkBeforeRun(o);
 
   let stop = false;
@@ -203,6 +190,10 @@ export async function trainCommand(args: readonly string[], io: Io): Promise<num
       return EXIT_FAILURE;
     }
     return EXIT_OK;
+  } catch (e) {
+    // A resumed run already past the budget asked for: nothing was done, and the command line says why.
+    if (e instanceof NothingToTrainError) throw new UsageError(e.message);
+    throw e;
   } finally {
     if (bar && barStarted) bar.stop();
     process.removeListener('SIGINT', onSigint);

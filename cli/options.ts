@@ -1,0 +1,290 @@
+/**
+ * Each command's options, declared once (as CleanRL's one `Args` class): name, type,
+ * default, range or choices and a one-line help. From the declaration come the --help text,
+ * the parse (node:util parseArgs underneath, strict) and the checks, which return typed
+ * values: numbers as numbers, lists as arrays, `--ruleset FILE` as a parsed Ruleset.
+ *
+ * | type    | value            | checks                                                      |
+ * |---------|------------------|-------------------------------------------------------------|
+ * | flag    | boolean          | takes no value                                              |
+ * | int     | number           | a whole number in [min, max]                                |
+ * | number  | number           | a finite number in [min, max] (or above min with `above`)   |
+ * | string  | string           | not empty                                                   |
+ * | choice  | one of `choices` |                                                             |
+ * | list    | string[]         | comma-separated, no empty entry                             |
+ * | file    | string           | an existing file                                            |
+ * | folder  | string           | not an existing file (the folder is made when written)      |
+ * | ruleset | Ruleset          | a JSON file that env/ruleset.ts parseRuleset accepts        |
+ *
+ * Ranges that come from the game (player counts) are functions of the ruleset in use: the
+ * one `--ruleset` names, else the default. Options that cannot go together name each other
+ * in `conflicts`; giving both is a usage error.
+ */
+import fs from 'node:fs';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { DEFAULT_RULESET, parseRuleset, type Ruleset } from '../env/ruleset.ts';
+import { UsageError } from './io.ts';
+
+/** What ranges may depend on: the ruleset in use. */
+export interface Context {
+  ruleset: Ruleset;
+}
+
+type Bound = number | ((ctx: Context) => number);
+
+interface Base {
+  /** One line for --help. */
+  help: string;
+  /** The value's placeholder in --help (N, FILE, DIR ...). */
+  arg?: string;
+  /** Options that may not be given together with this one. */
+  conflicts?: readonly string[];
+  /** Why, for the error: `--resume ${why}; drop --seed`. Without it: `--a and --b cannot be given together`. */
+  conflictWhy?: string;
+  /** Must be given (no default makes sense). */
+  required?: boolean;
+  /** The default as --help shows it, when it is not a plain value (e.g. "the number of agents"). */
+  defaultText?: string;
+}
+
+export type OptionSpec =
+  | (Base & { type: 'flag' })
+  | (Base & { type: 'int'; min: Bound; max: Bound; default?: number })
+  | (Base & { type: 'number'; min: number; max: number; above?: boolean; default?: number })
+  | (Base & { type: 'string'; default?: string })
+  | (Base & { type: 'choice'; choices: readonly string[]; default?: string })
+  | (Base & { type: 'list'; default?: readonly string[] })
+  | (Base & { type: 'file' })
+  | (Base & { type: 'folder'; default?: string })
+  | (Base & { type: 'ruleset' });
+
+export type OptionSpecs = Record<string, OptionSpec>;
+
+export interface CommandSpec<O extends OptionSpecs = OptionSpecs> {
+  /** As typed after `czech-pub`: `play`, `bench env`. */
+  name: string;
+  /** What the command does, a few lines for --help. */
+  description: string;
+  options: O;
+  /** The synopsis after the name; made from the options when absent. */
+  synopsis?: string;
+  /** Text after the options in --help (e.g. the known agents), made when asked. */
+  footer?: () => string;
+}
+
+type Camel<S extends string> = S extends `${infer A}-${infer B}` ? `${A}${Capitalize<Camel<B>>}` : S;
+
+type ValueOf<S extends OptionSpec> = S extends { type: 'flag' }
+  ? boolean
+  : S extends { type: 'int' | 'number' }
+    ? number
+    : S extends { type: 'choice'; choices: readonly (infer C)[] }
+      ? C
+      : S extends { type: 'list' }
+        ? string[]
+        : S extends { type: 'ruleset' }
+          ? Ruleset
+          : string;
+
+type HasValue<S> = S extends { type: 'flag' } | { default: unknown } | { required: true } ? true : false;
+
+/** The parsed values, keyed by camelCase name; options without a default may be undefined. */
+export type Values<O extends OptionSpecs> = {
+  -readonly [K in keyof O & string as Camel<K>]: HasValue<O[K]> extends true ? ValueOf<O[K]> : ValueOf<O[K]> | undefined;
+};
+
+export interface Parsed<O extends OptionSpecs> {
+  values: Values<O>;
+  /** The options given on the command line (kebab-case names), as opposed to defaulted. */
+  given: ReadonlySet<string>;
+  /** The ruleset in use: --ruleset's, else the default. */
+  ruleset: Ruleset;
+}
+
+const camel = (s: string) => s.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+const bound = (b: Bound, ctx: Context) => (typeof b === 'function' ? b(ctx) : b);
+
+/** The player counts of the ruleset in use: for `players` options. */
+export const PLAYERS_MIN = (ctx: Context) => ctx.ruleset.players.min;
+export const PLAYERS_MAX = (ctx: Context) => ctx.ruleset.players.max;
+
+/** Reads and checks a ruleset file; every problem is one line naming the file (and the bad field). */
+export function readRulesetFile(file: string, option = '--ruleset'): Ruleset {
+  let text: string;
+  try {
+    if (!fs.statSync(file).isFile()) throw Object.assign(new Error('not a file'), { code: 'not a file' });
+    text = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new UsageError(`${option} ${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`${option} ${file} is not JSON: ${(e as Error).message.split('\n')[0]}`);
+  }
+  try {
+    return parseRuleset(raw);
+  } catch (e) {
+    throw new UsageError(`${option} ${file}: ${(e as Error).message.split('\n')[0]}`);
+  }
+}
+
+// ---- help text ----
+
+function placeholder(name: string, o: OptionSpec): string {
+  if (o.type === 'flag') return '';
+  return o.arg ?? (o.type === 'list' ? 'A,B' : o.type === 'file' || o.type === 'ruleset' ? 'FILE' : o.type === 'folder' ? 'DIR' : 'X');
+}
+
+function describe(o: OptionSpec, ctx: Context): string {
+  const notes: string[] = [];
+  if (o.type === 'int' || o.type === 'number') {
+    const lo = bound(o.min, ctx);
+    const hi = bound(o.max, ctx);
+    const fromRuleset = typeof o.min === 'function' || typeof o.max === 'function';
+    notes.push(o.type === 'number' && o.above ? `more than ${lo}, at most ${hi}` : `${lo}-${hi}${fromRuleset ? ' by the ruleset' : ''}`);
+  }
+  if (o.type === 'choice') notes.push(o.choices.join(', '));
+  const d = o.defaultText ?? ('default' in o && o.default !== undefined ? (Array.isArray(o.default) ? o.default.join(',') : String(o.default)) : undefined);
+  if (d !== undefined) notes.push(`default ${d}`);
+  return notes.length ? `${o.help} (${notes.join('; ')})` : o.help;
+}
+
+export function helpText(cmd: CommandSpec, ctx: Context = { ruleset: DEFAULT_RULESET }): string {
+  const rows = Object.entries(cmd.options).map(([name, o]) => [`--${name}${placeholder(name, o) ? ` ${placeholder(name, o)}` : ''}`, describe(o, ctx)]);
+  rows.push(['-h, --help', 'show this help']);
+  const width = Math.max(...rows.map(([l]) => l.length)) + 2;
+  const synopsis = cmd.synopsis ?? '[options]';
+  return [
+    `Usage: czech-pub ${cmd.name} ${synopsis}`,
+    '',
+    cmd.description,
+    '',
+    'Options:',
+    ...rows.map(([l, r]) => `  ${l.padEnd(width)}${r}`),
+    ...(cmd.footer ? ['', cmd.footer()] : []),
+  ].join('\n');
+}
+
+// ---- parsing ----
+
+/** `--seconds -1` would be "ambiguous" to parseArgs; as `--seconds=-1` the range check names the problem. */
+function joinNegativeValues(args: readonly string[], options: OptionSpecs): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    const name = a.startsWith('--') ? a.slice(2) : '';
+    const o = Object.hasOwn(options, name) ? options[name] : undefined;
+    const next = args[i + 1];
+    if (o && o.type !== 'flag' && next !== undefined && /^-\.?\d/.test(next)) {
+      out.push(`${a}=${next}`);
+      i++;
+    } else {
+      out.push(a);
+    }
+  }
+  return out;
+}
+
+function parseError(e: unknown): UsageError {
+  const err = e as { code?: string; message?: string };
+  const msg = String(err.message ?? e);
+  const quoted = msg.match(/'([^']+)'/)?.[1] ?? msg;
+  if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return new UsageError(`unknown option '${quoted}'`);
+  if (err.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return new UsageError(`unexpected argument '${quoted}'`);
+  return new UsageError(msg.split('\n')[0].replace(/^Option/, 'option'));
+}
+
+function checkValue(name: string, o: OptionSpec, raw: string | boolean, ctx: Context): unknown {
+  if (o.type === 'flag') return raw === true;
+  const text = String(raw);
+  const bad = (want: string) => new UsageError(`--${name} must be ${want}, got '${text}'`);
+  switch (o.type) {
+    case 'int':
+    case 'number': {
+      const lo = bound(o.min, ctx);
+      const hi = bound(o.max, ctx);
+      const v = Number(text);
+      const ok = text.trim() !== '' && Number.isFinite(v) && (o.type === 'number' || Number.isInteger(v)) && (o.type === 'number' && o.above ? v > lo : v >= lo) && v <= hi;
+      if (ok) return v;
+      if (o.type === 'int') throw bad(`a whole number from ${lo} to ${hi}`);
+      throw bad(o.above ? `a number greater than ${lo} and at most ${hi}` : `a number from ${lo} to ${hi}`);
+    }
+    case 'choice':
+      if (!o.choices.includes(text)) throw bad(`one of ${o.choices.join(', ')}`);
+      return text;
+    case 'list': {
+      const items = text.split(',').map((s) => s.trim());
+      if (text.trim() === '' || items.some((s) => s === '')) throw new UsageError(`--${name} has an empty entry: '${text}'`);
+      return items;
+    }
+    case 'file': {
+      if (text.trim() === '') throw new UsageError(`--${name} must name a file`);
+      let isFile = false;
+      try {
+        isFile = fs.statSync(text).isFile();
+      } catch {
+        throw new UsageError(`--${name} ${text}: no such file`);
+      }
+      if (!isFile) throw new UsageError(`--${name} ${text} is not a file`);
+      return text;
+    }
+    case 'folder': {
+      if (text.trim() === '') throw new UsageError(`--${name} must name a folder`);
+      let isFile = false;
+      try {
+        isFile = !fs.statSync(text).isDirectory();
+      } catch {
+        // not there yet: made when the results are written
+      }
+      if (isFile) throw new UsageError(`--${name} ${text} is a file, not a folder; name a folder for the results`);
+      return text;
+    }
+    case 'ruleset':
+      return readRulesetFile(text, `--${name}`);
+    case 'string':
+      if (text === '') throw new UsageError(`--${name} must not be empty`);
+      return text;
+  }
+}
+
+/**
+ * Parses `args` against the command's declaration. Returns null when --help was asked for
+ * (the caller prints `helpText`); every mistake is a UsageError naming it.
+ */
+export function parseOptions<O extends OptionSpecs>(cmd: CommandSpec<O>, args: readonly string[]): Parsed<O> | null {
+  const config: NonNullable<ParseArgsConfig['options']> = { help: { type: 'boolean', short: 'h' } };
+  for (const [name, o] of Object.entries(cmd.options)) config[name] = { type: o.type === 'flag' ? 'boolean' : 'string' };
+  let raw: Record<string, string | boolean | undefined>;
+  try {
+    raw = parseArgs({ args: joinNegativeValues(args, cmd.options), options: config, strict: true, allowPositionals: false }).values as typeof raw;
+  } catch (e) {
+    throw parseError(e);
+  }
+  if (raw.help) return null;
+  const given = new Set(Object.keys(raw).filter((k) => k !== 'help' && raw[k] !== undefined));
+  for (const [name, o] of Object.entries(cmd.options)) {
+    if (o.required && !given.has(name)) throw new UsageError(`--${name} is required: ${o.help}`);
+  }
+  for (const name of given) {
+    const o = cmd.options[name];
+    for (const other of o.conflicts ?? []) {
+      if (!given.has(other)) continue;
+      throw new UsageError(o.conflictWhy ? `--${name} ${o.conflictWhy}; drop --${other}` : `--${name} and --${other} cannot be given together; choose one`);
+    }
+  }
+  // The ruleset first: other ranges (player counts) come from it.
+  let ruleset = DEFAULT_RULESET;
+  const values: Record<string, unknown> = {};
+  for (const [name, o] of Object.entries(cmd.options)) {
+    if (o.type === 'ruleset' && raw[name] !== undefined) ruleset = values[camel(name)] = checkValue(name, o, raw[name]!, { ruleset }) as Ruleset;
+  }
+  const ctx = { ruleset };
+  for (const [name, o] of Object.entries(cmd.options)) {
+    if (o.type === 'ruleset') continue;
+    const v = raw[name];
+    values[camel(name)] = v !== undefined ? checkValue(name, o, v, ctx) : o.type === 'flag' ? false : 'default' in o ? (Array.isArray(o.default) ? [...o.default] : o.default) : undefined;
+  }
+  return { values: values as Values<O>, given, ruleset };
+}
