@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { NUM_ACTIONS } from './actions.ts';
 import { createState, legalActions } from './engine/index.ts';
 import { encodeObservation, OBS_SIZE } from './observation/encode.ts';
+import { terminalRewards } from './rewards.ts';
 import { randInt, seedRng } from './rng.ts';
 import { compileRuleset, DEFAULT_RULESET, MAX_PLAYERS } from './ruleset.ts';
 import { VectorEnv } from './vector.ts';
@@ -67,5 +68,43 @@ describe('VectorEnv', () => {
     expect(() => v.step([0])).toThrow('expected 2 actions, got 1');
     const illegal = Array.from({ length: NUM_ACTIONS }, (_, a) => a).find((a) => !v.masks[a])!;
     expect(() => v.step([illegal, 0])).toThrow(/illegal action/);
+  });
+
+  it('steps one game at a time: stepGame restarts a finished game and returns its results; observe: false writes only on request', () => {
+    const all = new VectorEnv({ numEnvs: 3, players: 4, seed: 's', reward: 'rank' });
+    const one = new VectorEnv({ numEnvs: 3, players: 4, seed: 's', reward: 'rank', observe: false });
+    all.reset();
+    one.reset();
+    expect(one.obs.every((x) => x === 0) && one.masks.every((x) => x === 0)).toBe(true);
+    const rng = seedRng(2);
+    const obs = new Float32Array(2 * OBS_SIZE);
+    const mask = new Uint8Array(2 * NUM_ACTIONS);
+    let ended = 0;
+    for (let step = 0; step < 1500; step++) {
+      const acts = randomActions(all, rng);
+      all.step(acts);
+      // The same actions, one game at a time; each game's view written to row 1 of a buffer of our own.
+      for (let i = 0; i < 3; i++) {
+        const seed = one.seedOf(i);
+        const r = one.stepGame(i, acts[i]);
+        const f = all.finished.find((e) => e.env === i);
+        expect(r).toEqual(f ?? null);
+        if (r) {
+          ended++;
+          expect(r.seed).toBe(seed);
+          expect(r.returns).toEqual(terminalRewards('rank', r.scores));
+          expect(one.seedOf(i)).not.toBe(seed);
+          expect(one.game(i).state.decisions).toBe(0);
+        }
+        expect(one.currentPlayer[i]).toBe(all.currentPlayer[i]);
+        expect(one.currentPlayer[i]).toBe(one.game(i).currentPlayer);
+        one.writeObservation(i, obs, OBS_SIZE, mask, NUM_ACTIONS);
+        expect(obs.subarray(OBS_SIZE)).toEqual(all.obs.subarray(i * OBS_SIZE, (i + 1) * OBS_SIZE));
+        expect(mask.subarray(NUM_ACTIONS)).toEqual(all.masks.subarray(i * NUM_ACTIONS, (i + 1) * NUM_ACTIONS));
+      }
+    }
+    expect(ended).toBeGreaterThan(10);
+    expect(one.obs.every((x) => x === 0)).toBe(true);
+    expect(obs.subarray(0, OBS_SIZE).every((x) => x === 0)).toBe(true);
   });
 });

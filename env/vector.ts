@@ -1,8 +1,9 @@
 /**
- * VectorEnv: N games stepped together for training. After every call the observation and
- * legal-action mask of each game's player to act sit in preallocated batched arrays;
- * finished games are reset automatically with the next seed of their own sequence, so the
- * whole run is fixed by one seed.
+ * VectorEnv: N games side by side, for training. Finished games restart by themselves with the
+ * next seed of their own sequence (`{seed}/{i}/{episode}`), so the whole run is fixed by one seed.
+ *
+ * Stepped all together, the observation and legal-action mask of each game's player to act
+ * sit in preallocated batched arrays after every call:
  *
  *   const v = new VectorEnv({ numEnvs: 64, players: 4, seed: 1 });
  *   v.reset();
@@ -13,13 +14,17 @@
  *     // v.rewards: Float32Array(numEnvs × 6), per seat, for the step just taken;
  *     // v.terminated[i] / v.truncated[i]: game i ended at this step (and was reset)
  *   }
+ *
+ * Stepped one game at a time (`stepGame`), as a trainer does whose seats are played by
+ * different controllers, with `observe: false`: nothing is encoded until asked, and
+ * `writeObservation` puts a game's observation and mask wherever the caller keeps them (a
+ * rollout buffer's next row). `game(i)` is the game itself, for agents to observe.
  */
 import { NUM_ACTIONS } from './actions.ts';
-import { applyStep, createState, finalScores, legalActionsFast } from './engine/index.ts';
-import { encodeObservation, OBS_SIZE } from './observation/encode.ts';
-import { DEFAULT_MAX_DECISIONS } from './env.ts';
-import { terminalRewards, type RewardScheme } from './rewards.ts';
-import { compileRuleset, DEFAULT_RULESET, MAX_PLAYERS, parseRuleset, type CompiledRules, type Ruleset } from './ruleset.ts';
+import { CzechPubEnv, DEFAULT_MAX_DECISIONS } from './env.ts';
+import { OBS_SIZE } from './observation/encode.ts';
+import type { RewardScheme } from './rewards.ts';
+import { DEFAULT_RULESET, MAX_PLAYERS, parseRuleset, type Ruleset } from './ruleset.ts';
 import type { GameState } from './state.ts';
 
 export interface VectorEnvOptions {
@@ -30,8 +35,14 @@ export interface VectorEnvOptions {
   reward?: RewardScheme;
   askAll?: boolean;
   maxDecisions?: number;
+  /**
+   * Write every game's observation and mask into `obs` and `masks` after each `step` and
+   * `reset` (default true). Off, they stay zero: read a game's with `writeObservation`.
+   */
+  observe?: boolean;
 }
 
+/** A game that ended, with its results under the env's reward scheme. */
 export interface EpisodeResult {
   env: number;
   seed: string;
@@ -49,26 +60,26 @@ export class VectorEnv {
   readonly rewards: Float32Array;
   readonly terminated: Uint8Array;
   readonly truncated: Uint8Array;
-  /** Games finished during the last step (cleared at each step). */
+  /** Games finished during the last `step` (cleared at each step). */
   finished: EpisodeResult[] = [];
-  private readonly rules: CompiledRules;
-  private readonly opts: Required<Omit<VectorEnvOptions, 'ruleset'>>;
-  private readonly states: GameState[] = [];
+  private readonly opts: Required<VectorEnvOptions>;
+  private readonly games: CzechPubEnv[];
   private readonly episodes: Int32Array;
-  private readonly legal = new Int32Array(NUM_ACTIONS);
 
   constructor(opts: VectorEnvOptions) {
     if (!Number.isInteger(opts.numEnvs) || opts.numEnvs < 1) throw new RangeError(`numEnvs must be a positive integer, got ${opts.numEnvs}`);
     this.numEnvs = opts.numEnvs;
     const ruleset = opts.ruleset ?? DEFAULT_RULESET;
-    this.rules = compileRuleset(ruleset === DEFAULT_RULESET ? ruleset : parseRuleset(ruleset));
     this.opts = {
       numEnvs: opts.numEnvs,
       players: opts.players,
       seed: opts.seed,
+      // Checked once here rather than at the first game.
+      ruleset: ruleset === DEFAULT_RULESET ? ruleset : parseRuleset(ruleset),
       reward: opts.reward ?? 'win',
       askAll: opts.askAll ?? false,
       maxDecisions: opts.maxDecisions ?? DEFAULT_MAX_DECISIONS,
+      observe: opts.observe ?? true,
     };
     this.obs = new Float32Array(this.numEnvs * OBS_SIZE);
     this.masks = new Uint8Array(this.numEnvs * NUM_ACTIONS);
@@ -77,41 +88,67 @@ export class VectorEnv {
     this.terminated = new Uint8Array(this.numEnvs);
     this.truncated = new Uint8Array(this.numEnvs);
     this.episodes = new Int32Array(this.numEnvs);
+    this.games = Array.from({ length: this.numEnvs }, () => new CzechPubEnv());
   }
 
-  private seedOf(i: number): string {
+  /** The seed of the game now in slot i. */
+  seedOf(i: number): string {
     return `${this.opts.seed}/${i}/${this.episodes[i]}`;
   }
 
-  private newGame(i: number): void {
-    const { players, askAll } = this.opts;
-    this.states[i] = createState({ players, seed: this.seedOf(i), ruleset: this.rules.ruleset, askAll }).state;
+  /**
+   * The game now in slot i (it is replaced by a new one when it ends), for agents to observe
+   * (agents/observation.ts) and for inspection. Step it only through `step` or `stepGame`.
+   */
+  game(i: number): CzechPubEnv {
+    return this.games[i];
   }
 
-  private write(i: number): void {
-    const s = this.states[i];
-    const seat = s.actor;
-    this.currentPlayer[i] = seat;
-    encodeObservation(this.rules, s, seat, this.obs, i * OBS_SIZE);
-    const m = i * NUM_ACTIONS;
-    this.masks.fill(0, m, m + NUM_ACTIONS);
-    const n = legalActionsFast(this.rules, s, this.legal);
-    for (let k = 0; k < n; k++) this.masks[m + this.legal[k]] = 1;
+  /** The state of game i (read-only use: for inspection and tests). */
+  stateOf(i: number): Readonly<GameState> {
+    return this.games[i].state;
+  }
+
+  private newGame(i: number): void {
+    const { players, ruleset, reward, askAll, maxDecisions } = this.opts;
+    this.games[i].reset({ seed: this.seedOf(i), players, ruleset, reward, askAll, maxDecisions, log: false });
+    this.currentPlayer[i] = this.games[i].currentPlayer;
+  }
+
+  /** Writes game i's observation (of its player to act) and legal-action mask at the given offsets. */
+  writeObservation(i: number, obs: Float32Array, obsOffset: number, mask: Uint8Array, maskOffset: number): void {
+    const g = this.games[i];
+    g.encode(g.currentPlayer, obs, obsOffset);
+    g.legalMask(mask.subarray(maskOffset, maskOffset + NUM_ACTIONS));
   }
 
   reset(): void {
     for (let i = 0; i < this.numEnvs; i++) {
       this.episodes[i] = 0;
       this.newGame(i);
-      this.write(i);
+      if (this.opts.observe) this.writeObservation(i, this.obs, i * OBS_SIZE, this.masks, i * NUM_ACTIONS);
     }
   }
 
-  /** The state of game i (read-only use: for inspection and tests). */
-  stateOf(i: number): Readonly<GameState> {
-    return this.states[i];
+  /**
+   * Steps game i alone. When that ends it, the next game of slot i starts and the finished
+   * one's results are returned; else null. (`obs`, `masks`, `rewards`, `terminated`,
+   * `truncated` and `finished` belong to `step` and are left alone.)
+   */
+  stepGame(i: number, action: number): EpisodeResult | null {
+    const g = this.games[i];
+    g.step(action); // an illegal action throws a descriptive error and changes nothing
+    if (!g.done) {
+      this.currentPlayer[i] = g.currentPlayer;
+      return null;
+    }
+    const result: EpisodeResult = { env: i, seed: this.seedOf(i), scores: g.scores(), returns: g.returns(), decisions: g.state.decisions, truncated: g.truncated };
+    this.episodes[i]++;
+    this.newGame(i);
+    return result;
   }
 
+  /** Steps every game, game i with actions[i]. */
   step(actions: ArrayLike<number>): void {
     if (actions.length !== this.numEnvs) throw new RangeError(`expected ${this.numEnvs} actions, got ${actions.length}`);
     this.rewards.fill(0);
@@ -119,22 +156,14 @@ export class VectorEnv {
     this.truncated.fill(0);
     this.finished = [];
     for (let i = 0; i < this.numEnvs; i++) {
-      const s = this.states[i];
-      const a = actions[i];
-      if (!this.masks[i * NUM_ACTIONS + a]) applyStep(this.rules, s, a); // throws a descriptive error
-      applyStep(this.rules, s, a, null, true);
-      const cut = !s.over && s.decisions >= this.opts.maxDecisions;
-      if (s.over || cut) {
-        const scores = finalScores(this.rules, s);
-        const returns = terminalRewards(this.opts.reward, scores);
-        for (let p = 0; p < returns.length; p++) this.rewards[i * MAX_PLAYERS + p] = returns[p];
-        this.terminated[i] = s.over ? 1 : 0;
-        this.truncated[i] = cut ? 1 : 0;
-        this.finished.push({ env: i, seed: this.seedOf(i), scores, returns, decisions: s.decisions, truncated: cut });
-        this.episodes[i]++;
-        this.newGame(i);
+      const r = this.stepGame(i, actions[i]);
+      if (r) {
+        for (let p = 0; p < r.returns.length; p++) this.rewards[i * MAX_PLAYERS + p] = r.returns[p];
+        this.terminated[i] = r.truncated ? 0 : 1;
+        this.truncated[i] = r.truncated ? 1 : 0;
+        this.finished.push(r);
       }
-      this.write(i);
+      if (this.opts.observe) this.writeObservation(i, this.obs, i * OBS_SIZE, this.masks, i * NUM_ACTIONS);
     }
   }
 }

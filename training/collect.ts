@@ -4,20 +4,21 @@
  * decisions are recorded for training), a frozen past snapshot of it, or a scripted agent.
  * One seat is always the learner.
  *
- * Each round, every game is played on (scripted seats act at once) until a seat that needs
- * the net must decide; then one batched forward pass serves every game waiting on the
- * learner, and one per snapshot. A seat's trajectory is its own decisions; when a game ends
+ * The games are a VectorEnv (env/vector.ts) stepped one game at a time, which restarts each
+ * finished game with the next seed of its slot. Each round, every game is played on
+ * (scripted seats act at once) until a seat that needs the net must decide; then one
+ * batched forward pass serves every game waiting on the learner, and one per snapshot. A seat's trajectory is its own decisions; when a game ends
  * each learner seat's last decision gets its terminal reward and its advantages are computed
  * (gae.ts). Decisions of games still going when a rollout ends are finalised up to the
  * seat's latest decision, which bootstraps them and is carried into the next rollout.
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { NUM_ACTIONS } from '../env/actions.ts';
-import { CzechPubEnv } from '../env/env.ts';
 import type { Ruleset } from '../env/ruleset.ts';
 import { OBS_SIZE } from '../env/observation/encode.ts';
 import { terminalRewards, type RewardScheme } from '../env/rewards.ts';
 import { randInt, seedRng, type RngState, nextFloat } from '../env/rng.ts';
+import { VectorEnv, type EpisodeResult } from '../env/vector.ts';
 import type { Agent } from '../agents/agent.ts';
 import { EnvObservation } from '../agents/observation.ts';
 import { createAgent } from '../agents/default-registry.ts';
@@ -114,14 +115,13 @@ export class RolloutBuffer {
 
 export class Collector {
   readonly buffer: RolloutBuffer;
-  private readonly envs: CzechPubEnv[] = [];
+  private readonly games: VectorEnv;
   private readonly controllers: Controller[][] = [];
   private readonly labels: string[] = [];
   /** Per game and seat: buffer rows of the learner's decisions not yet finalised. */
   private readonly open: number[][][] = [];
   private readonly rng: RngState;
   private readonly agents = new Map<string, Agent[]>();
-  private games = 0;
   /** Frozen snapshots `past` draws among: those the latest collect() was given. */
   private snapshots = 0;
   private readonly scratchObs: Float32Array;
@@ -134,8 +134,10 @@ export class Collector {
     this.rng = seedRng(`collect/${opts.seed}`);
     this.scratchObs = new Float32Array(opts.numEnvs * OBS_SIZE);
     this.scratchMask = new Uint8Array(opts.numEnvs * NUM_ACTIONS);
+    // Observations are written only for the net's decisions, straight into the rollout buffer.
+    this.games = new VectorEnv({ numEnvs: opts.numEnvs, players: opts.players, seed: `${opts.seed}/train`, ruleset: opts.ruleset, reward: opts.reward, observe: false });
+    this.games.reset();
     for (let i = 0; i < opts.numEnvs; i++) {
-      this.envs.push(new CzechPubEnv({ seed: 0, players: opts.players, ruleset: opts.ruleset, log: false, reward: opts.reward }));
       this.controllers.push([]);
       this.labels.push('');
       this.open.push([]);
@@ -161,10 +163,10 @@ export class Collector {
     return pool[pool.length - 1];
   }
 
+  /** Seats the game now in slot i: its controllers, drawn from the pool. */
   private newGame(i: number): void {
-    const { players, seed } = this.opts;
-    const gameSeed = `${seed}/train/${this.games++}`;
-    this.envs[i].reset({ seed: gameSeed, players, ruleset: this.opts.ruleset, log: false, reward: this.opts.reward });
+    const { players } = this.opts;
+    const gameSeed = this.games.seedOf(i);
     const learner = randInt(this.rng, players);
     const names = new Set<string>();
     this.controllers[i] = Array.from({ length: players }, (_, seat): Controller => {
@@ -200,10 +202,8 @@ export class Collector {
     });
   }
 
-  private endGame(i: number): void {
-    const env = this.envs[i];
-    const scores = env.scores();
-    const returns = env.returns();
+  private endGame(i: number, result: EpisodeResult): void {
+    const { scores, returns } = result;
     const wins = terminalRewards('win', scores);
     const s = this.stats;
     s.games++;
@@ -219,22 +219,24 @@ export class Collector {
     this.newGame(i);
   }
 
+  /** Steps game i; a game that ends is scored and the next one in its slot seated. */
+  private step(i: number, action: number): void {
+    const result = this.games.stepGame(i, action);
+    this.stats.envSteps++;
+    if (result) this.endGame(i, result);
+  }
+
   /** Plays game i on until a net-controlled seat has a real choice. */
   private advance(i: number): void {
     for (;;) {
-      const env = this.envs[i];
-      if (env.done) {
-        this.endGame(i);
-        continue;
-      }
+      const env = this.games.game(i);
       const seat = env.currentPlayer;
       const legal = env.legalActions();
       const c = this.controllers[i][seat];
       if (legal.length > 1 && c.kind !== 'agent') return;
       const a = legal.length === 1 ? legal[0] : (c as { agent: Agent }).agent.act(new EnvObservation(env, seat, legal));
       if (typeof a !== 'number') throw new Error('rollouts need synchronous agents in the opponent pool');
-      env.step(a);
-      this.stats.envSteps++;
+      this.step(i, a);
     }
   }
 
@@ -254,7 +256,7 @@ export class Collector {
       bySnapshot.clear();
       for (let i = 0; i < n; i++) {
         this.advance(i);
-        const c = this.controllers[i][this.envs[i].currentPlayer];
+        const c = this.controllers[i][this.games.currentPlayer[i]];
         if (c.kind === 'learner') learnerEnvs.push(i);
         else if (c.kind === 'snapshot') {
           const list = bySnapshot.get(c.index) ?? [];
@@ -266,39 +268,27 @@ export class Collector {
         // The learner's rows are contiguous, so the batch is a view of the buffer.
         const r0 = b.size;
         const k = learnerEnvs.length;
-        learnerEnvs.forEach((i, j) => {
-          const env = this.envs[i];
-          env.encode(env.currentPlayer, b.obs, (r0 + j) * OBS_SIZE);
-          env.legalMask(b.mask.subarray((r0 + j) * NUM_ACTIONS, (r0 + j + 1) * NUM_ACTIONS));
-        });
+        learnerEnvs.forEach((i, j) => this.games.writeObservation(i, b.obs, (r0 + j) * OBS_SIZE, b.mask, (r0 + j) * NUM_ACTIONS));
         const { logits, values } = infer(net, b.obs.subarray(r0 * OBS_SIZE, (r0 + k) * OBS_SIZE), k);
         const masks = b.mask.subarray(r0 * NUM_ACTIONS, (r0 + k) * NUM_ACTIONS);
+        b.size += k;
+        recorded += k;
         learnerEnvs.forEach((i, j) => {
-          const env = this.envs[i];
           const r = r0 + j;
           const choice = sampleMasked(logits, masks, j, NUM_ACTIONS, this.rng);
           b.action[r] = choice.action;
           b.logp[r] = choice.logp;
           b.value[r] = values[j];
-          this.open[i][env.currentPlayer].push(r);
-          env.step(choice.action);
+          // Recorded before the step, which may end the game and finalise the seat's rows.
+          this.open[i][this.games.currentPlayer[i]].push(r);
+          this.step(i, choice.action);
         });
-        b.size += k;
-        recorded += k;
-        this.stats.envSteps += k;
       }
       for (const [index, envs] of bySnapshot) {
         const k = envs.length;
-        envs.forEach((i, j) => {
-          const env = this.envs[i];
-          env.encode(env.currentPlayer, this.scratchObs, j * OBS_SIZE);
-          env.legalMask(this.scratchMask.subarray(j * NUM_ACTIONS, (j + 1) * NUM_ACTIONS));
-        });
+        envs.forEach((i, j) => this.games.writeObservation(i, this.scratchObs, j * OBS_SIZE, this.scratchMask, j * NUM_ACTIONS));
         const { logits } = infer(snapshots[index], this.scratchObs.subarray(0, k * OBS_SIZE), k);
-        envs.forEach((i, j) => {
-          this.envs[i].step(sampleMasked(logits, this.scratchMask, j, NUM_ACTIONS, this.rng).action);
-        });
-        this.stats.envSteps += k;
+        envs.forEach((i, j) => this.step(i, sampleMasked(logits, this.scratchMask, j, NUM_ACTIONS, this.rng).action));
       }
     }
     // Games still going: every decision but each seat's latest is final, bootstrapped by it.
