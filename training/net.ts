@@ -1,6 +1,6 @@
 /**
  * The policy network on TensorFlow.js (`TfNet`), batched, for rollouts and the PPO update;
- * weights.ts holds the same net in plain arrays. Dense layers use a custom gradient with
+ * policy/weights.ts holds the same net in plain arrays. Dense layers use a custom gradient with
  * explicit transposes: the wasm backend runs `matMul` with a transpose flag ~15× slower than
  * a plain one, and tf's own dense gradient uses those flags.
  */
