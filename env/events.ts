@@ -1,7 +1,7 @@
 /**
  * What happens in a game, as events. The engine emits them only when asked (a log array in
  * the context), so stepping without a log costs nothing. Events naming a hidden card carry
- * it for the seats that may know it; `eventForSeat` strips it for everybody else.
+ * it for the seats that may know it; `eventForSeat` (observation/visible.ts) strips it for everybody else.
  */
 export type GameEvent =
   | { k: 'turn'; seat: number; turn: number }
@@ -38,12 +38,5 @@ export type GameEvent =
   | { k: 'cleanup'; seat: number }
   | { k: 'end'; scores: number[]; winners: number[] };
 
-/** Hidden card value in a filtered event. */
-export const HIDDEN = -1;
-
-/** The event as `seat` may see it (a new object only when something is stripped). */
-export function eventForSeat(ev: GameEvent, seat: number): GameEvent {
-  if (ev.k === 'draw' && ev.seat !== seat) return { ...ev, cards: [] };
-  if (ev.k === 'take' && ev.from !== seat && ev.to !== seat) return { ...ev, card: HIDDEN };
-  return ev;
-}
+// Which part of an event a seat may see is decided with the rest of what it may see.
+export { eventForSeat, HIDDEN } from './observation/visible.ts';

@@ -8,8 +8,11 @@ import { z } from 'zod';
 import { CARD_IDS, HAND_TYPES, ORDER_TYPES, SHOT_TYPES, type CardId } from './cards.ts';
 
 export const RULESET_SCHEMA_VERSION = 1;
-/** The action space is fixed for up to this many seats; rulesets cannot go beyond it. */
+/** The action space and the observation encoding are fixed for up to this many seats; rulesets cannot go beyond it. */
 export const MAX_PLAYERS = 6;
+/** The observation encoding's room for drunkenness levels (a one-hot per player) and titles: rulesets cannot go beyond it. */
+export const MAX_CHART_LEVELS = 4;
+export const MAX_TITLES = 4;
 
 const int = () => z.number().int();
 const nonNeg = () => z.number().int().min(0);
@@ -80,7 +83,7 @@ export const RulesetSchema = z
       moveBackPerNonAlcoholic: nonNeg(),
     }),
     shotChoice: z.strictObject({ beerLoss: int(), smallBeerLoss: int(), nothingLoss: int() }),
-    titles: z.array(z.strictObject({ name: z.string().min(1), points: int(), tokens: nonNeg() })).max(8),
+    titles: z.array(z.strictObject({ name: z.string().min(1), points: int(), tokens: nonNeg() })),
     closingTime: z.strictObject({
       '2': closingPlacement,
       '3': closingPlacement,
@@ -108,6 +111,11 @@ export const RulesetSchema = z
         message: `${deck} cards cannot deal ${r.initialHandSize} to ${r.players.max} players`,
       });
     }
+    const room = (path: 'chart' | 'titles', what: string, n: number, max: number) => {
+      if (n > max) ctx.addIssue({ code: 'custom', path: [path], message: `${n} ${what}; the observation encoding holds at most ${max}` });
+    };
+    if (Array.isArray(r.chart)) room('chart', 'levels', r.chart.length, MAX_CHART_LEVELS);
+    if (Array.isArray(r.titles)) room('titles', 'titles', r.titles.length, MAX_TITLES);
     for (let i = 1; Array.isArray(r.titles) && i < r.titles.length; i++) {
       if (r.titles[i]?.points < r.titles[i - 1]?.points) {
         ctx.addIssue({ code: 'custom', path: ['titles', i, 'points'], message: 'titles must be in ascending order' });

@@ -16,7 +16,7 @@
  * | handSize, deck/discard size, depth      | 0..deck size (sum of the ruleset's card counts)   |
  * | front                                   | at most deck size cards                           |
  * | level, space, spaceValue                | the ruleset's chart                               |
- * | titles, titlesLeft                      | the ruleset's titles; left 0..that title's tokens |
+ * | titles, titlesLeft                      | the ruleset's title names; left 0..that title's tokens |
  * | turnState                               | the ruleset's limits and card counts              |
  * | turn, reshuffles, points, scores        | no ruleset number bounds them: ±MAX_TALLY         |
  * | strings                                 | 1..MAX_TEXT characters (a surrogate pair is one)  |
@@ -70,6 +70,7 @@ function boundsFor(rs: Ruleset, n: number) {
     maxSpace: Math.max(...rs.chart.map((row) => row.spaces.length)) - 1,
     minValue: Math.min(...spaces),
     maxValue: Math.max(...spaces),
+    title: choice(rs.titles.map((t) => t.name), `must be one of the ruleset's titles: ${rs.titles.map((t) => t.name).join(', ')}`),
     seatMessage: `must be a seat from 0 to ${n - 1}`,
     deciderMessage: `must be -1 (game over) or a seat from 0 to ${n - 1}`,
     /** `view.table.<seat>`, the path of each seat's public view. */
@@ -209,6 +210,7 @@ function view(v: Json, b: Bounds, sight: InSight): PlayerView {
     deck: deck(object('view', 'deck', v.deck), b),
     discard: discard(object('view', 'discard', v.discard), b, sight.discard),
     closingTime: closingTime(object('view', 'closingTime', v.closingTime), b),
+    soloLast: bool('view', 'soloLast', v.soloLast),
     titlesLeft: tuple('view', 'titlesLeft', v.titlesLeft, rs.titles.length, `must list the ruleset's ${rs.titles.length} titles`, b, titleLeft),
     over: bool('view', 'over', v.over),
     finalScores: v.finalScores === null ? null : tuple('view', 'finalScores', v.finalScores, n, `must list the ${n} seats' scores, in seat order`, b, tally),
@@ -243,6 +245,7 @@ function turnState(s: Json, b: Bounds): TurnView {
     playedSame: bool(at, 'playedSame', s.playedSame),
     blocked: blocked(object(at, 'blocked', s.blocked), b.rs),
     afterDone: bool(at, 'afterDone', s.afterDone),
+    cardRemoved: bool(at, 'cardRemoved', s.cardRemoved),
   };
 }
 
@@ -269,7 +272,7 @@ function player(tableAt: string, i: number, x: unknown, b: Bounds): PlayerPublic
     abstinence: int(at, 'abstinence', p.abstinence, 0, rs.abstinence.pointLoss.length) as PlayerPublicView['abstinence'],
     paused: bool(at, 'paused', p.paused),
     out: p.out === null ? null : oneOf(at, 'out', p.out, OUT),
-    titles: distinct(at, 'titles', p.titles, rs.titles.length, b, text),
+    titles: distinct(at, 'titles', p.titles, rs.titles.length, b, title),
     front: list(at, 'front', p.front, deckSize, b, frontCard, ' cards'),
     insulted: bool(at, 'insulted', p.insulted),
     copying: p.copying === null ? null : seat(at, 'copying', p.copying, b),
@@ -278,6 +281,7 @@ function player(tableAt: string, i: number, x: unknown, b: Bounds): PlayerPublic
   };
 }
 const shot = (at: string, i: number, x: unknown): ShotId => oneOf(at, i, x, SHOT);
+const title = (at: string, i: number, x: unknown, b: Bounds): string => oneOf(at, i, x, b.title);
 
 function frontCard(frontAt: string, i: number, x: unknown, b: Bounds): FrontCardView {
   const c = object(frontAt, i, x);
@@ -287,6 +291,7 @@ function frontCard(frontAt: string, i: number, x: unknown, b: Bounds): FrontCard
   if (c.given !== undefined) card.given = bool(at, 'given', c.given);
   if (c.poured !== undefined) card.poured = bool(at, 'poured', c.poured);
   if (c.fromHand !== undefined) card.fromHand = bool(at, 'fromHand', c.fromHand);
+  if (c.marker !== undefined) card.marker = bool(at, 'marker', c.marker);
   if (c.placedBy !== undefined) card.placedBy = seat(at, 'placedBy', c.placedBy, b);
   return card;
 }

@@ -161,13 +161,15 @@ function endTurn(c: Ctx): void {
   startTurn(c, nextInGame(s, a));
 }
 
-/** Final scores: points plus the shot-type bonus. */
+/** A seat's final score: points plus the shot-type bonus. */
+export function scoreOf(r: CompiledRules, s: GameState, seat: number): number {
+  const k = popcount(s.tokens[seat]);
+  return s.points[seat] + (k > 0 ? r.ruleset.shotBonus[k - 1] : 0);
+}
+
+/** Final scores, by seat. */
 export function finalScores(r: CompiledRules, s: GameState): number[] {
-  const bonus = r.ruleset.shotBonus;
-  return s.points.map((p, seat) => {
-    const k = popcount(s.tokens[seat]);
-    return p + (k > 0 ? bonus[k - 1] : 0);
-  });
+  return s.points.map((_, seat) => scoreOf(r, s, seat));
 }
 
 /** Seats with the highest final score (they share the win). */

@@ -1,18 +1,20 @@
 /**
- * A seat's view of the game: a typed object holding exactly what that seat may know
- * (RULES.md section 9): every public fact, its own hand, and the cards it knows to be in
- * other hands. Nothing else of the state reaches it. The encoder, the text renderer, the
- * server and the LLM adapter all start from this (or, for speed, from the same fields).
+ * A seat's view: a typed object holding exactly what that seat may know (RULES.md section 9):
+ * every public fact, its own hand, and the cards it knows to be in other hands. It is the
+ * seat's facts (visible.ts, which alone decides what a seat may see) as plain data, and
+ * `factsOfView` reads those facts back, so the encoder, the text renderer, the server and
+ * the LLM adapter all start from the same facts.
  */
-import { CARD_IDS, cardId, HAND_TYPES, SHOT_TYPES, shotType, type CardId } from '../cards.ts';
-import { finalScores, winners } from '../engine/flow.ts';
-import { summarizeFront } from '../engine/legal.ts';
+import { CARD_IDS, HAND_TYPES, SHOT_TYPES, shotType, type CardId } from '../cards.ts';
 import type { CompiledRules } from '../ruleset.ts';
 import {
-  CLOSING_ASIDE, CLOSING_IN_DECK, entryBy, entryFlags, entryShot, entryType, F_ADDED, F_GIVEN, F_MARKER,
-  F_POURED, PHASE_NAMES, PHASE_REACTION, PHASE_RESPONSE, THROWN_OUT, WASTED,
-  type GameState, type PhaseName,
+  CLOSING_ASIDE, CLOSING_DRAWN, CLOSING_IN_DECK, entryBy, entryFlags, entryShot, entryType, F_ADDED, F_GIVEN,
+  F_MARKER, F_POURED, IN_GAME, packEntry, PHASE_NAMES, PHASE_OVER, PHASE_REACTION, PHASE_RESPONSE, THROWN_OUT,
+  WASTED, type GameState, type PhaseName,
 } from '../state.ts';
+import { addCards, type CardList, SeatFacts, seatFacts } from './visible.ts';
+
+export { closingDepth } from './visible.ts';
 
 export type ShotId = 'rum' | 'fernet' | 'becherovka' | 'zelena' | 'vodka';
 
@@ -26,7 +28,12 @@ export interface FrontCardView {
   poured?: boolean;
   /** That poured shot came from another player's hand. */
   fromHand?: boolean;
-  /** Placed in front of this player by another (Insulted bartender, I'll get the same, X Shot into a beer). */
+  /**
+   * A pub card another player put here as a marker (Insulted bartender, I'll get the same,
+   * X Shot into a beer): not an order of this player's.
+   */
+  marker?: boolean;
+  /** Placed in front of this player by another (a marker, a Mixed-up order, a shot poured in from a hand). */
   placedBy?: number;
 }
 
@@ -83,6 +90,8 @@ export interface TurnView {
   blocked: { beer: number; small_beer: number };
   /** The window now open follows "done". */
   afterDone: boolean;
+  /** A card was taken from in front of the active player since "done": they may play again. */
+  cardRemoved: boolean;
 }
 
 export interface PlayerView {
@@ -104,6 +113,8 @@ export interface PlayerView {
     /** While in the deck: how many cards may lie above it (inclusive range). */
     depth: [number, number] | null;
   };
+  /** Only one player is left in the game: their next turn is the last. */
+  soloLast: boolean;
   titlesLeft: { name: string; points: number; left: number }[];
   over: boolean;
   finalScores: number[] | null;
@@ -111,10 +122,25 @@ export interface PlayerView {
 }
 
 const SHOT_IDS = Array.from({ length: SHOT_TYPES }, (_, i) => CARD_IDS[shotType(i)] as ShotId);
+const CARD_TYPE: ReadonlyMap<string, number> = new Map(CARD_IDS.map((id, t) => [id, t]));
+const PHASE_OF: ReadonlyMap<string, number> = new Map(PHASE_NAMES.map((k, i) => [k, i]));
+const OUT_NAMES = [null, 'wasted', 'thrown_out'] as const;
+const CLOSING_NAMES = ['aside', 'in_deck', 'drawn'] as const;
 
-function counts(fill: (t: number) => number): Record<CardId, number> {
+function counts(a: Int32Array): Record<CardId, number> {
   const out = {} as Record<CardId, number>;
-  for (let t = 0; t < HAND_TYPES; t++) out[CARD_IDS[t]] = fill(t);
+  for (let t = 0; t < HAND_TYPES; t++) out[CARD_IDS[t]] = a[t];
+  return out;
+}
+
+/** Every card id, with zeros (`all`), or only those held. */
+function listed(list: CardList, all: boolean): Record<CardId, number> {
+  const out = {} as Record<CardId, number>;
+  for (let t = 0, i = 0; t < HAND_TYPES; t++) {
+    const here = i < list.length && list.types[i] === t;
+    if (here || all) out[CARD_IDS[t]] = here ? list.counts[i] : 0;
+    if (here) i++;
+  }
   return out;
 }
 
@@ -125,99 +151,183 @@ function frontCard(e: number, owner: number): FrontCardView {
   if (fl & F_GIVEN) v.given = true;
   if (fl & F_POURED) v.poured = true;
   if (fl & F_ADDED) v.fromHand = true;
-  if (fl & (F_MARKER | F_GIVEN | F_ADDED) && entryBy(e) !== owner) v.placedBy = entryBy(e);
+  if (fl & F_MARKER) v.marker = true;
+  if (entryBy(e) !== owner) v.placedBy = entryBy(e);
   return v;
 }
 
-/** The current depth range of CLOSING TIME in the deck, as every player can work it out. */
-export function closingDepth(s: GameState): [number, number] | null {
-  if (s.closing.where !== CLOSING_IN_DECK) return null;
-  const drawn = s.closing.pileSize - s.deck.length;
-  return [Math.max(0, s.closing.lo - drawn), s.closing.hi - drawn];
-}
-
-export function makeView(r: CompiledRules, s: GameState, seat: number): PlayerView {
-  const n = s.players;
+/** The view of a seat's facts (visible.ts): the same facts, as a typed object. */
+export function viewOfFacts(r: CompiledRules, f: SeatFacts): PlayerView {
+  const n = f.players;
+  const seat = f.seat;
   const rs = r.ruleset;
-  const scores = finalScores(r, s);
   const table: PlayerPublicView[] = [];
   for (let p = 0; p < n; p++) {
-    const known: Partial<Record<CardId, number>> = {};
-    if (p !== seat) {
-      const base = (seat * n + p) * HAND_TYPES;
-      for (let t = 0; t < HAND_TYPES; t++) if (s.known[base + t] > 0) known[CARD_IDS[t]] = s.known[base + t];
-    }
     table.push({
       seat: p,
       offset: (p - seat + n) % n,
-      points: s.points[p],
-      score: scores[p],
-      level: s.level[p] + 1,
-      space: s.space[p],
-      spaceValue: rs.chart[s.level[p]].spaces[s.space[p]],
-      handSize: s.handSize[p],
-      shotTokens: SHOT_IDS.filter((_, i) => s.tokens[p] & (1 << i)),
-      abstinence: s.abstinence[p] as 0 | 1 | 2,
-      paused: s.paused[p] === 1,
-      out: s.out[p] === WASTED ? 'wasted' : s.out[p] === THROWN_OUT ? 'thrown_out' : null,
-      titles: rs.titles.filter((_, i) => s.titles[p] & (1 << i)).map((t) => t.name),
-      front: s.front[p].map((e) => frontCard(e, p)),
-      insulted: summarizeFront(s.front[p]).insulted,
-      copying: s.copying[p] >= 0 ? s.copying[p] : null,
-      finalTurnTaken: (s.finalDone & (1 << p)) !== 0,
-      known,
+      points: f.points[p],
+      score: f.score[p],
+      level: f.level[p] + 1,
+      space: f.space[p],
+      spaceValue: rs.chart[f.level[p]].spaces[f.space[p]],
+      handSize: f.handSize[p],
+      shotTokens: SHOT_IDS.filter((_, i) => f.tokens[p] & (1 << i)),
+      abstinence: f.abstinence[p] as 0 | 1 | 2,
+      paused: f.paused[p] === 1,
+      out: OUT_NAMES[f.out[p]],
+      titles: rs.titles.filter((_, i) => f.titles[p] & (1 << i)).map((t) => t.name),
+      front: f.fronts[p].map((e) => frontCard(e, p)),
+      insulted: f.insulted[p] === 1,
+      copying: f.copying[p] >= 0 ? f.copying[p] : null,
+      finalTurnTaken: (f.finalDone & (1 << p)) !== 0,
+      known: listed(f.known[p], false),
     });
   }
-  const f = summarizeFront(s.front[s.active]);
-  const decision: DecisionView = { kind: PHASE_NAMES[s.phase], seat: s.over ? -1 : s.actor, card: null };
-  if (s.phase === PHASE_REACTION && s.windowCard >= 0) decision.card = cardId(s.windowCard) as CardId;
-  if (s.phase === PHASE_RESPONSE && s.effect) {
-    decision.card = CARD_IDS[s.effect.card];
-    decision.playedBy = s.effect.by;
-    decision.avoided = Array.from({ length: n }, (_, p) => p).filter((p) => s.effect!.avoided & (1 << p));
+  const decision: DecisionView = { kind: PHASE_NAMES[f.phase], seat: f.decider, card: null };
+  if (f.phase === PHASE_REACTION && f.decisionCard >= 0) decision.card = CARD_IDS[f.decisionCard];
+  if (f.phase === PHASE_RESPONSE && f.playedBy >= 0) {
+    decision.card = CARD_IDS[f.decisionCard];
+    decision.playedBy = f.playedBy;
+    decision.avoided = Array.from({ length: n }, (_, p) => p).filter((p) => f.avoided & (1 << p));
   }
-  const top = s.discard.length > 0 ? CARD_IDS[s.discard[s.discard.length - 1]] : null;
-  const discardCounts = new Array<number>(HAND_TYPES).fill(0);
-  for (const t of s.discard) discardCounts[t]++;
   return {
     seat,
     players: n,
     ruleset: rs.name,
-    turn: s.turn,
+    turn: f.turn,
     decision,
-    hand: counts((t) => s.hand[seat * HAND_TYPES + t]),
-    handSize: s.handSize[seat],
+    hand: listed(f.hand, true),
+    handSize: f.handSize[seat],
     turnState: {
-      active: s.active,
-      actionsLeft: rs.limits.actionsPerTurn - s.actionsUsed,
-      beers: f.countedBeers,
-      smallBeers: f.countedSmall,
-      shots: f.countedShots,
-      shotLimit: rs.limits.shots + s.extraShots,
-      cardsPlayed: s.played,
-      playedSame: s.playedSame === 1,
-      blocked: { beer: s.blockedBeer, small_beer: s.blockedSmall },
-      afterDone: s.doneWindow === 1,
+      active: f.active,
+      actionsLeft: f.actionsLeft,
+      beers: f.beers,
+      smallBeers: f.smallBeers,
+      shots: f.shots,
+      shotLimit: f.shotLimit,
+      cardsPlayed: f.cardsPlayed,
+      playedSame: f.playedSame === 1,
+      blocked: { beer: f.blockedBeer, small_beer: f.blockedSmall },
+      afterDone: f.afterDone === 1,
+      cardRemoved: f.cardRemoved === 1,
     },
     table,
-    deck: {
-      size: s.deck.length - (s.closing.where === CLOSING_IN_DECK ? 1 : 0),
-      reshuffles: s.reshuffles,
-      mayHold: counts((t) => s.pileKnown[seat * HAND_TYPES + t]),
-    },
-    discard: { size: s.discard.length, top, counts: counts((t) => discardCounts[t]) },
+    deck: { size: f.deckSize, reshuffles: f.reshuffles, mayHold: counts(f.pileMayHold) },
+    discard: { size: f.discardSize, top: f.discardTop >= 0 ? CARD_IDS[f.discardTop] : null, counts: counts(f.discardCounts) },
     closingTime: {
-      where: s.closing.where === CLOSING_ASIDE ? 'aside' : s.closing.where === CLOSING_IN_DECK ? 'in_deck' : 'drawn',
-      drawnBy: s.closing.drawnBy >= 0 ? s.closing.drawnBy : null,
-      depth: closingDepth(s),
+      where: CLOSING_NAMES[f.closing],
+      drawnBy: f.drawnBy >= 0 ? f.drawnBy : null,
+      depth: f.depthLo >= 0 ? [f.depthLo, f.depthHi] : null,
     },
-    titlesLeft: rs.titles.map((t, i) => ({ name: t.name, points: t.points, left: s.titlesLeft[i] })),
-    over: s.over,
-    finalScores: s.over ? scores : null,
-    winners: s.over ? winners(r, s) : null,
+    soloLast: f.soloLast === 1,
+    titlesLeft: rs.titles.map((t, i) => ({ name: t.name, points: t.points, left: f.titlesLeft[i] })),
+    over: f.over,
+    finalScores: f.over ? Array.from(f.score.subarray(0, n)) : null,
+    winners: f.winners && f.winners.slice(),
   };
 }
 
+/** What `seat` may see of `s`. */
+export function makeView(r: CompiledRules, s: GameState, seat: number): PlayerView {
+  return viewOfFacts(r, seatFacts(r, s, seat));
+}
+
+/**
+ * The facts a view states, read back (into `into` if given): the inverse of `viewOfFacts`,
+ * so `factsOfView(makeView(s, seat))` holds what `seatFacts(s, seat)` holds. Assumes a
+ * well-formed view under `r` (one made here, or a posted one that server/view-schema.ts
+ * passed); a title name the ruleset lacks is skipped.
+ */
+export function factsOfView(r: CompiledRules, v: PlayerView, into?: SeatFacts): SeatFacts {
+  const f = into ?? new SeatFacts();
+  const n = v.players;
+  const titles = r.ruleset.titles;
+  f.seat = v.seat;
+  f.players = n;
+  f.turn = v.turn;
+  f.over = v.over;
+  const d = v.decision;
+  f.phase = PHASE_OF.get(d.kind) ?? PHASE_OVER;
+  f.decider = d.seat;
+  f.decisionCard = d.card === null ? -1 : CARD_TYPE.get(d.card)!;
+  f.playedBy = d.playedBy ?? -1;
+  f.avoided = 0;
+  for (const p of d.avoided ?? []) f.avoided |= 1 << p;
+  readList(v.hand, f.hand);
+  readCounts(v.deck.mayHold, f.pileMayHold);
+  f.finalDone = 0;
+  for (let p = 0; p < n; p++) {
+    const q = v.table[p];
+    f.handSize[p] = q.handSize;
+    f.points[p] = q.points;
+    f.score[p] = q.score;
+    f.level[p] = q.level - 1;
+    f.space[p] = q.space;
+    f.tokens[p] = 0;
+    for (const id of q.shotTokens) f.tokens[p] |= 1 << SHOT_IDS.indexOf(id);
+    f.abstinence[p] = q.abstinence;
+    f.paused[p] = q.paused ? 1 : 0;
+    f.out[p] = q.out === 'wasted' ? WASTED : q.out === 'thrown_out' ? THROWN_OUT : IN_GAME;
+    // Each name takes the first title of that name not yet taken, so even a repeated name maps back.
+    let held = 0;
+    for (const name of q.titles) {
+      let i = 0;
+      while (i < titles.length && (titles[i].name !== name || held & (1 << i))) i++;
+      if (i < titles.length) held |= 1 << i;
+    }
+    f.titles[p] = held;
+    f.copying[p] = q.copying ?? -1;
+    f.insulted[p] = q.insulted ? 1 : 0;
+    const front = f.fronts[p];
+    front.length = 0;
+    for (const c of q.front) front.push(entryOf(c, p));
+    if (q.finalTurnTaken) f.finalDone |= 1 << p;
+    f.known[p].length = 0;
+    if (p !== v.seat) readList(q.known, f.known[p]);
+  }
+  f.soloLast = v.soloLast ? 1 : 0;
+  const ts = v.turnState;
+  f.active = ts.active;
+  f.actionsLeft = ts.actionsLeft;
+  f.beers = ts.beers;
+  f.smallBeers = ts.smallBeers;
+  f.shots = ts.shots;
+  f.shotLimit = ts.shotLimit;
+  f.cardsPlayed = ts.cardsPlayed;
+  f.playedSame = ts.playedSame ? 1 : 0;
+  f.afterDone = ts.afterDone ? 1 : 0;
+  f.cardRemoved = ts.cardRemoved ? 1 : 0;
+  f.blockedBeer = ts.blocked.beer;
+  f.blockedSmall = ts.blocked.small_beer;
+  f.deckSize = v.deck.size;
+  f.reshuffles = v.deck.reshuffles;
+  f.discardSize = v.discard.size;
+  f.discardTop = v.discard.top === null ? -1 : CARD_TYPE.get(v.discard.top)!;
+  readCounts(v.discard.counts, f.discardCounts);
+  const ct = v.closingTime;
+  f.closing = ct.where === 'drawn' ? CLOSING_DRAWN : ct.where === 'in_deck' ? CLOSING_IN_DECK : CLOSING_ASIDE;
+  f.drawnBy = ct.drawnBy ?? -1;
+  f.depthLo = ct.depth ? ct.depth[0] : -1;
+  f.depthHi = ct.depth ? ct.depth[1] : -1;
+  for (let i = 0; i < titles.length; i++) f.titlesLeft[i] = v.titlesLeft[i]?.left ?? 0;
+  f.winners = v.winners && v.winners.slice();
+  return f;
+}
+
+function readCounts(c: Partial<Record<CardId, number>>, into: Int32Array): void {
+  for (let t = 0; t < HAND_TYPES; t++) into[t] = c[CARD_IDS[t]] ?? 0;
+}
+
+function readList(c: Partial<Record<CardId, number>>, into: CardList): void {
+  into.length = 0;
+  for (let t = 0; t < HAND_TYPES; t++) addCards(into, t, c[CARD_IDS[t]] ?? 0);
+}
+
+function entryOf(c: FrontCardView, owner: number): number {
+  const flags = (c.given ? F_GIVEN : 0) | (c.poured ? F_POURED : 0) | (c.fromHand ? F_ADDED : 0) | (c.marker ? F_MARKER : 0);
+  return packEntry(CARD_TYPE.get(c.card)!, flags, c.as ? SHOT_IDS.indexOf(c.as) : -1, c.placedBy ?? owner);
+}
 
 /**
  * A view with a seat's private knowledge taken out: what an onlooker sees. `hand` is null
