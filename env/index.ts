@@ -8,7 +8,7 @@ export * from './spec.ts';
 export * from './ruleset.ts';
 export * from './vector.ts';
 export { resampleState } from './resample.ts';
-export { encodeObservation, OBS_LAYOUT, OBS_SIZE, OBSERVATION_VERSION, PLAYER_FEATURES } from './observation/encode.ts';
+export { encodeObservation, encodeView, OBS_LAYOUT, OBS_SIZE, OBSERVATION_VERSION, PLAYER_FEATURES, PLAYER_LAYOUT, TURN_LAYOUT } from './observation/encode.ts';
 export { renderText } from './observation/text.ts';
 export { makeView, publicView, type DecisionView, type FrontCardView, type PlayerPublicView, type PlayerView, type PublicView, type TurnView } from './observation/view.ts';
 export {

@@ -261,7 +261,8 @@ describe('HTTP API over a listening server', () => {
         const local = createAgent(spec);
         local.reset?.({ seat, players: 4, seed: 'served' });
         const want = await local.act(obs);
-        const r = await call('POST', `/v1/bots/${spec}/act`, { view: obs.view, legalActions: obs.legalActions, encoding: Array.from(obs.encoding) });
+        // The view alone: the server encodes it for ppo as the seat's state does.
+        const r = await call('POST', `/v1/bots/${spec}/act`, { view: obs.view, legalActions: obs.legalActions });
         expect(r.status).toBe(200);
         expect(r.body.action).toBe(want);
         checked++;
@@ -270,12 +271,34 @@ describe('HTTP API over a listening server', () => {
     expect(checked).toBeGreaterThan(10);
     const env = new CzechPubEnv({ seed: 'serve-errors', players: 3 });
     const obs = new EnvObservation(env, env.currentPlayer);
-    const noEnc = await call('POST', '/v1/bots/ppo/act', { view: obs.view, legalActions: obs.legalActions });
-    expect(noEnc.status).toBe(400);
-    expect(noEnc.body.error).toMatch(/post it as 'encoding'/);
+    // An encoding posted by an older client is ignored, whatever it holds.
+    const junk = await call('POST', '/v1/bots/ppo/act', { view: obs.view, legalActions: obs.legalActions, encoding: new Array(obs.encoding.length).fill(9) });
+    expect(junk.status).toBe(200);
+    const ppo = createAgent('ppo');
+    ppo.reset?.({ seat: obs.seat, players: 3, seed: 'served' });
+    expect(junk.body.action).toBe(await ppo.act(obs));
     expect((await call('POST', '/v1/bots/nobody/act', { view: obs.view, legalActions: obs.legalActions })).status).toBe(404);
     expect((await call('POST', '/v1/bots/ismcts/act', { view: obs.view, legalActions: obs.legalActions })).status).toBe(400);
     expect((await call('POST', '/v1/bots/random/act', { view: obs.view, legalActions: [] })).status).toBe(400);
+  });
+
+  it("answers a move for a view fetched from a live game's seat: the client holds nothing but that view", async () => {
+    const created = await call('POST', '/v1/games', { seats: ['remote', 'remote', 'remote'], seed: 'act-from-view' });
+    const tokens: { seat: number; token: string }[] = created.body.tokens;
+    let asked = 0;
+    for (let step = 0; step < 60 && asked < 8; step++) {
+      const seen = await Promise.all(tokens.map((t) => call('GET', `/v1/games/${created.body.id}/view`, undefined, t.token)));
+      const mine = seen.find((v) => v.body.yourTurn);
+      if (!mine) break;
+      const legal: number[] = mine.body.legalActions.map((a: { id: number }) => a.id);
+      const r = await call('POST', '/v1/bots/ppo/act', { view: mine.body.view, legalActions: legal });
+      expect(r.status).toBe(200);
+      expect(legal).toContain(r.body.action);
+      if (legal.length > 1) asked++;
+      const played = await call('POST', `/v1/games/${created.body.id}/actions`, { action: r.body.action }, tokens[mine.body.seat].token);
+      expect(played.status).toBe(200);
+    }
+    expect(asked).toBeGreaterThan(0);
   });
 
   it('lets an http: agent play a tournament through a bot server, counting fallbacks', async () => {

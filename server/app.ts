@@ -47,7 +47,7 @@ import { ACTION_GROUPS, ACTION_SPACE_VERSION, describeAction, NUM_ACTIONS } from
 import { CARD_IDS, cardKind, cardName } from '../env/cards.ts';
 import { OBS_SIZE } from '../env/observation/encode.ts';
 import { REWARD_SCHEMES } from '../env/rewards.ts';
-import type { Ruleset } from '../env/ruleset.ts';
+import { compileRuleset, type Ruleset } from '../env/ruleset.ts';
 import { rulesetFingerprint } from '../env/spec.ts';
 import { PostedObservation } from './bot-obs.ts';
 import { BotPool } from './bot-pool.ts';
@@ -230,13 +230,16 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
 
   // Bot instances for the act route, one per label (entry and options), least recently used dropped first.
   const served = new LruMap<string, Agent>(limits.servedCache);
+  // A posted view is encoded here, under the server's ruleset, for the bots that read encodings.
+  const actRules = compileRuleset(ruleset);
   app.post('/v1/bots/:spec/act', {
     schema: {
       params: z.object({ spec: specString }),
       body: z.object({
         view: z.unknown().describe("A seat's view as GET /v1/games/{id}/view gives it (PlayerView); checked field by field."),
         legalActions: z.array(z.number().int().min(0).max(NUM_ACTIONS - 1)).min(1).max(NUM_ACTIONS),
-        encoding: z.array(z.number()).length(OBS_SIZE).optional(),
+        encoding: z.array(z.number()).length(OBS_SIZE).optional()
+          .describe('Ignored: the server encodes the posted view itself, so any bot (ppo included) needs only the view. Accepted so that older clients sending it keep working.'),
         seed: z.string().max(200).optional(),
       }).strict(),
       response: { 200: S.actAnswer, ...S.errors(400, 404, 413, 429) },
@@ -268,7 +271,7 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
     const legal = [...new Set(req.body.legalActions)].sort((a, b) => a - b);
     let action: number;
     try {
-      action = await bot.act(new PostedObservation(view, legal, req.body.encoding));
+      action = await bot.act(new PostedObservation(view, legal, actRules));
     } catch (e) {
       if (e instanceof ApiError) throw e;
       throw new ApiError(400, 'the bot could not act on this view: the view and legalActions do not describe a position it can play');

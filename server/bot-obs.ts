@@ -1,30 +1,35 @@
 /**
- * The observation a stateless bot request carries: the seat's view and legal actions (and,
- * for bots that read it, the observation encoding). Built lazily like EnvObservation; what a
- * posted view cannot give (the event log, a world to search) is absent or refused by name.
+ * The observation a stateless bot request carries: the seat's view and legal actions; the
+ * encoding is made from the view (encodeView), as the seat's state would give it. Built
+ * lazily like EnvObservation; what a posted view cannot give (the event log, a world to
+ * search) is absent or refused by name.
  */
 import { describeAction } from '../env/actions.ts';
-import { OBS_SIZE } from '../env/observation/encode.ts';
+import { encodeView, OBS_SIZE } from '../env/observation/encode.ts';
 import { renderText } from '../env/observation/text.ts';
 import type { PlayerView } from '../env/observation/view.ts';
+import type { CompiledRules } from '../env/ruleset.ts';
 import type { AgentObservation } from '../agents/agent.ts';
 import { maskOf } from '../agents/observation.ts';
-import { ApiError } from './games.ts';
 
 export class PostedObservation implements AgentObservation {
   readonly seat: number;
   readonly players: number;
+  private cachedEncoding?: Float32Array;
   private cachedMask?: Uint8Array;
   private cachedText?: string;
 
-  constructor(readonly view: PlayerView, readonly legalActions: readonly number[], private readonly posted?: readonly number[]) {
+  constructor(readonly view: PlayerView, readonly legalActions: readonly number[], private readonly rules: CompiledRules) {
     this.seat = view.seat;
     this.players = view.players;
   }
 
   get encoding(): Float32Array {
-    if (!this.posted) throw new ApiError(400, `this bot reads the observation encoding: post it as 'encoding' (${OBS_SIZE} numbers, env/observation/encode.ts)`);
-    return Float32Array.from(this.posted);
+    if (!this.cachedEncoding) {
+      this.cachedEncoding = new Float32Array(OBS_SIZE);
+      encodeView(this.rules, this.view, this.cachedEncoding);
+    }
+    return this.cachedEncoding;
   }
   get mask(): Uint8Array {
     return (this.cachedMask ??= maskOf(this.legalActions));

@@ -7,7 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { describeAction } from '../env/actions.ts';
 import { CzechPubEnv } from '../env/env.ts';
-import { eventForSeat, type GameEvent } from '../env/events.ts';
+import type { GameEvent } from '../env/events.ts';
+import { eventForSeat } from '../env/observation/visible.ts';
 import { narrateEvent } from '../env/narrate.ts';
 import type { RewardScheme } from '../env/rewards.ts';
 import type { Agent } from '../agents/agent.ts';
@@ -112,7 +113,7 @@ export function narratedEvents(game: LiveGame, viewer: Viewer | 'all', from: num
   }
   const out: NarratedEvent[] = [];
   for (let i = from; i < to; i++) {
-    const ev = viewer === 'all' ? log[i] : eventForSeat(log[i], viewer ?? -1);
+    const ev = viewer === 'all' ? log[i] : eventForSeat(log[i], viewer);
     if (ev.k === 'turn') active = ev.seat;
     out.push({ ...ev, text: narrateEvent(ev, { ruleset: game.env.config.ruleset, active }) });
   }
