@@ -249,8 +249,7 @@ export function encodeFacts(r: CompiledRules, f: SeatFacts, out: Float32Array, o
   const k = tables !== null && tables.ruleset === rs ? tables : (tables = tablesFor(r));
   const n = f.players;
   const seat = f.seat;
-  const hand = f.hand;
-  for (let i = 0; i < hand.length; i++) out[offset + O.hand + hand.types[i]] = hand.counts[i] / HAND_COUNT_SCALE;
+  for (let t = 0; t < HAND_TYPES; t++) out[offset + O.hand + t] = f.hand[t] / HAND_COUNT_SCALE;
   out[offset + O.hand_size] = k.handShare[f.handSize[seat]];
 
   // Slot by slot (the range is zero, so only ones and values are written).
@@ -326,7 +325,7 @@ export function encodeFacts(r: CompiledRules, f: SeatFacts, out: Float32Array, o
   out[offset + O.pile + 2] = f.reshuffles / RESHUFFLE_SCALE;
   for (let t = 0; t < HAND_TYPES; t++) {
     const at = k.countAt[t];
-    if (f.discardCounts[t] > 0) out[offset + O.discard_counts + t] = k.discardShare[at + f.discardCounts[t]];
+    out[offset + O.discard_counts + t] = k.discardShare[at + f.discardCounts[t]];
     out[offset + O.pile_may_hold + t] = k.countShare[at + f.pileMayHold[t]];
   }
   out[offset + O.discard_top + (f.discardTop >= 0 ? f.discardTop : HAND_TYPES)] = 1;

@@ -133,14 +133,10 @@ function counts(a: Int32Array): Record<CardId, number> {
   return out;
 }
 
-/** Every card id, with zeros (`all`), or only those held. */
-function listed(list: CardList, all: boolean): Record<CardId, number> {
-  const out = {} as Record<CardId, number>;
-  for (let t = 0, i = 0; t < HAND_TYPES; t++) {
-    const here = i < list.length && list.types[i] === t;
-    if (here || all) out[CARD_IDS[t]] = here ? list.counts[i] : 0;
-    if (here) i++;
-  }
+/** The card ids a list holds, with their counts. */
+function listed(list: CardList): Partial<Record<CardId, number>> {
+  const out: Partial<Record<CardId, number>> = {};
+  for (let i = 0; i < list.length; i++) out[CARD_IDS[list.types[i]]] = list.counts[i];
   return out;
 }
 
@@ -181,7 +177,7 @@ export function viewOfFacts(r: CompiledRules, f: SeatFacts): PlayerView {
       insulted: f.insulted[p] === 1,
       copying: f.copying[p] >= 0 ? f.copying[p] : null,
       finalTurnTaken: (f.finalDone & (1 << p)) !== 0,
-      known: listed(f.known[p], false),
+      known: listed(f.known[p]),
     });
   }
   const decision: DecisionView = { kind: PHASE_NAMES[f.phase], seat: f.decider, card: null };
@@ -197,7 +193,7 @@ export function viewOfFacts(r: CompiledRules, f: SeatFacts): PlayerView {
     ruleset: rs.name,
     turn: f.turn,
     decision,
-    hand: listed(f.hand, true),
+    hand: counts(f.hand),
     handSize: f.handSize[seat],
     turnState: {
       active: f.active,
@@ -254,7 +250,7 @@ export function factsOfView(r: CompiledRules, v: PlayerView, into?: SeatFacts): 
   f.playedBy = d.playedBy ?? -1;
   f.avoided = 0;
   for (const p of d.avoided ?? []) f.avoided |= 1 << p;
-  readList(v.hand, f.hand);
+  readCounts(v.hand, f.hand);
   readCounts(v.deck.mayHold, f.pileMayHold);
   f.finalDone = 0;
   for (let p = 0; p < n; p++) {

@@ -37,9 +37,9 @@ export function publicEntry(e: number, owner: number): number {
 }
 
 /**
- * Card counts above zero, by type in ascending order: a hand holds a few types, and the
- * cards a seat knows of in other hands are fewer still, so these are short (and cheap to
- * copy and to encode, which the encoder's speed depends on).
+ * Card counts above zero, by type in ascending order: the cards a seat knows of in another
+ * hand are few or none, so these lists are short (and cheap to encode, which the encoder's
+ * speed depends on).
  */
 export class CardList {
   length = 0;
@@ -78,8 +78,8 @@ export class SeatFacts {
   playedBy = -1;
   avoided = 0;
 
-  /** The seat's own hand. */
-  readonly hand = new CardList();
+  /** The seat's own hand: cards of each type. */
+  readonly hand = new Int32Array(HAND_TYPES);
   /** What this seat knows is in each seat's hand, by seat (empty for itself). */
   readonly known: CardList[] = Array.from({ length: MAX_PLAYERS }, () => new CardList());
   /** What this seat knows the draw pile may still hold, by type (an upper bound). */
@@ -182,9 +182,8 @@ export function seatFacts(r: CompiledRules, s: GameState, seat: number, into?: S
   }
 
   const h = seat * HAND_TYPES;
-  f.hand.length = 0;
   for (let t = 0; t < HAND_TYPES; t++) {
-    addCards(f.hand, t, s.hand[h + t]);
+    f.hand[t] = s.hand[h + t];
     f.pileMayHold[t] = s.pileKnown[h + t];
     f.discardCounts[t] = 0;
   }
