@@ -16,8 +16,8 @@ import { summarizeFront } from '../engine/legal.ts';
 import type { GameEvent } from '../events.ts';
 import { MAX_PLAYERS, MAX_TITLES, type CompiledRules } from '../ruleset.ts';
 import {
-  CLOSING_ASIDE, CLOSING_IN_DECK, entryBy, entryFlags, F_ADDED, F_GIVEN, F_MARKER, F_POURED, PHASE_REACTION,
-  PHASE_RESPONSE, withFlags, type GameState,
+  CLOSING_ASIDE, CLOSING_IN_DECK, entryBy, entryFlags, entryShot, entryType, F_ADDED, F_GIVEN, F_MARKER, F_POURED,
+  packEntry, PHASE_REACTION, PHASE_RESPONSE, type GameState,
 } from '../state.ts';
 
 /** Front-card flags anyone at the table can see; the rest (paid, counted) is bookkeeping. */
@@ -32,8 +32,7 @@ const PLACED_FLAGS = F_MARKER | F_GIVEN | F_ADDED;
 export function publicEntry(e: number, owner: number): number {
   const fl = entryFlags(e) & PUBLIC_FRONT_FLAGS;
   const by = entryBy(e);
-  const placer = fl & PLACED_FLAGS && by !== owner ? by : owner;
-  return (withFlags(e, fl) & ~(7 << 14)) | (placer << 14);
+  return packEntry(entryType(e), fl, entryShot(e), fl & PLACED_FLAGS && by !== owner ? by : owner);
 }
 
 /**
@@ -52,12 +51,6 @@ export function addCards(list: CardList, type: number, count: number): void {
   if (count <= 0) return;
   list.types[list.length] = type;
   list.counts[list.length++] = count;
-}
-
-/** The count of `type` in `list` (0 if absent). */
-export function cardsOf(list: CardList, type: number): number {
-  for (let i = 0; i < list.length; i++) if (list.types[i] === type) return list.counts[i];
-  return 0;
 }
 
 /**
