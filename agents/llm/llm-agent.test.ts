@@ -409,9 +409,9 @@ describe('czech-pub llm-bench', () => {
 
   it.each([
     [['llm-bench'], '--model is required'],
-    [['llm-bench', '--model', 'm', '--prices', '/nonexistent.json'], '--prices: cannot read /nonexistent.json'],
+    [['llm-bench', '--model', 'm', '--prices', '/nonexistent.json'], '--prices /nonexistent.json: no such file'],
     [['llm-bench', '--model', 'm', '--opponents', 'nobody'], "unknown agent 'nobody'"],
-    [['llm-bench', '--model', 'm', '--dry-run', '--prices', '/nonexistent.json'], '--prices: cannot read /nonexistent.json'],
+    [['llm-bench', '--model', 'm', '--dry-run', '--prices', '/nonexistent.json'], '--prices /nonexistent.json: no such file'],
     [['llm-bench', '--model', 'm', '--dry-run', '--opponents', 'nobody'], "unknown agent 'nobody'"],
   ])('%j is a usage error', async (argv, message) => {
     const io = bufferIo();
