@@ -51,4 +51,20 @@ describe('ruleset', () => {
     r.limits.actionsPerTurn = -3;
     expect(() => createState({ players: 3, seed: 1, ruleset: r })).toThrow('limits.actionsPerTurn');
   });
+
+  it('a parsed ruleset is frozen and compiled once for every game played under it', () => {
+    const r = copy();
+    r.cards.beer.count = 25;
+    const parsed = parseRuleset(r);
+    expect(Object.isFrozen(parsed.cards.beer)).toBe(true);
+    expect(() => {
+      (parsed.cards.beer as { count: number }).count = -1;
+    }).toThrow(TypeError);
+    expect(parseRuleset(parsed)).toBe(parsed);
+    const a = createState({ players: 3, seed: 1, ruleset: parsed }).rules;
+    const b = createState({ players: 3, seed: 2, ruleset: parsed }).rules;
+    expect(a).toBe(b);
+    // An unparsed copy is validated again (and so compiled anew): it may have changed.
+    expect(createState({ players: 3, seed: 1, ruleset: r }).rules).not.toBe(a);
+  });
 });

@@ -129,10 +129,30 @@ export class RulesetError extends Error {
   override name = 'RulesetError';
 }
 
-/** Validates a ruleset; throws a RulesetError naming every bad field. */
+/** The rulesets parseRuleset made: frozen, so they stay valid, and taken back as they are. */
+const validated = new WeakSet<object>();
+
+function deepFreeze<T>(v: T): T {
+  if (v && typeof v === 'object' && !Object.isFrozen(v)) {
+    for (const x of Object.values(v)) deepFreeze(x);
+    Object.freeze(v);
+  }
+  return v;
+}
+
+/**
+ * Validates a ruleset; throws a RulesetError naming every bad field. The result is frozen;
+ * passing it again returns it at once (so the engine's compiled-rules cache, keyed by the
+ * object, holds for every game played under one parsed ruleset).
+ */
 export function parseRuleset(input: unknown): Ruleset {
+  if (typeof input === 'object' && input !== null && validated.has(input)) return input as Ruleset;
   const result = RulesetSchema.safeParse(input);
-  if (result.success) return result.data;
+  if (result.success) {
+    const ruleset = deepFreeze(result.data);
+    validated.add(ruleset);
+    return ruleset;
+  }
   const problems = result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
   throw new RulesetError(`Invalid ruleset: ${problems.join('; ')}`);
 }

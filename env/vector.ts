@@ -75,7 +75,7 @@ export class VectorEnv {
       players: opts.players,
       seed: opts.seed,
       // Checked once here rather than at the first game.
-      ruleset: ruleset === DEFAULT_RULESET ? ruleset : parseRuleset(ruleset),
+      ruleset: parseRuleset(ruleset),
       reward: opts.reward ?? 'win',
       askAll: opts.askAll ?? false,
       maxDecisions: opts.maxDecisions ?? DEFAULT_MAX_DECISIONS,

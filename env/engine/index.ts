@@ -25,9 +25,9 @@ export interface GameConfig {
   askAll?: boolean;
 }
 
-/** Compiles (and validates, if it is not the default object) a ruleset. */
+/** Compiles a ruleset, validating it unless parseRuleset already made it. */
 export function rulesFor(ruleset: Ruleset = DEFAULT_RULESET): CompiledRules {
-  return compileRuleset(ruleset === DEFAULT_RULESET ? ruleset : parseRuleset(ruleset));
+  return compileRuleset(parseRuleset(ruleset));
 }
 
 export function createState(cfg: GameConfig, log: GameEvent[] | null = null): { rules: CompiledRules; state: GameState } {
