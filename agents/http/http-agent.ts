@@ -1,7 +1,7 @@
 /**
  * `http:<url>`: asks a bot server elsewhere for each action, like Battlesnake's move endpoint:
- * POST <url> with { view, legalActions, encoding, seed } (the body of this project's
- * POST /v1/bots/:spec/act), answer { action }. A timeout, an error status, an unreadable body
+ * POST <url> with { view, legalActions, seed } (the body of this project's
+ * POST /v1/bots/:spec/act, which encodes the view itself), answer { action }. A timeout, an error status, an unreadable body
  * or an illegal action plays the fallback (the first legal action) and is counted, so a
  * flaky outside bot never stops a tournament. Only decisions with a real choice are sent.
  *
@@ -34,7 +34,7 @@ export class HttpAgent implements Agent {
       const res = await fetch(this.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ view: obs.view, legalActions: legal, encoding: Array.from(obs.encoding), seed: this.seed }),
+        body: JSON.stringify({ view: obs.view, legalActions: legal, seed: this.seed }),
         signal: AbortSignal.timeout(this.timeoutMs),
       });
       u.latenciesMs.push(performance.now() - t0);
