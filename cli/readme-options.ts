@@ -12,7 +12,8 @@ async function specs(): Promise<CommandSpec[]> {
   const { TRAIN } = await import('./train.ts');
   const { LLM_BENCH } = await import('./llm-bench.ts');
   const { SERVE } = await import('./serve.ts');
-  return [PLAY, ...(await benchSpecs()), TOURNAMENT, TRAIN, LLM_BENCH, SERVE];
+  const { WORKER } = await import('./worker.ts');
+  return [PLAY, ...(await benchSpecs()), TOURNAMENT, TRAIN, LLM_BENCH, SERVE, WORKER];
 }
 
 /** One block per command; a footer made at run time (the agent list) is left to --help. */

@@ -27,6 +27,11 @@ sits in every seat equally often, and (by default) each deal played once per rot
       type: 'int', arg: 'P', min: 1, max: 1024, conflicts: ['workers'], conflictWhy: 'plays in this thread',
       help: 'games at once in this thread, for agents that wait on a network (llm:)',
     },
+    queue: {
+      type: 'string', arg: 'URL', conflicts: ['parallel'],
+      help: "play the games on queue workers ('czech-pub worker') through this Redis, e.g. redis://127.0.0.1:6379",
+    },
+    batch: { type: 'int', arg: 'B', min: 1, max: 100_000, defaultText: 'sized to about 1 s of play', help: 'with --queue: games per queued job' },
     out: { type: 'folder', help: 'write games.jsonl, results.json, leaderboard.md and report.html here' },
     'no-duplicate': { type: 'flag', help: 'a fresh deal for every game instead of duplicated deals' },
     'ask-all': { type: 'flag', help: 'ask every eligible player at every window' },
@@ -35,6 +40,8 @@ sits in every seat equally often, and (by default) each deal played once per rot
   },
   footer: () => `Agents:${knownAgents().map((a) => `\n  ${a.name.padEnd(10)} ${a.description}`).join('')}`,
 } as const satisfies CommandSpec;
+
+type RunnerOf<F extends (o: never) => unknown> = NonNullable<Parameters<F>[0]['runner']>;
 
 /** A tournament's setup errors (bad config, unknown agent, bad agent option) as usage errors; others as they are. */
 export function asUsageError(e: unknown): unknown {
@@ -88,6 +95,19 @@ export async function tournamentCommand(args: readonly string[], io: Io): Promis
   const { agents, games, seed, parallel, out, json } = parsed.values;
   const players = parsed.values.players ?? agents.length;
   const workers = parsed.given.has('parallel') ? 0 : (parsed.values.workers ?? availableParallelism());
+  if (parsed.given.has('batch') && !parsed.given.has('queue')) throw new UsageError('--batch sizes queued jobs: give --queue too');
+  let runner: RunnerOf<typeof runTournament> | undefined;
+  if (parsed.values.queue !== undefined) {
+    // Loaded only here: the local default needs neither BullMQ nor a Redis.
+    const { queueRunner, redisOptions, QueueUrlError } = await import('../queue/index.ts');
+    try {
+      redisOptions(parsed.values.queue);
+    } catch (e) {
+      if (e instanceof QueueUrlError) throw new UsageError(e.message);
+      throw e;
+    }
+    runner = queueRunner(parsed.values.queue, { batch: parsed.values.batch });
+  }
 
   const controller = new AbortController();
   const onSigint = () => {
@@ -99,7 +119,7 @@ export async function tournamentCommand(args: readonly string[], io: Io): Promis
   try {
     const result = await runTournament({
       agents, players, games, seed, workers, parallel, duplicate: !parsed.values.noDuplicate, askAll: parsed.values.askAll,
-      ruleset: parsed.ruleset, out, signal: controller.signal,
+      ruleset: parsed.ruleset, out, signal: controller.signal, runner,
       onGame: (done, total) => bar.update(done, total),
     });
     bar.stop();

@@ -16,7 +16,7 @@ import { DEFAULT_MAX_DECISIONS } from '../env/env.ts';
 import { DEFAULT_RULESET, parseRuleset, type Ruleset } from '../env/ruleset.ts';
 import { envSpec, type EnvSpec } from '../env/spec.ts';
 import { leaderboardMarkdown, reportHtml } from './report.ts';
-import { runGames } from './runner.ts';
+import { runGames, type RunOptions, type RunOutcome } from './runner.ts';
 import { roundedGames, schedule } from './schedule.ts';
 import { summarize, type GameResult, type Summary } from './summary.ts';
 import { DEFAULT_MAX_FALLBACK_RATE, summarizeUsage, type Price, type UsageSummary } from './usage.ts';
@@ -48,6 +48,12 @@ export interface TournamentOptions {
   prices?: Record<string, Price>;
   /** A model agent with a larger share of fallback decisions is marked invalid (default 5%). */
   maxFallbackRate?: number;
+  /**
+   * Plays the scheduled games (default: runGames, on this machine's worker threads); the job
+   * queue's runner (queue/games.ts) plays them on other machines' workers. Results are keyed
+   * by game, so they are the same either way.
+   */
+  runner?: (o: RunOptions) => Promise<RunOutcome>;
 }
 
 export interface TournamentConfig {
@@ -134,7 +140,7 @@ export async function runTournament(o: TournamentOptions): Promise<TournamentRes
   }
   let done = 0;
   const names = o.labels ?? agentLabels(config.agents);
-  const outcome = await runGames({
+  const outcome = await (o.runner ?? runGames)({
     entries: config.agents,
     games,
     ruleset: config.ruleset === DEFAULT_RULESET ? undefined : config.ruleset,

@@ -1,0 +1,157 @@
+/**
+ * A tournament's games played through the queue: the submitting side. The schedule is cut into
+ * batches and enqueued; any number of workers (queue/worker.ts) play them. Results are keyed by
+ * game index, so they are the same as a local run's whatever the workers and batches, and a
+ * batch played twice (its worker died after finishing part of it) counts once.
+ *
+ * Batch size: one probe batch of a few games measures how long a game takes on a worker
+ * thread; the rest go in batches of about `batchMs` each (so the queue's per-job cost stays
+ * small), but at least `minJobs` of them when the schedule allows (so every worker has work).
+ *
+ * A job that vanished from Redis (restarted without persistence) is enqueued again; a job that
+ * failed on a worker stops the run with the worker's message; an abort removes what waits.
+ */
+import { randomBytes } from 'node:crypto';
+import { Job, Queue, QueueEvents } from 'bullmq';
+import type { RunOptions, RunOutcome } from '../eval/runner.ts';
+import type { ScheduledGame } from '../eval/schedule.ts';
+import type { GameResult } from '../eval/summary.ts';
+import type { WorkerSetup } from '../eval/worker.ts';
+import { GAMES_QUEUE, redisOptions } from './connection.ts';
+import type { GamesJob, GamesJobResult } from './jobs.ts';
+
+export interface QueueRunnerOptions {
+  /** Target time a batch takes on a worker thread (default 1000 ms). */
+  batchMs?: number;
+  /** Fixed games per batch instead of measuring (1 and up). */
+  batch?: number;
+  /** Cut the schedule into at least this many batches when it has the games (default 32). */
+  minJobs?: number;
+  /** How often outstanding jobs are looked up, besides the completion events (default 1000 ms). */
+  sweepMs?: number;
+}
+
+const PROBE_GAMES = 4;
+
+export function queueRunner(url: string, q: QueueRunnerOptions = {}): (o: RunOptions) => Promise<RunOutcome> {
+  return (o) => runOnQueue(url, o, q);
+}
+
+async function runOnQueue(url: string, o: RunOptions, q: QueueRunnerOptions): Promise<RunOutcome> {
+  const connection = redisOptions(url);
+  const queue = new Queue<GamesJob, GamesJobResult>(GAMES_QUEUE, { connection });
+  const events = new QueueEvents(GAMES_QUEUE, { connection });
+  const run = randomBytes(6).toString('hex');
+  const setup: WorkerSetup = { entries: o.entries, ruleset: o.ruleset, askAll: o.askAll, maxDecisions: o.maxDecisions };
+  const results = new Map<number, GameResult>();
+  const outstanding = new Map<string, ScheduledGame[]>();
+  let seq = 0;
+  let failure: Error | undefined;
+  let wake: () => void = () => {};
+
+  const add = async (games: ScheduledGame[]) => {
+    const id = `${run}-${seq++}`;
+    outstanding.set(id, games);
+    await enqueue(id, games);
+  };
+  const enqueue = (id: string, games: ScheduledGame[]) =>
+    queue.add('games', { run, setup, games }, {
+      jobId: id,
+      attempts: 1,
+      removeOnComplete: { age: 3600 },
+      removeOnFail: { age: 24 * 3600 },
+    });
+  const collect = (id: string, value: GamesJobResult | undefined) => {
+    if (!outstanding.has(id) || !value) return;
+    outstanding.delete(id);
+    for (const r of value.results) {
+      if (results.has(r.index)) continue;
+      results.set(r.index, r);
+      o.onGame?.(r);
+    }
+    wake();
+  };
+  const fail = (why: string) => {
+    failure ??= new Error(`a queue worker failed: ${why}`);
+    wake();
+  };
+  /** Looks up one job: collects it, fails the run, or enqueues it again if Redis lost it. */
+  const look = async (id: string) => {
+    const job = await Job.fromId<GamesJob, GamesJobResult>(queue, id);
+    if (!job) {
+      const games = outstanding.get(id);
+      if (games) await enqueue(id, games);
+      return;
+    }
+    if (job.finishedOn && job.returnvalue) collect(id, job.returnvalue);
+    else if (job.failedReason) fail(job.failedReason);
+  };
+
+  events.on('completed', ({ jobId }) => {
+    if (outstanding.has(jobId)) void look(jobId).catch(() => {});
+  });
+  events.on('failed', ({ jobId, failedReason }) => {
+    if (outstanding.has(jobId)) fail(failedReason);
+  });
+
+  const stop = async () => {
+    // What still waits is taken off the queue; a batch being played finishes and is ignored.
+    await Promise.all([...outstanding.keys()].map((id) => queue.remove(id).catch(() => 0)));
+  };
+  const finished = () => outstanding.size === 0 || failure !== undefined || o.signal?.aborted === true;
+  const waitRound = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const t = setTimeout(resolve, ms);
+      wake = () => {
+        clearTimeout(t);
+        resolve();
+      };
+    });
+  const onAbort = () => wake();
+  o.signal?.addEventListener('abort', onAbort, { once: true });
+
+  try {
+    await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
+    const games = o.games;
+    let next = 0;
+    let batch = q.batch;
+    if (batch === undefined && games.length > PROBE_GAMES) {
+      // The probe: its worker-side time sizes the rest.
+      const probe = games.slice(0, PROBE_GAMES);
+      next = probe.length;
+      await add(probe);
+      const id = `${run}-0`;
+      while (outstanding.has(id) && !finished()) {
+        await waitRound(q.sweepMs ?? 1000);
+        if (outstanding.has(id)) await look(id);
+      }
+      if (failure) throw failure;
+      const job = await Job.fromId<GamesJob, GamesJobResult>(queue, id);
+      const perGame = Math.max(0.01, (job?.returnvalue?.ms ?? 0) / probe.length);
+      const byTime = Math.max(1, Math.round((q.batchMs ?? 1000) / perGame));
+      batch = Math.max(1, Math.min(byTime, Math.ceil((games.length - next) / (q.minJobs ?? 32))));
+    }
+    batch ??= 1;
+    while (next < games.length && !o.signal?.aborted) {
+      await add(games.slice(next, next + batch));
+      next += batch;
+    }
+    while (!finished()) {
+      await waitRound(q.sweepMs ?? 1000);
+      for (const id of [...outstanding.keys()]) {
+        if (finished()) break;
+        await look(id);
+      }
+    }
+    if (failure) {
+      await stop();
+      throw failure;
+    }
+    if (o.signal?.aborted) await stop();
+    return { results: [...results.values()], interrupted: o.signal?.aborted === true || results.size < games.length };
+  } finally {
+    o.signal?.removeEventListener('abort', onAbort);
+    await events.close();
+    await queue.close();
+  }
+}
