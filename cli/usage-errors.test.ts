@@ -72,6 +72,13 @@ const CASES: [string[], string | RegExp][] = [
   [['tournament', '--agents', 'random,random', '--parallel', '2', '--workers', '1'], '--parallel plays in this thread; drop --workers'],
   // agents
   [['tournament'], '--agents is required'],
+  [['tournament', '--agents', 'random,random', '--queue', 'http://127.0.0.1:6379'], "--queue must be a redis:// or rediss:// URL, got 'http:"],
+  [['tournament', '--agents', 'random,random', '--queue', 'not a url'], "--queue must be a redis:// URL, got 'not a url'"],
+  [['tournament', '--agents', 'random,random', '--queue', 'redis://127.0.0.1:6379/99'], "--queue: database '99' is not a number from 0 to 15"],
+  [['tournament', '--agents', 'random,random', '--batch', '4'], '--batch sizes queued jobs: give --queue too'],
+  [['worker'], '--queue is required'],
+  [['worker', '--queue', 'ftp://x'], '--queue must be a redis:// or rediss:// URL'],
+  [['worker', '--queue', 'redis://127.0.0.1:6379', '--lock-ms', '10'], '--lock-ms must be a whole number from 1000 to 600000'],
   [['tournament', '--agents', 'random,,random'], "--agents has an empty entry: 'random,,random'"],
   [['tournament', '--agents', 'random,nobody'], "unknown agent 'nobody'; known agents: random"],
   [['tournament', '--agents', 'random,random', '--players', '3'], '2 agents for 3 players'],
