@@ -1,7 +1,7 @@
 /**
  * `czech-pub bench <target>`: how fast things run. `env` (here): the environment's steps, a
- * readable table or one JSON object; `train` (bench-train.ts) and `api` (bench-api.ts) are
- * loaded on demand, as they bring in TensorFlow.js or autocannon.
+ * readable table or one JSON object; `train` (bench-train.ts), `queue` (bench-queue.ts) and `api`
+ * (bench-api.ts) are loaded on demand, as they bring in TensorFlow.js, BullMQ or autocannon.
  */
 import { ACTION_SPACE_VERSION, NUM_ACTIONS } from '../env/actions.ts';
 import { OBS_SIZE, OBSERVATION_VERSION } from '../env/observation/encode.ts';
@@ -35,6 +35,13 @@ const TARGETS: Record<string, { summary: string; load: () => Promise<{ spec: Com
     load: async () => {
       const m = await import('./bench-train.ts');
       return { spec: m.BENCH_TRAIN, run: m.benchTrainCommand };
+    },
+  },
+  queue: {
+    summary: 'tournaments through the Redis job queue against local threads',
+    load: async () => {
+      const m = await import('./bench-queue.ts');
+      return { spec: m.BENCH_QUEUE, run: m.benchQueueCommand };
     },
   },
   api: {
