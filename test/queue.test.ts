@@ -1,0 +1,177 @@
+/**
+ * Tournaments through the Redis job queue give the local run's results, also when a worker is
+ * SIGKILLed mid-run and when Redis (without persistence) restarts mid-run. Each case starts its
+ * own redis-server on loopback and three `czech-pub worker` processes, and stops them all after.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Queue } from 'bullmq';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { bufferIo } from '../cli/io.ts';
+import { main } from '../cli/main.ts';
+import { GAMES_QUEUE, redisOptions } from '../queue/connection.ts';
+import { redisTestsRun, startRedis, type TestRedis } from './helpers/redis.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const BIN = join(ROOT, 'bin/czech-pub.js');
+const GAMES = 48;
+const TOURNAMENT = ['tournament', '--agents', 'ismcts:iterations=10,random,greedy,heuristic', '--players', '4', '--games', String(GAMES), '--seed', '7', '--workers', '2'];
+
+/** What differs between two runs of the same tournament because it is a time. */
+function withoutTimes(r: Record<string, any>) {
+  const { elapsedSec, gamesPerSec, startedAt, finishedAt, ...rest } = r;
+  return { ...rest, summary: { ...r.summary, agents: r.summary.agents.map(({ msPerDecision, ...a }: Record<string, unknown>) => a) } };
+}
+
+interface WorkerProc {
+  proc: ChildProcess;
+  lines: string[];
+}
+
+let tmp = '';
+const children = new Set<ChildProcess>();
+const redises = new Set<TestRedis>();
+let local: Record<string, any>;
+let outs = 0;
+
+function killAll() {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  children.clear();
+}
+
+async function redis(): Promise<TestRedis> {
+  const r = await startRedis();
+  redises.add(r);
+  return r;
+}
+
+/** Three workers, each ready (connected to the queue) before this returns. */
+async function workers(url: string, n = 3): Promise<WorkerProc[]> {
+  const ws = Array.from({ length: n }, () => {
+    const proc = spawn(process.execPath, [BIN, 'worker', '--queue', url, '--concurrency', '1', '--lock-ms', '2000'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+    children.add(proc);
+    const w: WorkerProc = { proc, lines: [] };
+    let partial = '';
+    proc.stderr!.on('data', (d: Buffer) => {
+      const parts = (partial + d.toString()).split('\n');
+      partial = parts.pop()!;
+      w.lines.push(...parts);
+    });
+    return w;
+  });
+  await until(() => ws.every((w) => w.lines.some((l) => l.includes('worker: taking jobs'))), 30_000, () => `workers not ready: ${ws.map((w) => w.lines.join(' | ')).join(' || ')}`);
+  return ws;
+}
+
+async function until(cond: () => boolean, ms: number, why: () => string): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error(`timed out: ${why()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Runs the tournament in this process; `io.stderr` shows its progress lines while it runs. */
+function tournament(extra: string[]) {
+  const io = bufferIo();
+  const out = join(tmp, `run-${outs++}`);
+  const done = main([...TOURNAMENT, ...extra, '--out', out], io).then((code) => ({
+    code,
+    results: JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as Record<string, any>,
+  }));
+  return { io, done };
+}
+
+/** Games finished so far, from the last progress line (`N/48 games, ...`). */
+function gamesDone(stderr: string[]): number {
+  const last = stderr.filter((l) => /^\d+\/\d+ games/.test(l)).at(-1);
+  return last ? Number(last.split('/')[0]) : 0;
+}
+
+const jobLine = /job \S+: \d+ games in [\d.]+ s/;
+
+describe.runIf(redisTestsRun())('tournament --queue', () => {
+  beforeAll(async () => {
+    tmp = mkdtempSync(join(tmpdir(), 'czech-pub-queue-test-'));
+    const io = bufferIo();
+    const out = join(tmp, 'local');
+    expect(await main([...TOURNAMENT, '--out', out], io)).toBe(0);
+    local = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
+    expect(local.complete).toBe(true);
+  }, 60_000);
+
+  afterEach(async () => {
+    killAll();
+    await Promise.all([...redises].map((r) => r.stop()));
+    redises.clear();
+  });
+
+  afterAll(async () => {
+    killAll();
+    await Promise.all([...redises].map((r) => r.stop()));
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('three workers give the local run\'s results but for the times', async () => {
+    const r = await redis();
+    const ws = await workers(r.url);
+    const { code, results } = await tournament(['--queue', r.url]).done;
+    expect(code).toBe(0);
+    expect(results.complete).toBe(true);
+    expect(results.gamesPlayed).toBe(GAMES);
+    expect(withoutTimes(results)).toEqual(withoutTimes(local));
+    expect(ws.filter((w) => w.lines.some((l) => jobLine.test(l))).length).toBeGreaterThan(0);
+  }, 45_000);
+
+  it('a worker SIGKILLed mid-run: its job goes to another after --lock-ms, results as local', async () => {
+    const r = await redis();
+    const ws = await workers(r.url);
+    const run = tournament(['--queue', r.url, '--batch', '2']);
+    let settled = false;
+    const done = run.done.finally(() => void (settled = true));
+    let victim: WorkerProc | undefined;
+    await until(() => settled || (victim = ws.find((w) => w.lines.some((l) => jobLine.test(l)))) !== undefined, 40_000, () => 'no worker finished a job');
+    // It has taken its next job by now (concurrency 1 fetches one as it finishes one).
+    await new Promise((res) => setTimeout(res, 200));
+    const before = gamesDone(run.io.stderr);
+    expect(settled).toBe(false);
+    victim!.proc.kill('SIGKILL');
+    const { code, results } = await done;
+    expect(before).toBeLessThan(GAMES);
+    expect(code).toBe(0);
+    expect(results.complete).toBe(true);
+    expect(withoutTimes(results)).toEqual(withoutTimes(local));
+    expect(victim!.proc.signalCode).toBe('SIGKILL');
+    // The job the victim held was handed on as stalled, not lost or played by nobody.
+    const queue = new Queue(GAMES_QUEUE, { connection: redisOptions(r.url) });
+    try {
+      const jobs = await queue.getJobs(['completed']);
+      expect(jobs.length).toBe(GAMES / 2);
+      expect(jobs.some((j) => j.stalledCounter >= 1)).toBe(true);
+    } finally {
+      await queue.close();
+    }
+  }, 45_000);
+
+  it('Redis restarted without persistence mid-run: lost jobs are enqueued again, results as local', async () => {
+    const r = await redis();
+    const ws = await workers(r.url);
+    const run = tournament(['--queue', r.url, '--batch', '2']);
+    let settled = false;
+    const done = run.done.finally(() => void (settled = true));
+    await until(() => settled || gamesDone(run.io.stderr) >= GAMES / 10, 40_000, () => 'no progress before the restart');
+    expect(settled).toBe(false);
+    await r.restart();
+    const restarted = new Date().toISOString();
+    const { code, results } = await done;
+    expect(code).toBe(0);
+    expect(results.complete).toBe(true);
+    expect(withoutTimes(results)).toEqual(withoutTimes(local));
+    // Every worker is still alive and took jobs again after the restart.
+    expect(ws.every((w) => w.proc.exitCode === null)).toBe(true);
+    expect(ws.some((w) => w.lines.some((l) => jobLine.test(l) && l.slice(0, 24) > restarted))).toBe(true);
+  }, 45_000);
+});
