@@ -106,7 +106,7 @@ export async function tournamentCommand(args: readonly string[], io: Io): Promis
       if (e instanceof QueueUrlError) throw new UsageError(e.message);
       throw e;
     }
-    runner = queueRunner(parsed.values.queue, { batch: parsed.values.batch });
+    runner = queueRunner(parsed.values.queue, { batch: parsed.values.batch, log: (line) => io.err(line) });
   }
 
   const controller = new AbortController();

@@ -29,6 +29,8 @@ export interface QueueRunnerOptions {
   minJobs?: number;
   /** How often outstanding jobs are looked up, besides the completion events (default 1000 ms). */
   sweepMs?: number;
+  /** Where a lost (and regained) connection to Redis is told, once per outage (default: nowhere). */
+  log?: (line: string) => void;
 }
 
 const PROBE_GAMES = 4;
@@ -78,6 +80,7 @@ async function runOnQueue(url: string, o: RunOptions, q: QueueRunnerOptions): Pr
   /** Looks up one job: collects it, fails the run, or enqueues it again if Redis lost it. */
   const look = async (id: string) => {
     const job = await Job.fromId<GamesJob, GamesJobResult>(queue, id);
+    regained();
     if (!job) {
       const games = outstanding.get(id);
       if (games) await enqueue(id, games);
@@ -87,7 +90,21 @@ async function runOnQueue(url: string, o: RunOptions, q: QueueRunnerOptions): Pr
     else if (job.failedReason) fail(job.failedReason);
   };
 
+  // ioredis reconnects by itself; without listeners BullMQ prints every failed attempt.
+  let lost = false;
+  const onError = (e: Error) => {
+    if (!lost) q.log?.(`queue connection: ${e.message} (retrying)`);
+    lost = true;
+  };
+  queue.on('error', onError);
+  events.on('error', onError);
+  const regained = () => {
+    if (lost) q.log?.('queue connection: back');
+    lost = false;
+  };
+
   events.on('completed', ({ jobId }) => {
+    regained();
     if (outstanding.has(jobId)) void look(jobId).catch(() => {});
   });
   events.on('failed', ({ jobId, failedReason }) => {

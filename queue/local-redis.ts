@@ -16,7 +16,8 @@ export interface LocalRedis {
   stop(): Promise<void>;
 }
 
-export const REDIS_SERVER = process.env.REDIS_SERVER ?? 'redis-server';
+/** The redis-server to start: REDIS_SERVER_PATH, else the one on the PATH. */
+export const REDIS_SERVER = process.env.REDIS_SERVER_PATH ?? 'redis-server';
 
 /** Whether a redis-server can be started here. */
 export function redisServerAvailable(): boolean {
@@ -63,10 +64,17 @@ export async function startLocalRedis(o: { persistent?: boolean } = {}): Promise
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'czech-pub-redis-'));
   let child: ChildProcess | null = null;
   const launch = async () => {
-    const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', ''];
+    const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--loglevel', 'warning'];
     args.push('--appendonly', o.persistent ? 'yes' : 'no');
-    child = spawn(REDIS_SERVER, args, { stdio: 'ignore' });
-    const exited = new Promise<never>((_, reject) => child!.once('exit', (code) => reject(new Error(`redis-server exited (${code})`))));
+    const c = spawn(REDIS_SERVER, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    child = c;
+    let stderr = '';
+    c.stderr!.on('data', (d: Buffer) => void (stderr += d.toString()));
+    const exited = new Promise<never>((_, reject) => {
+      c.once('error', (e) => reject(new Error(`cannot start ${REDIS_SERVER}: ${e.message}`)));
+      c.once('exit', (code) => reject(new Error(`redis-server exited (${code}): ${stderr.trim().split('\n').pop() ?? ''}`)));
+    });
+    exited.catch(() => {});
     await Promise.race([answers(port, 10_000), exited]);
   };
   const halt = async () => {
