@@ -45,7 +45,7 @@ const CASES: [string[], string | RegExp][] = [
   [['play', '--players'], "option '--players <value>' argument missing"],
   [['play', '--seed', ''], '--seed must not be empty'],
   [['bench'], "missing what to measure: try 'czech-pub bench env'"],
-  [['bench', 'agents'], "unknown bench target 'agents' (known: env, train, api)"],
+  [['bench', 'agents'], "unknown bench target 'agents' (known: env, train, queue, api)"],
   [['bench', 'env', '--json=yes'], "option '--json' does not take an argument"],
   // bad and out-of-range numbers
   [['play', '--players', '9'], "--players must be a whole number from 2 to 6, got '9'"],
@@ -77,6 +77,7 @@ const CASES: [string[], string | RegExp][] = [
   [['tournament', '--agents', 'random,random', '--queue', 'redis://127.0.0.1:6379/99'], "--queue: database '99' is not a number from 0 to 15"],
   [['tournament', '--agents', 'random,random', '--batch', '4'], '--batch sizes queued jobs: give --queue too'],
   [['worker'], '--queue is required'],
+  [['bench', 'queue', '--queue', 'tcp://x'], '--queue must be a redis:// or rediss:// URL'],
   [['worker', '--queue', 'ftp://x'], '--queue must be a redis:// or rediss:// URL'],
   [['worker', '--queue', 'redis://127.0.0.1:6379', '--lock-ms', '10'], '--lock-ms must be a whole number from 1000 to 600000'],
   [['tournament', '--agents', 'random,,random'], "--agents has an empty entry: 'random,,random'"],

@@ -4,9 +4,11 @@
  * game index, so they are the same as a local run's whatever the workers and batches, and a
  * batch played twice (its worker died after finishing part of it) counts once.
  *
- * Batch size: one probe batch of a few games measures how long a game takes on a worker
- * thread; the rest go in batches of about `batchMs` each (so the queue's per-job cost stays
- * small), but at least `minJobs` of them when the schedule allows (so every worker has work).
+ * Batch size: probe batches of a few games, one per worker listening (each sets up its threads
+ * meanwhile), measure how long a game takes on a worker thread; later batches are sized by the
+ * latest batch's time per game (a cold first measure is soon replaced) to about `batchMs` each,
+ * so the queue's per-job cost stays small, and shrink as the schedule runs out so the last ones
+ * end close together. Batches are added while few wait, so every worker finds one.
  *
  * A job that vanished from Redis (restarted without persistence) is enqueued again; a job that
  * failed on a worker stops the run with the worker's message; an abort removes what waits.
@@ -25,15 +27,15 @@ export interface QueueRunnerOptions {
   batchMs?: number;
   /** Fixed games per batch instead of measuring (1 and up). */
   batch?: number;
-  /** Cut the schedule into at least this many batches when it has the games (default 32). */
-  minJobs?: number;
-  /** How often outstanding jobs are looked up, besides the completion events (default 1000 ms). */
+  /** How often outstanding jobs are looked up, besides the completion events (default 3000 ms): a fallback for events missed while Redis was away. */
   sweepMs?: number;
   /** Where a lost (and regained) connection to Redis is told, once per outage (default: nowhere). */
   log?: (line: string) => void;
 }
 
 const PROBE_GAMES = 4;
+/** The remaining games are cut into at least this many batches per worker. */
+const TAIL_SHARES = 4;
 
 export function queueRunner(url: string, q: QueueRunnerOptions = {}): (o: RunOptions) => Promise<RunOutcome> {
   return (o) => runOnQueue(url, o, q);
@@ -48,6 +50,11 @@ async function runOnQueue(url: string, o: RunOptions, q: QueueRunnerOptions): Pr
   const results = new Map<number, GameResult>();
   const outstanding = new Map<string, ScheduledGame[]>();
   let seq = 0;
+  let next = 0;
+  /** Worker-side milliseconds per game of the latest batch: sizes the next ones. */
+  let perGame: number | undefined;
+  let refill: () => Promise<void> = async () => {};
+  let refilling = false;
   let failure: Error | undefined;
   let wake: () => void = () => {};
 
@@ -66,6 +73,8 @@ async function runOnQueue(url: string, o: RunOptions, q: QueueRunnerOptions): Pr
   const collect = (id: string, value: GamesJobResult | undefined) => {
     if (!outstanding.has(id) || !value) return;
     outstanding.delete(id);
+    if (value.results.length > 0) perGame = Math.max(0.01, value.ms / value.results.length);
+    void refill().catch(() => {});
     for (const r of value.results) {
       if (results.has(r.index)) continue;
       results.set(r.index, r);
@@ -115,7 +124,6 @@ async function runOnQueue(url: string, o: RunOptions, q: QueueRunnerOptions): Pr
     // What still waits is taken off the queue; a batch being played finishes and is ignored.
     await Promise.all([...outstanding.keys()].map((id) => queue.remove(id).catch(() => 0)));
   };
-  const finished = () => outstanding.size === 0 || failure !== undefined || o.signal?.aborted === true;
   const waitRound = (ms: number) =>
     new Promise<void>((resolve) => {
       const t = setTimeout(resolve, ms);
@@ -130,35 +138,46 @@ async function runOnQueue(url: string, o: RunOptions, q: QueueRunnerOptions): Pr
   try {
     await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
     const games = o.games;
-    let next = 0;
-    let batch = q.batch;
-    if (batch === undefined && games.length > PROBE_GAMES) {
-      // The probe: its worker-side time sizes the rest.
-      const probe = games.slice(0, PROBE_GAMES);
-      next = probe.length;
-      await add(probe);
-      const id = `${run}-0`;
-      while (outstanding.has(id) && !finished()) {
-        await waitRound(q.sweepMs ?? 1000);
-        if (outstanding.has(id)) await look(id);
-      }
-      if (failure) throw failure;
-      const job = await Job.fromId<GamesJob, GamesJobResult>(queue, id);
-      const perGame = Math.max(0.01, (job?.returnvalue?.ms ?? 0) / probe.length);
+    const slots = Math.max(1, await queue.getWorkersCount());
+    const sizeNext = () => {
+      if (q.batch !== undefined) return q.batch;
+      if (perGame === undefined) return PROBE_GAMES;
       const byTime = Math.max(1, Math.round((q.batchMs ?? 1000) / perGame));
-      batch = Math.max(1, Math.min(byTime, Math.ceil((games.length - next) / (q.minJobs ?? 32))));
+      // Smaller as the schedule runs out, so the last batches end close together.
+      return Math.max(1, Math.min(byTime, Math.ceil((games.length - next) / (TAIL_SHARES * slots))));
+    };
+    // Probes first, one per worker listening (each sets up its threads meanwhile); then, as
+    // batches come back, the next ones are sized by the latest worker-side time per game and
+    // added while fewer than `slots` + 1 wait, so workers always find one.
+    if (q.batch === undefined) {
+      for (let k = 0; k < slots && next < games.length; k++) {
+        await add(games.slice(next, next + PROBE_GAMES));
+        next = Math.min(games.length, next + PROBE_GAMES);
+      }
     }
-    batch ??= 1;
-    while (next < games.length && !o.signal?.aborted) {
-      await add(games.slice(next, next + batch));
-      next += batch;
-    }
-    while (!finished()) {
-      await waitRound(q.sweepMs ?? 1000);
+    refill = async () => {
+      if (refilling) return;
+      refilling = true;
+      try {
+        while (next < games.length && failure === undefined && !o.signal?.aborted) {
+          if (q.batch === undefined && perGame === undefined) break;
+          if ((await queue.getWaitingCount()) > slots) break;
+          const size = sizeNext();
+          await add(games.slice(next, next + size));
+          next = Math.min(games.length, next + size);
+        }
+      } finally {
+        refilling = false;
+      }
+    };
+    await refill();
+    while (!(next >= games.length && outstanding.size === 0) && failure === undefined && !o.signal?.aborted) {
+      await waitRound(q.sweepMs ?? 3000);
       for (const id of [...outstanding.keys()]) {
-        if (finished()) break;
+        if (failure !== undefined || o.signal?.aborted) break;
         await look(id);
       }
+      await refill();
     }
     if (failure) {
       await stop();
