@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { runTournament } from '../eval/tournament.ts';
 import { EXIT_OK, UsageError, type Io } from './io.ts';
 import { helpText, parseOptions, type CommandSpec } from './options.ts';
+import { loadQueue } from './queue-option.ts';
 import { formatNumber, formatTable } from './table.ts';
 
 export const BENCH_QUEUE = {
@@ -63,15 +64,8 @@ export async function benchQueueCommand(args: readonly string[], io: Io): Promis
     return EXIT_OK;
   }
   const v = parsed.values;
-  const q = await import('../queue/index.ts');
-  if (v.queue !== undefined) {
-    try {
-      q.redisOptions(v.queue);
-    } catch (e) {
-      if (e instanceof q.QueueUrlError) throw new UsageError(e.message);
-      throw e;
-    }
-  } else if (!q.redisServerAvailable()) {
+  const q = v.queue !== undefined ? await loadQueue(v.queue) : await import('../queue/index.ts');
+  if (v.queue === undefined && !q.redisServerAvailable()) {
     throw new UsageError('no redis-server here (apt-get install redis-server), and no --queue URL given');
   }
   const log = v.json ? () => {} : (l: string) => io.err(l);

@@ -10,6 +10,7 @@ import { knownAgents } from '../agents/default-registry.ts';
 import { leaderboardMarkdown } from '../eval/report.ts';
 import { jsonSummary, runTournament, TournamentConfigError } from '../eval/tournament.ts';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Io } from './io.ts';
+import { loadQueue } from './queue-option.ts';
 import { helpText, parseOptions, PLAYERS_MAX, PLAYERS_MIN, type CommandSpec } from './options.ts';
 
 export const TOURNAMENT = {
@@ -98,14 +99,7 @@ export async function tournamentCommand(args: readonly string[], io: Io): Promis
   if (parsed.given.has('batch') && !parsed.given.has('queue')) throw new UsageError('--batch sizes queued jobs: give --queue too');
   let runner: RunnerOf<typeof runTournament> | undefined;
   if (parsed.values.queue !== undefined) {
-    // Loaded only here: the local default needs neither BullMQ nor a Redis.
-    const { queueRunner, redisOptions, QueueUrlError } = await import('../queue/index.ts');
-    try {
-      redisOptions(parsed.values.queue);
-    } catch (e) {
-      if (e instanceof QueueUrlError) throw new UsageError(e.message);
-      throw e;
-    }
+    const { queueRunner } = await loadQueue(parsed.values.queue);
     runner = queueRunner(parsed.values.queue, { batch: parsed.values.batch, log: (line) => io.err(line) });
   }
 

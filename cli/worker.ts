@@ -4,7 +4,8 @@
  * a second signal hands them back at once). One per machine, or several.
  */
 import { availableParallelism } from 'node:os';
-import { EXIT_OK, UsageError, type Io } from './io.ts';
+import { EXIT_OK, type Io } from './io.ts';
+import { loadQueue } from './queue-option.ts';
 import { helpText, parseOptions, type CommandSpec } from './options.ts';
 
 export const WORKER = {
@@ -28,13 +29,7 @@ export async function workerCommand(args: readonly string[], io: Io): Promise<nu
     io.out(helpText(WORKER));
     return EXIT_OK;
   }
-  const { startQueueWorker, redisOptions, QueueUrlError } = await import('../queue/index.ts');
-  try {
-    redisOptions(parsed.values.queue);
-  } catch (e) {
-    if (e instanceof QueueUrlError) throw new UsageError(e.message);
-    throw e;
-  }
+  const { startQueueWorker } = await loadQueue(parsed.values.queue);
   const worker = await startQueueWorker({
     url: parsed.values.queue,
     concurrency: parsed.values.concurrency ?? availableParallelism(),
