@@ -34,6 +34,8 @@ export interface QueueRunnerOptions {
 }
 
 const PROBE_GAMES = 4;
+/** How long without a finished game before the submitter says it is still waiting. */
+const STALL_NOTICE_MS = 30_000;
 /** The remaining games are cut into at least this many batches per worker. */
 const TAIL_SHARES = 4;
 
@@ -138,7 +140,12 @@ async function runOnQueue(url: string, o: RunOptions, q: QueueRunnerOptions): Pr
   try {
     await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
     const games = o.games;
-    const slots = Math.max(1, await queue.getWorkersCount());
+    // Workers listening now (more may join: counted again every round).
+    let listening = await queue.getWorkersCount();
+    let slots = Math.max(1, listening);
+    if (listening === 0) q.log?.(`no worker is taking jobs from this queue yet: start 'czech-pub worker --queue …' on a machine that reaches it; waiting`);
+    let lastProgress = Date.now();
+    let told = Date.now();
     const sizeNext = () => {
       if (q.batch !== undefined) return q.batch;
       if (perGame === undefined) return PROBE_GAMES;
@@ -172,7 +179,15 @@ async function runOnQueue(url: string, o: RunOptions, q: QueueRunnerOptions): Pr
     };
     await refill();
     while (!(next >= games.length && outstanding.size === 0) && failure === undefined && !o.signal?.aborted) {
+      const before = results.size;
       await waitRound(q.sweepMs ?? 3000);
+      listening = await queue.getWorkersCount();
+      slots = Math.max(1, listening);
+      if (results.size > before) lastProgress = Date.now();
+      else if (Date.now() - lastProgress > STALL_NOTICE_MS && Date.now() - told > STALL_NOTICE_MS) {
+        told = Date.now();
+        q.log?.(`no game came back for ${Math.round((Date.now() - lastProgress) / 1000)} s; ${listening} worker${listening === 1 ? '' : 's'} listening; waiting`);
+      }
       for (const id of [...outstanding.keys()]) {
         if (failure !== undefined || o.signal?.aborted) break;
         await look(id);

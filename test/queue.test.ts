@@ -126,6 +126,16 @@ describe.runIf(redisTestsRun())('tournament --queue', () => {
     expect(ws.filter((w) => w.lines.some((l) => jobLine.test(l))).length).toBeGreaterThan(0);
   }, 45_000);
 
+  it('with no worker listening it says so and waits; workers started later play it, results as local', async () => {
+    const r = await redis();
+    const run = tournament(['--queue', r.url]);
+    await until(() => run.io.stderr.some((l) => l.startsWith('no worker is taking jobs from this queue yet')), 10_000, () => run.io.stderr.join(' | '));
+    await workers(r.url, 2);
+    const { code, results } = await run.done;
+    expect(code).toBe(0);
+    expect(withoutTimes(results)).toEqual(withoutTimes(local));
+  }, 60_000);
+
   it('a worker SIGKILLed mid-run: its job goes to another after --lock-ms, results as local', async () => {
     const r = await redis();
     const ws = await workers(r.url);
