@@ -13,6 +13,7 @@ import type { EvalResult } from '../training/evaluate.ts';
 import type { IterationMetrics } from '../training/ppo.ts';
 import { NothingToTrainError, readRunOptions, RUN_DEFAULTS, runTraining, type RunOptions } from '../training/run.ts';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Io } from './io.ts';
+import { loadQueue } from './queue-option.ts';
 import { helpText, parseOptions, PLAYERS_MAX, PLAYERS_MIN, type CommandSpec } from './options.ts';
 
 /** What a resumed run keeps from its own options.json: giving one of these with --resume is refused. */
@@ -46,6 +47,10 @@ model.json, trainer.json, curve.svg). Play the result with --agents ppo:<run dir
     'eval-every': { type: 'int', arg: 'K', min: 0, max: 1e9, default: RUN_DEFAULTS.evalEvery, help: 'iterations between evaluations; 0 = at the end only' },
     'eval-deals': { type: 'int', arg: 'D', min: 1, max: 1e6, default: RUN_DEFAULTS.evalDeals, help: 'deals per evaluation opponent, each in every seat' },
     'eval-vs': { type: 'list', arg: 'A,B', default: RUN_DEFAULTS.evalOpponents.split(','), help: 'evaluation opponents' },
+    queue: {
+      type: 'string', arg: 'URL',
+      help: "play the evaluations on queue workers ('czech-pub worker') through this Redis, e.g. redis://127.0.0.1:6379 (rollouts stay here)",
+    },
   },
 } as const satisfies CommandSpec;
 
@@ -135,6 +140,8 @@ export async function trainCommand(args: readonly string[], io: Io): Promise<num
   const resume = parsed.values.resume;
   const o = runOptions(parsed);
   await checkBeforeRun(o);
+  const queueUrl = parsed.values.queue;
+  const evalRunner = queueUrl !== undefined ? (await loadQueue(queueUrl)).queueRunner(queueUrl, { log: (line) => io.err(line) }) : undefined;
 
   let stop = false;
   const onSigint = () => {
@@ -176,6 +183,7 @@ export async function trainCommand(args: readonly string[], io: Io): Promise<num
         },
         iteration: onIteration,
         shouldStop: () => stop,
+        evalRunner,
       },
       resume,
       ['czech-pub', 'train', ...args],

@@ -4,7 +4,7 @@
  * the results are the same whatever the number of workers; they are keyed by game index.
  */
 import type { ResourceLimits, Worker } from 'node:worker_threads';
-import { createAgent } from '../agents/default-registry.ts';
+import { agentsFor } from './agents-for.ts';
 import { playGame } from './game.ts';
 import { tsWorker } from './ts-worker.ts';
 import type { ScheduledGame } from './schedule.ts';
@@ -43,7 +43,7 @@ async function runInThread(o: RunOptions): Promise<RunOutcome> {
   let stoppedBy: string | undefined;
   // Each lane plays games one after another with its own agents; lanes run concurrently.
   const lane = async () => {
-    const agents = o.entries.map((spec) => createAgent(spec));
+    const agents = agentsFor(o);
     while (next < o.games.length) {
       if (o.signal?.aborted || stoppedBy !== undefined) {
         interrupted = true;
@@ -78,7 +78,7 @@ function startWorker(setup: WorkerSetup, resourceLimits?: ResourceLimits): Worke
 
 export async function runGames(o: RunOptions): Promise<RunOutcome> {
   if (o.workers <= 0 || o.games.length === 0) return runInThread(o);
-  const setup: WorkerSetup = { entries: o.entries, ruleset: o.ruleset, askAll: o.askAll, maxDecisions: o.maxDecisions };
+  const setup: WorkerSetup = { entries: o.entries, ruleset: o.ruleset, askAll: o.askAll, maxDecisions: o.maxDecisions, policy: o.policy };
   const count = Math.min(o.workers, o.games.length);
   // Small chunks keep the workers evenly loaded and an interrupt prompt.
   const chunk = Math.max(1, Math.min(16, Math.floor(o.games.length / (count * 8))));

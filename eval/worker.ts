@@ -1,16 +1,11 @@
 /** Worker thread: plays the scheduled games it is sent and posts each result as it finishes. */
 import { parentPort, workerData } from 'node:worker_threads';
-import { createAgent } from '../agents/default-registry.ts';
-import type { Ruleset } from '../env/ruleset.ts';
+import type { Agent } from '../agents/agent.ts';
+import { agentsFor, type GameSetup } from './agents-for.ts';
 import { playGame } from './game.ts';
 import type { ScheduledGame } from './schedule.ts';
 
-export interface WorkerSetup {
-  entries: string[];
-  ruleset?: Ruleset;
-  askAll?: boolean;
-  maxDecisions?: number;
-}
+export type WorkerSetup = GameSetup;
 
 export type WorkerMessage =
   | { type: 'game'; result: unknown }
@@ -19,9 +14,9 @@ export type WorkerMessage =
 
 const setup = workerData as WorkerSetup;
 const port = parentPort!;
-let agents: ReturnType<typeof createAgent>[] = [];
+let agents: Agent[] = [];
 try {
-  agents = setup.entries.map((spec) => createAgent(spec));
+  agents = agentsFor(setup);
 } catch (e) {
   port.postMessage({ type: 'error', message: (e as Error).message } satisfies WorkerMessage);
 }

@@ -48,7 +48,7 @@ async function runOnQueue(url: string, o: RunOptions, q: QueueRunnerOptions): Pr
   const queue = new Queue<GamesJob, GamesJobResult>(GAMES_QUEUE, { connection });
   const events = new QueueEvents(GAMES_QUEUE, { connection });
   const run = randomBytes(6).toString('hex');
-  const setup: WorkerSetup = { entries: o.entries, ruleset: o.ruleset, askAll: o.askAll, maxDecisions: o.maxDecisions };
+  const setup: WorkerSetup = { entries: o.entries, ruleset: o.ruleset, askAll: o.askAll, maxDecisions: o.maxDecisions, policy: o.policy };
   const results = new Map<number, GameResult>();
   const outstanding = new Map<string, ScheduledGame[]>();
   let seq = 0;

@@ -1,6 +1,7 @@
 /**
  * Tournaments through the Redis job queue give the local run's results, also when a worker is
- * SIGKILLed mid-run and when Redis (without persistence) restarts mid-run. Each case starts its
+ * SIGKILLed mid-run and when Redis (without persistence) restarts mid-run; a training
+ * evaluation (a policy's weights travelling with its games) gives the local one's. Each case starts its
  * own redis-server on loopback and three `czech-pub worker` processes, and stops them all after.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -12,7 +13,12 @@ import { Queue } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bufferIo } from '../cli/io.ts';
 import { main } from '../cli/main.ts';
+import { NUM_ACTIONS } from '../env/actions.ts';
+import { OBS_SIZE } from '../env/observation/encode.ts';
+import { initWeights } from '../policy/weights.ts';
 import { GAMES_QUEUE, redisOptions } from '../queue/connection.ts';
+import { queueRunner } from '../queue/games.ts';
+import { evaluatePolicy } from '../training/evaluate.ts';
 import { redisTestsRun, startRedis, type TestRedis } from './helpers/redis.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -134,6 +140,16 @@ describe.runIf(redisTestsRun())('tournament --queue', () => {
     const { code, results } = await run.done;
     expect(code).toBe(0);
     expect(withoutTimes(results)).toEqual(withoutTimes(local));
+  }, 60_000);
+
+  it("a training evaluation played by workers, the policy's weights sent with the games, equals the local one", async () => {
+    const r = await redis();
+    await workers(r.url, 2);
+    const weights = initWeights({ inputs: OBS_SIZE, hidden: [32], actions: NUM_ACTIONS }, 'queue-eval');
+    const local = await evaluatePolicy(weights, 'heuristic', 6, 4, 'q');
+    const queued = await evaluatePolicy(weights, 'heuristic', 6, 4, 'q', undefined, queueRunner(r.url));
+    expect(queued).toEqual(local);
+    expect(local.games).toBe(24);
   }, 60_000);
 
   it('a worker SIGKILLed mid-run: its job goes to another after --lock-ms, results as local', async () => {

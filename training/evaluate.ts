@@ -6,12 +6,14 @@
  * means. The deals are the same at every evaluation, so curves compare.
  */
 import type { Ruleset } from '../env/ruleset.ts';
-import { PpoAgent } from '../agents/ppo/ppo-agent.ts';
-import { createAgent } from '../agents/default-registry.ts';
-import { playGame } from '../eval/game.ts';
+import { runGames, type RunOptions, type RunOutcome } from '../eval/runner.ts';
 import { schedule } from '../eval/schedule.ts';
-import { summarize, type GameResult } from '../eval/summary.ts';
+import { summarize } from '../eval/summary.ts';
+import { encodeWeights } from '../policy/checkpoint.ts';
 import type { NetWeights } from '../policy/weights.ts';
+
+/** Plays an evaluation's games: by default in this thread; the job queue's runner plays them on workers. */
+export type GamesRunner = (o: RunOptions) => Promise<RunOutcome>;
 
 export interface EvalResult {
   opponent: string;
@@ -24,14 +26,16 @@ export interface EvalResult {
 
 const POLICY = 'ppo:current';
 
-export async function evaluatePolicy(weights: NetWeights, opponent: string, deals: number, players: number, seed: string, ruleset?: Ruleset): Promise<EvalResult> {
-  // Entry 0 is the policy, the others one opponent instance each.
+export async function evaluatePolicy(
+  weights: NetWeights, opponent: string, deals: number, players: number, seed: string, ruleset?: Ruleset, runner: GamesRunner = runGames,
+): Promise<EvalResult> {
+  // Entry 0 is the policy (its weights travel with the games), the others one opponent instance each.
   const entries = [POLICY, ...Array.from({ length: players - 1 }, () => opponent)];
-  const agents = [new PpoAgent(POLICY, { weights }), ...entries.slice(1).map((spec) => createAgent(spec))];
-  const results: GameResult[] = [];
-  for (const g of schedule({ entries: players, games: deals * players, seed: `${seed}/eval`, duplicate: true })) {
-    results.push({ ...(await playGame(g.seating.map((e) => agents[e]), { seed: g.seed, ruleset })), ...g });
+  const games = schedule({ entries: players, games: deals * players, seed: `${seed}/eval`, duplicate: true });
+  const out = await runner({ entries, games, ruleset, workers: 0, policy: { name: POLICY, weights: encodeWeights(weights) } });
+  if (out.results.length !== games.length) {
+    throw new Error(`evaluation against ${opponent} played ${out.results.length} of ${games.length} games${out.stoppedBy ? `: ${out.stoppedBy}` : ''}`);
   }
-  const mine = summarize(entries, results).agents.find((a) => a.spec === POLICY)!;
+  const mine = summarize(entries, out.results).agents.find((a) => a.spec === POLICY)!;
   return { opponent, games: mine.games, winRate: mine.winRate, winRateCI: mine.winRateCI, meanScore: mine.meanScore };
 }

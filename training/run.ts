@@ -23,7 +23,7 @@ import { envSpec } from '../env/spec.ts';
 import { decodeFloats, decodeWeights, encodeFloats, encodeWeights, loadCheckpoint, saveCheckpoint, writeFileAtomic, type EncodedWeights } from '../policy/checkpoint.ts';
 import { describeBackend } from './backend.ts';
 import { curveSvg, type CurvePoint } from './curve.ts';
-import { evaluatePolicy, type EvalResult } from './evaluate.ts';
+import { evaluatePolicy, type EvalResult, type GamesRunner } from './evaluate.ts';
 import { PPO_DEFAULTS, train, type IterationMetrics, type TrainerState, type TrainHooks } from './ppo.ts';
 import type { NetWeights } from '../policy/weights.ts';
 
@@ -45,6 +45,8 @@ export type RunOptions = typeof RUN_DEFAULTS;
 
 export interface RunEvents {
   log?(line: string): void;
+  /** Plays the evaluations' games (the job queue's runner: on workers); default in this thread. */
+  evalRunner?: GamesRunner;
   iteration?(m: IterationMetrics, latestEval: EvalResult[] | null): void;
   shouldStop?(): boolean;
 }
@@ -142,7 +144,7 @@ export async function runTraining(o: RunOptions, events: RunEvents = {}, resume?
 
   const evaluate = async (m: IterationMetrics, weights: NetWeights) => {
     const results: EvalResult[] = [];
-    for (const opp of opponents) results.push(await evaluatePolicy(weights, opp, o.evalDeals, o.players, `${o.seed}`, o.ruleset));
+    for (const opp of opponents) results.push(await evaluatePolicy(weights, opp, o.evalDeals, o.players, `${o.seed}`, o.ruleset, events.evalRunner));
     evals.push(results);
     evalHistory.push({ steps: m.steps, results });
     fs.appendFileSync(metricsFile, `${JSON.stringify({ kind: 'eval', iteration: m.iteration, steps: m.steps, results })}\n`);

@@ -1,0 +1,25 @@
+/**
+ * The agents of a game setup, made where the games are played (this thread, a worker thread, a
+ * queue worker on another machine): one per entry spec, except the entries named by `policy`,
+ * which play those weights (a policy in training has no file another machine could read).
+ */
+import type { Agent } from '../agents/agent.ts';
+import { createAgent } from '../agents/default-registry.ts';
+import { PpoAgent } from '../agents/ppo/ppo-agent.ts';
+import { decodeWeights, type EncodedWeights } from '../policy/checkpoint.ts';
+import type { Ruleset } from '../env/ruleset.ts';
+
+export interface GameSetup {
+  entries: string[];
+  ruleset?: Ruleset;
+  askAll?: boolean;
+  maxDecisions?: number;
+  /** Entries named `name` play these weights (argmax), not an agent made from the spec. */
+  policy?: { name: string; weights: EncodedWeights };
+}
+
+export function agentsFor(setup: GameSetup): Agent[] {
+  const p = setup.policy;
+  const weights = p ? decodeWeights(p.weights, `the weights of ${p.name}`) : null;
+  return setup.entries.map((spec) => (p && weights && spec === p.name ? new PpoAgent(spec, { weights }) : createAgent(spec)));
+}
