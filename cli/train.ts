@@ -168,7 +168,7 @@ export async function trainCommand(args: readonly string[], io: Io): Promise<num
     } else {
       io.err(
         `iter ${m.iteration}: ${m.steps} steps, ${rate} steps/s, rollout ${Math.round(m.rolloutStepsPerSec)} env steps/s, update ${Math.round(m.updateSamplesPerSec)} samples/s, ` +
-          `win share ${(100 * m.winShare).toFixed(1)}%, entropy ${m.entropy.toFixed(3)}, kl ${m.approxKl.toFixed(4)}, ev ${m.explainedVariance.toFixed(2)} | ${evalText(e)}`,
+          `${Number.isNaN(m.winShare) ? 'no game ended' : `win share ${(100 * m.winShare).toFixed(1)}%`}, entropy ${m.entropy.toFixed(3)}, kl ${m.approxKl.toFixed(4)}, ev ${m.explainedVariance.toFixed(2)} | ${evalText(e)}`,
       );
     }
   };
