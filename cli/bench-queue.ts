@@ -48,15 +48,6 @@ function startWorker(url: string): Promise<ChildProcess> {
   });
 }
 
-async function stopWorker(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  const t = setTimeout(() => child.kill('SIGKILL'), 10_000);
-  await gone;
-  clearTimeout(t);
-}
-
 export async function benchQueueCommand(args: readonly string[], io: Io): Promise<number> {
   const parsed = parseOptions(BENCH_QUEUE, args);
   if (!parsed) {
@@ -95,7 +86,7 @@ export async function benchQueueCommand(args: readonly string[], io: Io): Promis
       });
     }
   } finally {
-    await Promise.all(workers.map(stopWorker));
+    await Promise.all(workers.map((w) => q.stopProcess(w, 10_000)));
     await redis?.stop();
   }
   const rec = { workers: v.workers, sets: rows, node: process.version, cpu: cpus()[0]?.model ?? 'unknown', date: new Date().toISOString() };

@@ -18,6 +18,11 @@ export interface GameSetup {
   policy?: { name: string; weights: EncodedWeights };
 }
 
+/** The setup part of wider options (a run's, a tournament's): what is sent to where games are played. */
+export function gameSetup(o: GameSetup): GameSetup {
+  return { entries: o.entries, ruleset: o.ruleset, askAll: o.askAll, maxDecisions: o.maxDecisions, policy: o.policy };
+}
+
 export function agentsFor(setup: GameSetup): Agent[] {
   const p = setup.policy;
   const weights = p ? decodeWeights(p.weights, `the weights of ${p.name}`) : null;

@@ -4,7 +4,7 @@
  * the results are the same whatever the number of workers; they are keyed by game index.
  */
 import type { ResourceLimits, Worker } from 'node:worker_threads';
-import { agentsFor } from './agents-for.ts';
+import { agentsFor, gameSetup } from './agents-for.ts';
 import { playGame } from './game.ts';
 import { tsWorker } from './ts-worker.ts';
 import type { ScheduledGame } from './schedule.ts';
@@ -78,7 +78,7 @@ function startWorker(setup: WorkerSetup, resourceLimits?: ResourceLimits): Worke
 
 export async function runGames(o: RunOptions): Promise<RunOutcome> {
   if (o.workers <= 0 || o.games.length === 0) return runInThread(o);
-  const setup: WorkerSetup = { entries: o.entries, ruleset: o.ruleset, askAll: o.askAll, maxDecisions: o.maxDecisions, policy: o.policy };
+  const setup = gameSetup(o);
   const count = Math.min(o.workers, o.games.length);
   // Small chunks keep the workers evenly loaded and an interrupt prompt.
   const chunk = Math.max(1, Math.min(16, Math.floor(o.games.length / (count * 8))));

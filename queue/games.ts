@@ -18,7 +18,7 @@ import { Job, Queue, QueueEvents } from 'bullmq';
 import type { RunOptions, RunOutcome } from '../eval/runner.ts';
 import type { ScheduledGame } from '../eval/schedule.ts';
 import type { GameResult } from '../eval/summary.ts';
-import type { WorkerSetup } from '../eval/worker.ts';
+import { gameSetup } from '../eval/agents-for.ts';
 import { GAMES_QUEUE, redisOptions } from './connection.ts';
 import type { GamesJob, GamesJobResult } from './jobs.ts';
 
@@ -48,15 +48,17 @@ async function runOnQueue(url: string, o: RunOptions, q: QueueRunnerOptions): Pr
   const queue = new Queue<GamesJob, GamesJobResult>(GAMES_QUEUE, { connection });
   const events = new QueueEvents(GAMES_QUEUE, { connection });
   const run = randomBytes(6).toString('hex');
-  const setup: WorkerSetup = { entries: o.entries, ruleset: o.ruleset, askAll: o.askAll, maxDecisions: o.maxDecisions, policy: o.policy };
+  const setup = gameSetup(o);
   const results = new Map<number, GameResult>();
   const outstanding = new Map<string, ScheduledGame[]>();
   let seq = 0;
   let next = 0;
   /** Worker-side milliseconds per game of the latest batch: sizes the next ones. */
   let perGame: number | undefined;
-  let refill: () => Promise<void> = async () => {};
   let refilling = false;
+  /** Workers listening (counted again every round: more may join). */
+  let slots = 1;
+  const games = o.games;
   let failure: Error | undefined;
   let wake: () => void = () => {};
 
@@ -122,6 +124,30 @@ async function runOnQueue(url: string, o: RunOptions, q: QueueRunnerOptions): Pr
     if (outstanding.has(jobId)) fail(failedReason);
   });
 
+  const sizeNext = () => {
+    if (q.batch !== undefined) return q.batch;
+    if (perGame === undefined) return PROBE_GAMES;
+    const byTime = Math.max(1, Math.round((q.batchMs ?? 1000) / perGame));
+    // Smaller as the schedule runs out, so the last batches end close together.
+    return Math.max(1, Math.min(byTime, Math.ceil((games.length - next) / (TAIL_SHARES * slots))));
+  };
+  /** Adds batches while no more than one per worker waits (none before a probe is back). */
+  async function refill(): Promise<void> {
+    if (refilling) return;
+    refilling = true;
+    try {
+      while (next < games.length && failure === undefined && !o.signal?.aborted) {
+        if (q.batch === undefined && perGame === undefined) break;
+        if ((await queue.getWaitingCount()) > slots) break;
+        const size = sizeNext();
+        await add(games.slice(next, next + size));
+        next = Math.min(games.length, next + size);
+      }
+    } finally {
+      refilling = false;
+    }
+  }
+
   const stop = async () => {
     // What still waits is taken off the queue; a batch being played finishes and is ignored.
     await Promise.all([...outstanding.keys()].map((id) => queue.remove(id).catch(() => 0)));
@@ -139,20 +165,11 @@ async function runOnQueue(url: string, o: RunOptions, q: QueueRunnerOptions): Pr
 
   try {
     await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
-    const games = o.games;
-    // Workers listening now (more may join: counted again every round).
     let listening = await queue.getWorkersCount();
-    let slots = Math.max(1, listening);
+    slots = Math.max(1, listening);
     if (listening === 0) q.log?.(`no worker is taking jobs from this queue yet: start 'czech-pub worker --queue …' on a machine that reaches it; waiting`);
     let lastProgress = Date.now();
     let told = Date.now();
-    const sizeNext = () => {
-      if (q.batch !== undefined) return q.batch;
-      if (perGame === undefined) return PROBE_GAMES;
-      const byTime = Math.max(1, Math.round((q.batchMs ?? 1000) / perGame));
-      // Smaller as the schedule runs out, so the last batches end close together.
-      return Math.max(1, Math.min(byTime, Math.ceil((games.length - next) / (TAIL_SHARES * slots))));
-    };
     // Probes first, one per worker listening (each sets up its threads meanwhile); then, as
     // batches come back, the next ones are sized by the latest worker-side time per game and
     // added while fewer than `slots` + 1 wait, so workers always find one.
@@ -162,21 +179,6 @@ async function runOnQueue(url: string, o: RunOptions, q: QueueRunnerOptions): Pr
         next = Math.min(games.length, next + PROBE_GAMES);
       }
     }
-    refill = async () => {
-      if (refilling) return;
-      refilling = true;
-      try {
-        while (next < games.length && failure === undefined && !o.signal?.aborted) {
-          if (q.batch === undefined && perGame === undefined) break;
-          if ((await queue.getWaitingCount()) > slots) break;
-          const size = sizeNext();
-          await add(games.slice(next, next + size));
-          next = Math.min(games.length, next + size);
-        }
-      } finally {
-        refilling = false;
-      }
-    };
     await refill();
     while (!(next >= games.length && outstanding.size === 0) && failure === undefined && !o.signal?.aborted) {
       const before = results.size;

@@ -59,6 +59,16 @@ async function answers(port: number, ms: number): Promise<void> {
   }
 }
 
+/** Stops a child process: SIGTERM, then SIGKILL if it has not exited within `graceMs`. */
+export async function stopProcess(c: ChildProcess, graceMs = 5000): Promise<void> {
+  if (c.exitCode !== null || c.signalCode !== null) return;
+  const gone = new Promise<void>((resolve) => c.once('exit', () => resolve()));
+  c.kill('SIGTERM');
+  const t = setTimeout(() => c.kill('SIGKILL'), graceMs);
+  await gone;
+  clearTimeout(t);
+}
+
 export async function startLocalRedis(o: { persistent?: boolean } = {}): Promise<LocalRedis> {
   const port = await freePort();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'czech-pub-redis-'));
@@ -80,12 +90,7 @@ export async function startLocalRedis(o: { persistent?: boolean } = {}): Promise
   const halt = async () => {
     const c = child as ChildProcess | null;
     child = null;
-    if (!c || c.exitCode !== null) return;
-    const gone = new Promise<void>((resolve) => c.once('exit', () => resolve()));
-    c.kill('SIGTERM');
-    const t = setTimeout(() => c.kill('SIGKILL'), 5000);
-    await gone;
-    clearTimeout(t);
+    if (c) await stopProcess(c);
   };
   await launch();
   return {
