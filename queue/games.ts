@@ -14,13 +14,12 @@
  * failed on a worker stops the run with the worker's message; an abort removes what waits.
  */
 import { randomBytes } from 'node:crypto';
-import { Job, Queue, QueueEvents } from 'bullmq';
 import type { RunOptions, RunOutcome } from '../eval/runner.ts';
 import type { ScheduledGame } from '../eval/schedule.ts';
 import type { GameResult } from '../eval/summary.ts';
 import { gameSetup } from '../eval/agents-for.ts';
-import { GAMES_QUEUE, redisOptions } from './connection.ts';
 import type { GamesJob, GamesJobResult } from './jobs.ts';
+import { JobTracker } from './tracker.ts';
 
 export interface QueueRunnerOptions {
   /** Target time a batch takes on a worker thread (default 1000 ms). */
@@ -44,13 +43,9 @@ export function queueRunner(url: string, q: QueueRunnerOptions = {}): (o: RunOpt
 }
 
 async function runOnQueue(url: string, o: RunOptions, q: QueueRunnerOptions): Promise<RunOutcome> {
-  const connection = redisOptions(url);
-  const queue = new Queue<GamesJob, GamesJobResult>(GAMES_QUEUE, { connection });
-  const events = new QueueEvents(GAMES_QUEUE, { connection });
   const run = randomBytes(6).toString('hex');
   const setup = gameSetup(o);
   const results = new Map<number, GameResult>();
-  const outstanding = new Map<string, ScheduledGame[]>();
   let seq = 0;
   let next = 0;
   /** Worker-side milliseconds per game of the latest batch: sizes the next ones. */
@@ -62,67 +57,25 @@ async function runOnQueue(url: string, o: RunOptions, q: QueueRunnerOptions): Pr
   let failure: Error | undefined;
   let wake: () => void = () => {};
 
-  const add = async (games: ScheduledGame[]) => {
-    const id = `${run}-${seq++}`;
-    outstanding.set(id, games);
-    await enqueue(id, games);
-  };
-  const enqueue = (id: string, games: ScheduledGame[]) =>
-    queue.add('games', { run, setup, games }, {
-      jobId: id,
-      attempts: 1,
-      removeOnComplete: { age: 3600 },
-      removeOnFail: { age: 24 * 3600 },
-    });
-  const collect = (id: string, value: GamesJobResult | undefined) => {
-    if (!outstanding.has(id) || !value) return;
-    outstanding.delete(id);
-    if (value.results.length > 0) perGame = Math.max(0.01, value.ms / value.results.length);
-    void refill().catch(() => {});
-    for (const r of value.results) {
-      if (results.has(r.index)) continue;
-      results.set(r.index, r);
-      o.onGame?.(r);
-    }
-    wake();
-  };
-  const fail = (why: string) => {
-    failure ??= new Error(`a queue worker failed: ${why}`);
-    wake();
-  };
-  /** Looks up one job: collects it, fails the run, or enqueues it again if Redis lost it. */
-  const look = async (id: string) => {
-    const job = await Job.fromId<GamesJob, GamesJobResult>(queue, id);
-    regained();
-    if (!job) {
-      const games = outstanding.get(id);
-      if (games) await enqueue(id, games);
-      return;
-    }
-    if (job.finishedOn && job.returnvalue) collect(id, job.returnvalue);
-    else if (job.failedReason) fail(job.failedReason);
-  };
-
-  // ioredis reconnects by itself; without listeners BullMQ prints every failed attempt.
-  let lost = false;
-  const onError = (e: Error) => {
-    if (!lost) q.log?.(`queue connection: ${e.message} (retrying)`);
-    lost = true;
-  };
-  queue.on('error', onError);
-  events.on('error', onError);
-  const regained = () => {
-    if (lost) q.log?.('queue connection: back');
-    lost = false;
-  };
-
-  events.on('completed', ({ jobId }) => {
-    regained();
-    if (outstanding.has(jobId)) void look(jobId).catch(() => {});
+  const jobs = new JobTracker<GamesJob, GamesJobResult>(url, {
+    log: q.log,
+    onResult: (_id, value) => {
+      if (value.results.length > 0) perGame = Math.max(0.01, value.ms / value.results.length);
+      void refill().catch(() => {});
+      for (const r of value.results) {
+        if (results.has(r.index)) continue;
+        results.set(r.index, r);
+        o.onGame?.(r);
+      }
+      wake();
+    },
+    onFailure: (_id, why) => {
+      failure ??= new Error(`a queue worker failed: ${why}`);
+      wake();
+    },
   });
-  events.on('failed', ({ jobId, failedReason }) => {
-    if (outstanding.has(jobId)) fail(failedReason);
-  });
+  const queue = jobs.queue;
+  const add = (batch: ScheduledGame[]) => jobs.add(`${run}-${seq++}`, 'games', { run, setup, games: batch });
 
   const sizeNext = () => {
     if (q.batch !== undefined) return q.batch;
@@ -148,10 +101,6 @@ async function runOnQueue(url: string, o: RunOptions, q: QueueRunnerOptions): Pr
     }
   }
 
-  const stop = async () => {
-    // What still waits is taken off the queue; a batch being played finishes and is ignored.
-    await Promise.all([...outstanding.keys()].map((id) => queue.remove(id).catch(() => 0)));
-  };
   const waitRound = (ms: number) =>
     new Promise<void>((resolve) => {
       const t = setTimeout(resolve, ms);
@@ -164,7 +113,7 @@ async function runOnQueue(url: string, o: RunOptions, q: QueueRunnerOptions): Pr
   o.signal?.addEventListener('abort', onAbort, { once: true });
 
   try {
-    await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
+    await jobs.ready();
     let listening = await queue.getWorkersCount();
     slots = Math.max(1, listening);
     if (listening === 0) q.log?.(`no worker is taking jobs from this queue yet: start 'czech-pub worker --queue …' on a machine that reaches it; waiting`);
@@ -180,7 +129,7 @@ async function runOnQueue(url: string, o: RunOptions, q: QueueRunnerOptions): Pr
       }
     }
     await refill();
-    while (!(next >= games.length && outstanding.size === 0) && failure === undefined && !o.signal?.aborted) {
+    while (!(next >= games.length && jobs.size === 0) && failure === undefined && !o.signal?.aborted) {
       const before = results.size;
       await waitRound(q.sweepMs ?? 3000);
       listening = await queue.getWorkersCount();
@@ -190,21 +139,17 @@ async function runOnQueue(url: string, o: RunOptions, q: QueueRunnerOptions): Pr
         told = Date.now();
         q.log?.(`no game came back for ${Math.round((Date.now() - lastProgress) / 1000)} s; ${listening} worker${listening === 1 ? '' : 's'} listening; waiting`);
       }
-      for (const id of [...outstanding.keys()]) {
-        if (failure !== undefined || o.signal?.aborted) break;
-        await look(id);
-      }
+      await jobs.sweep(() => failure !== undefined || o.signal?.aborted === true);
       await refill();
     }
     if (failure) {
-      await stop();
+      await jobs.drop();
       throw failure;
     }
-    if (o.signal?.aborted) await stop();
+    if (o.signal?.aborted) await jobs.drop();
     return { results: [...results.values()], interrupted: o.signal?.aborted === true || results.size < games.length };
   } finally {
     o.signal?.removeEventListener('abort', onAbort);
-    await events.close();
-    await queue.close();
+    await jobs.close();
   }
 }
