@@ -17,7 +17,7 @@ import { loadQueue } from './queue-option.ts';
 import { helpText, parseOptions, PLAYERS_MAX, PLAYERS_MIN, type CommandSpec } from './options.ts';
 
 /** What a resumed run keeps from its own options.json: giving one of these with --resume is refused. */
-const FIXED_BY_RUN = ['players', 'seed', 'out', 'envs', 'rollout', 'hidden', 'lr', 'ent-coef', 'reward', 'opponents', 'imitate', 'imitate-steps', 'ruleset'] as const;
+const FIXED_BY_RUN = ['players', 'seed', 'out', 'envs', 'rollout', 'staleness', 'hidden', 'lr', 'ent-coef', 'reward', 'opponents', 'imitate', 'imitate-steps', 'ruleset'] as const;
 
 export const TRAIN = {
   name: 'train',
@@ -34,8 +34,12 @@ model.json, trainer.json, curve.svg). Play the result with --agents ppo:<run dir
       help: 'continue the run in DIR with its own options; --steps or --minutes sets the new total',
     },
     backend: { type: 'choice', arg: 'B', choices: BACKENDS, default: RUN_DEFAULTS.backend, help: 'TensorFlow.js backend (auto: node, else wasm, else cpu)' },
-    envs: { type: 'int', arg: 'N', min: 1, max: 4096, default: RUN_DEFAULTS.numEnvs, help: 'games played side by side' },
-    rollout: { type: 'int', arg: 'N', min: 64, max: 1_000_000, default: RUN_DEFAULTS.rolloutSteps, help: 'learner decisions per update' },
+    envs: { type: 'int', arg: 'N', min: 1, max: 4096, default: RUN_DEFAULTS.numEnvs, help: 'games per rollout chunk, played side by side (with --queue, one job)' },
+    rollout: { type: 'int', arg: 'N', min: 64, max: 1_000_000, default: RUN_DEFAULTS.rolloutSteps, help: 'learner decisions per update (whole games: a little more)' },
+    staleness: {
+      type: 'int', arg: 'S', min: 0, max: 16, default: RUN_DEFAULTS.staleness,
+      help: "an iteration's games may be played by the policy of up to S updates before (with --queue, workers play ahead while the learner updates)",
+    },
     hidden: { type: 'list', arg: 'A,B', default: RUN_DEFAULTS.hidden.map(String), help: 'hidden layer widths, each 1-4096' },
     lr: { type: 'number', arg: 'X', min: 0, above: true, max: 1, default: RUN_DEFAULTS.lr, help: 'Adam learning rate' },
     'ent-coef': { type: 'number', arg: 'X', min: 0, max: 1, default: RUN_DEFAULTS.entCoef, help: 'entropy bonus coefficient' },
@@ -49,7 +53,7 @@ model.json, trainer.json, curve.svg). Play the result with --agents ppo:<run dir
     'eval-vs': { type: 'list', arg: 'A,B', default: RUN_DEFAULTS.evalOpponents.split(','), help: 'evaluation opponents' },
     queue: {
       type: 'string', arg: 'URL',
-      help: "play the evaluations on queue workers ('czech-pub worker') through this Redis, e.g. redis://127.0.0.1:6379 (rollouts stay here)",
+      help: "play the rollouts and evaluations on queue workers ('czech-pub worker') through this Redis, e.g. redis://127.0.0.1:6379",
     },
   },
 } as const satisfies CommandSpec;
@@ -110,7 +114,7 @@ function runOptions(parsed: NonNullable<ReturnType<typeof parseOptions<typeof TR
     const hidden = v.hidden.map(Number);
     if (hidden.some((x) => !Number.isInteger(x) || x < 1 || x > 4096)) throw new UsageError(`--hidden must be widths like 256,256, got '${v.hidden.join(',')}'`);
     o = {
-      ...RUN_DEFAULTS, players: v.players, seed: v.seed, out: v.out, numEnvs: v.envs, rolloutSteps: v.rollout, minibatch: Math.min(RUN_DEFAULTS.minibatch, v.rollout),
+      ...RUN_DEFAULTS, players: v.players, seed: v.seed, out: v.out, numEnvs: v.envs, rolloutSteps: v.rollout, staleness: v.staleness, minibatch: Math.min(RUN_DEFAULTS.minibatch, v.rollout),
       hidden, lr: v.lr, entCoef: v.entCoef, reward: v.reward, pool: v.opponents, imitate: v.imitate ?? '', imitateSteps: v.imitateSteps, ruleset: parsed.ruleset,
     };
   }
@@ -141,7 +145,9 @@ export async function trainCommand(args: readonly string[], io: Io): Promise<num
   const o = runOptions(parsed);
   await checkBeforeRun(o);
   const queueUrl = parsed.values.queue;
-  const evalRunner = queueUrl !== undefined ? (await loadQueue(queueUrl)).queueRunner(queueUrl, { log: (line) => io.err(line) }) : undefined;
+  const queue = queueUrl !== undefined ? await loadQueue(queueUrl) : undefined;
+  const evalRunner = queue?.queueRunner(queueUrl!, { log: (line) => io.err(line) });
+  const rollouts = queue ? await queue.queueRollouts(queueUrl!, { log: (line) => io.err(line) }) : undefined;
 
   let stop = false;
   const onSigint = () => {
@@ -184,6 +190,7 @@ export async function trainCommand(args: readonly string[], io: Io): Promise<num
         iteration: onIteration,
         shouldStop: () => stop,
         evalRunner,
+        rollouts,
       },
       resume,
       ['czech-pub', 'train', ...args],
@@ -205,5 +212,6 @@ export async function trainCommand(args: readonly string[], io: Io): Promise<num
   } finally {
     if (bar && barStarted) bar.stop();
     process.removeListener('SIGINT', onSigint);
+    await rollouts?.close();
   }
 }

@@ -10,9 +10,10 @@ import { helpText, parseOptions, type CommandSpec } from './options.ts';
 
 export const WORKER = {
   name: 'worker',
-  description: `Plays the games that 'czech-pub tournament --queue URL' puts on a Redis job queue, on
-this machine's worker threads. Start as many as there are machines; a worker that dies has its
-jobs handed to another after --lock-ms.`,
+  description: `Plays what 'czech-pub tournament --queue URL' and 'czech-pub train --queue URL' put on a
+Redis job queue (tournament games, training rollouts and evaluations) on this machine's worker
+threads. Start as many as there are machines; a worker that dies has its jobs handed to another
+after --lock-ms.`,
   options: {
     queue: { type: 'string', arg: 'URL', required: true, help: 'the Redis holding the queue, e.g. redis://127.0.0.1:6379' },
     concurrency: { type: 'int', arg: 'N', min: 1, max: 256, defaultText: 'one per core', help: 'jobs played at once, each on its own thread' },

@@ -1,34 +1,40 @@
 /**
- * A queue worker's threads: up to `size` worker threads running eval/worker.ts, all set up for
- * one tournament setup (agents, ruleset) at a time. A job with another setup waits until the
- * threads of the current one are idle, then they are replaced.
+ * A queue worker's threads: up to `size` worker threads of one kind (a module and how it says
+ * it is ready), all set up alike (`setup`, their workerData) at a time. A job with another
+ * setup waits until the threads of the current one are idle, then they are replaced. Two
+ * kinds run here: game batches (eval/worker.ts, set up per tournament) and rollout chunks
+ * (training/chunk-worker.ts, one setup).
  */
 import type { Worker } from 'node:worker_threads';
 import type { ScheduledGame } from '../eval/schedule.ts';
 import type { GameResult } from '../eval/summary.ts';
 import { tsWorker } from '../eval/ts-worker.ts';
 import type { WorkerMessage, WorkerSetup } from '../eval/worker.ts';
+import type { ChunkRequest, ChunkThreadMessage, ChunkThreadSetup } from '../training/chunk-worker.ts';
+import type { EncodedChunkGame } from '../training/collect.ts';
 
-const WORKER_MODULE = new URL('../eval/worker.ts', import.meta.url);
+export interface ThreadKind {
+  module: URL;
+  /** Resolves once a new thread is ready for work (its start-up is not timed). */
+  ready(w: Worker): Promise<void>;
+}
 
-export class ThreadPool {
+export class ThreadPool<S> {
   private key = '';
   private threads: Worker[] = [];
   private idle: Worker[] = [];
   private waiters: (() => void)[] = [];
   private closed = false;
 
-  constructor(private readonly size: number) {}
+  constructor(private readonly size: number, private readonly kind: ThreadKind) {}
 
-  /** Plays `games` on a thread set up for `setup`; the time excludes the thread's start-up. */
-  async play(setup: WorkerSetup, games: readonly ScheduledGame[]): Promise<{ results: GameResult[]; ms: number }> {
+  /** Runs `work` on a thread set up for `setup`; a thread whose work failed is replaced. */
+  async use<T>(setup: S, work: (w: Worker) => Promise<T>): Promise<T> {
     const w = await this.acquire(setup);
     try {
-      const t0 = performance.now();
-      const results = await exchange(w, games);
-      const ms = performance.now() - t0;
+      const out = await work(w);
       this.release(w, true);
-      return { results, ms };
+      return out;
     } catch (e) {
       this.release(w, false);
       throw e;
@@ -43,7 +49,7 @@ export class ThreadPool {
     for (const wake of this.waiters.splice(0)) wake();
   }
 
-  private async acquire(setup: WorkerSetup): Promise<Worker> {
+  private async acquire(setup: S): Promise<Worker> {
     const key = JSON.stringify(setup);
     for (;;) {
       if (this.closed) throw new Error('the worker is stopping');
@@ -57,11 +63,10 @@ export class ThreadPool {
         const w = this.idle.pop();
         if (w) return w;
         if (this.threads.length < this.size) {
-          const t = tsWorker(WORKER_MODULE, { workerData: setup });
+          const t = tsWorker(this.kind.module, { workerData: setup });
           this.threads.push(t);
           try {
-            // An empty batch answers 'idle' once the agents are made: start-up is not timed.
-            await exchange(t, []);
+            await this.kind.ready(t);
           } catch (e) {
             this.drop(t);
             throw e;
@@ -87,27 +92,96 @@ export class ThreadPool {
   }
 }
 
-/** Sends a batch to a thread and gathers its games until it is idle again. */
-function exchange(w: Worker, games: readonly ScheduledGame[]): Promise<GameResult[]> {
+/** Sends one message to a thread and listens until `settle` says its reply is complete. */
+function converse<M>(w: Worker, message: unknown, settle: (m: M, done: (error?: Error) => void) => void): Promise<void> {
   return new Promise((resolve, reject) => {
-    const results: GameResult[] = [];
     const done = (error?: Error) => {
       w.off('message', onMessage);
       w.off('error', onError);
       w.off('exit', onExit);
       if (error) reject(error);
-      else resolve(results);
+      else resolve();
     };
-    const onMessage = (m: WorkerMessage) => {
-      if (m.type === 'game') results.push(m.result as GameResult);
-      else if (m.type === 'idle') done();
-      else done(new Error(m.message));
-    };
+    const onMessage = (m: M) => settle(m, done);
     const onError = (e: Error) => done(e);
     const onExit = (code: number) => done(new Error(`worker thread exited (${code})`));
     w.on('message', onMessage);
     w.on('error', onError);
     w.on('exit', onExit);
-    w.postMessage(games);
+    if (message !== undefined) w.postMessage(message);
   });
+}
+
+/** Sends a batch to a game thread and gathers its games until it is idle again. */
+async function exchangeGames(w: Worker, games: readonly ScheduledGame[]): Promise<GameResult[]> {
+  const results: GameResult[] = [];
+  await converse<WorkerMessage>(w, games, (m, done) => {
+    if (m.type === 'game') results.push(m.result as GameResult);
+    else if (m.type === 'idle') done();
+    else done(new Error(m.message));
+  });
+  return results;
+}
+
+export const GAME_THREADS: ThreadKind = {
+  module: new URL('../eval/worker.ts', import.meta.url),
+  // An empty batch answers 'idle' once the agents are made.
+  ready: async (w) => void (await exchangeGames(w, [])),
+};
+
+/** Game batches on threads set up per tournament. */
+export class GameThreads extends ThreadPool<WorkerSetup> {
+  constructor(size: number) {
+    super(size, GAME_THREADS);
+  }
+
+  /** Plays `games`; the time excludes the thread's start-up. */
+  play(setup: WorkerSetup, games: readonly ScheduledGame[]): Promise<{ results: GameResult[]; ms: number }> {
+    return this.use(setup, async (w) => {
+      const t0 = performance.now();
+      const results = await exchangeGames(w, games);
+      return { results, ms: performance.now() - t0 };
+    });
+  }
+}
+
+export const CHUNK_THREADS: ThreadKind = {
+  module: new URL('../training/chunk-worker.ts', import.meta.url),
+  ready: (w) =>
+    converse<ChunkThreadMessage>(w, undefined, (m, done) => {
+      if (m.type === 'ready') done();
+      else if (m.type === 'error') done(new Error(m.message));
+    }),
+};
+
+/** Rollout chunks on threads that keep the nets they were sent, by key. */
+export class ChunkThreads extends ThreadPool<ChunkThreadSetup> {
+  /** Per thread: the weights' keys it keeps (from its latest reply). */
+  private readonly kept = new WeakMap<Worker, Set<string>>();
+
+  constructor(size: number) {
+    super(size, CHUNK_THREADS);
+  }
+
+  /** Plays a chunk; `weights` is asked only for the keys the thread does not keep. */
+  play(
+    setup: ChunkThreadSetup,
+    request: Omit<ChunkRequest, 'weights'>,
+    weights: (key: string) => Promise<ChunkRequest['weights'][string]>,
+  ): Promise<{ games: EncodedChunkGame[]; ms: number }> {
+    return this.use(setup, async (w) => {
+      const kept = this.kept.get(w) ?? new Set<string>();
+      const send: ChunkRequest['weights'] = {};
+      for (const key of [request.policy, ...request.snapshots]) if (!kept.has(key) && !(key in send)) send[key] = await weights(key);
+      let out: { games: EncodedChunkGame[]; ms: number } | undefined;
+      await converse<ChunkThreadMessage>(w, { ...request, weights: send } satisfies ChunkRequest, (m, done) => {
+        if (m.type === 'chunk') {
+          this.kept.set(w, new Set(m.kept));
+          out = { games: m.games, ms: m.ms };
+          done();
+        } else if (m.type === 'error') done(new Error(m.message));
+      });
+      return out!;
+    });
+  }
 }

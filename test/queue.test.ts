@@ -1,7 +1,8 @@
 /**
  * Tournaments through the Redis job queue give the local run's results, also when a worker is
  * SIGKILLed mid-run and when Redis (without persistence) restarts mid-run; a training
- * evaluation (a policy's weights travelling with its games) gives the local one's. Each case starts its
+ * evaluation (a policy's weights travelling with its games) gives the local one's, and a training run
+ * whose rollouts workers play gives the local run's metrics and weights. Each case starts its
  * own redis-server on loopback and three `czech-pub worker` processes, and stops them all after.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -18,7 +19,10 @@ import { OBS_SIZE } from '../env/observation/encode.ts';
 import { initWeights } from '../policy/weights.ts';
 import { GAMES_QUEUE, redisOptions } from '../queue/connection.ts';
 import { queueRunner } from '../queue/games.ts';
+import { queueRollouts } from '../queue/rollouts.ts';
 import { evaluatePolicy } from '../training/evaluate.ts';
+import { RUN_DEFAULTS, runTraining, type RunOptions } from '../training/run.ts';
+import { loadCheckpoint } from '../policy/checkpoint.ts';
 import { redisTestsRun, startRedis, type TestRedis } from './helpers/redis.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -151,6 +155,40 @@ describe.runIf(redisTestsRun())('tournament --queue', () => {
     expect(queued).toEqual(local);
     expect(local.games).toBe(24);
   }, 60_000);
+
+  it('training with rollouts on workers equals the local run, at staleness 0 and at staleness 1', async () => {
+    const r = await redis();
+    const ws = await workers(r.url, 2);
+    const tiny = (staleness: number): RunOptions => ({
+      ...RUN_DEFAULTS, seed: 3, out: mkdtempSync(join(tmp, 'train-')), hidden: [16], numEnvs: 3, rolloutSteps: 300, minibatch: 150, epochs: 2,
+      totalSteps: 1000, evalEvery: 2, evalDeals: 1, evalOpponents: 'random', checkpointEvery: 1, snapshotEvery: 1, staleness,
+    });
+    /** A run's metrics without its times and rates, and its final weights. */
+    const outcome = async (staleness: number, queued: boolean) => {
+      const rollouts = queued ? await queueRollouts(r.url) : undefined;
+      try {
+        const t = await runTraining(tiny(staleness), queued ? { rollouts, evalRunner: queueRunner(r.url) } : {});
+        const metrics = t.metrics.map(({ seconds, rolloutStepsPerSec, updateSamplesPerSec, ...m }) => m);
+        return { metrics, evals: t.evals, weights: loadCheckpoint(join(t.dir, 'model.json')).weights.layers.map((l) => [...l.w]) };
+      } finally {
+        await rollouts?.close();
+      }
+    };
+    const local0 = await outcome(0, false);
+    const queued0 = await outcome(0, true);
+    expect(local0.metrics.length).toBeGreaterThanOrEqual(3);
+    expect(local0.metrics.map((m) => m.rolloutVersion)).toEqual(local0.metrics.map((m) => m.iteration - 1));
+    expect(queued0).toEqual(local0);
+    // The workers played the chunks, each naming the policy version it used.
+    const chunkLines = ws.flatMap((w) => w.lines.filter((l) => /rollout chunk of 3 games \(policy version \d+\)/.test(l)));
+    expect(chunkLines.length).toBeGreaterThanOrEqual(local0.metrics.reduce((n, m) => n + m.chunks, 0));
+    const local1 = await outcome(1, false);
+    const queued1 = await outcome(1, true);
+    // Iteration i's games are played by version i − 2 (none older than 0): ahead of the learner.
+    expect(local1.metrics.map((m) => m.rolloutVersion)).toEqual(local1.metrics.map((m) => Math.max(0, m.iteration - 2)));
+    expect(queued1).toEqual(local1);
+    expect(local1.metrics[2].policyLoss).not.toBe(local0.metrics[2].policyLoss);
+  }, 90_000);
 
   it('a worker SIGKILLed mid-run: its job goes to another after --lock-ms, results as local', async () => {
     const r = await redis();

@@ -3,77 +3,93 @@ import { NUM_ACTIONS } from '../env/actions.ts';
 import { OBS_SIZE } from '../env/observation/encode.ts';
 import { initWeights } from '../policy/weights.ts';
 import { initBackend } from './backend.ts';
-import { Collector, parsePool, type CollectOptions } from './collect.ts';
+import { ChunkPlayer, decodeChunk, encodeChunk, parsePool, replayChunk, RolloutBuffer, RolloutTally, type ChunkGame, type ChunkSpec } from './collect.ts';
 import { TfNet } from './net.ts';
 
 const shape = { inputs: OBS_SIZE, hidden: [8], actions: NUM_ACTIONS };
 
-function options(pool: string, seed = 3): CollectOptions {
-  return { numEnvs: 6, players: 3, seed, pool: parsePool(pool), reward: 'rank', gamma: 0.99, lambda: 0.95, minSteps: 300 };
+function spec(pool: string, seed = 'c3', snapshots = 1): ChunkSpec {
+  return { seed, games: 6, players: 3, pool: parsePool(pool), reward: 'rank', snapshots };
 }
 
-/** Two rollouts, the second after startNextRollout, as the trainer runs them. */
-function run(pool: string, seed?: number) {
-  const c = new Collector(options(pool, seed));
+/** Plays a chunk and replays it into a buffer, as the trainer does. */
+function run(pool: string, seed?: string) {
+  const s = spec(pool, seed);
   const net = new TfNet(initWeights(shape, 'collect'));
   const past = new TfNet(initWeights(shape, 'past'));
-  const first = c.collect(net, [past]);
-  const rows1 = { size: c.buffer.size, ready: [...c.buffer.ready], action: [...c.buffer.action.subarray(0, c.buffer.size)] };
-  c.startNextRollout();
-  const second = c.collect(net, [past]);
-  const b = c.buffer;
-  const out = {
-    first, second, rows1,
-    size: b.size, ready: [...b.ready],
-    action: [...b.action.subarray(0, b.size)], logp: [...b.logp.subarray(0, b.size)],
+  const games = new ChunkPlayer().play(s, net, [past]);
+  net.dispose();
+  past.dispose();
+  const b = new RolloutBuffer(4);
+  const tally = new RolloutTally();
+  replayChunk(s, games, b, 0.99, 0.95, tally);
+  return {
+    games, stats: tally.stats(), size: b.size,
+    action: [...b.action.subarray(0, b.size)], logp: [...b.logp.subarray(0, b.size)], value: [...b.value.subarray(0, b.size)],
     adv: [...b.adv.subarray(0, b.size)], ret: [...b.ret.subarray(0, b.size)],
     obs: b.obs.slice(0, b.size * OBS_SIZE), mask: b.mask.slice(0, b.size * NUM_ACTIONS),
   };
-  net.dispose();
-  past.dispose();
-  return out;
 }
 
-describe('rollout collector', () => {
+describe('rollout chunks', () => {
   beforeAll(async () => {
     await initBackend('auto');
   });
 
-  it('records only the learner’s real choices, legal, with finalised advantages, and plays whole games', () => {
+  it('records only the learner’s real choices, legal, with advantages, from whole games', () => {
     const r = run('self,past,greedy,random');
-    expect(r.rows1.size).toBeGreaterThanOrEqual(300);
-    expect(r.first.games).toBeGreaterThan(0);
-    expect(r.first.envSteps).toBeGreaterThan(r.rows1.size);
+    expect(r.stats.games).toBe(6);
+    expect(r.size).toBe(r.games.reduce((n, g) => n + g.logp.length, 0));
+    expect(r.size).toBeGreaterThan(6);
+    expect(r.stats.envSteps).toBe(r.games.reduce((n, g) => n + g.actions.length, 0));
     for (let row = 0; row < r.size; row++) {
       const mask = r.mask.subarray(row * NUM_ACTIONS, (row + 1) * NUM_ACTIONS);
       expect(mask.reduce((a, m) => a + m, 0)).toBeGreaterThan(1);
       expect(mask[r.action[row]]).toBe(1);
       expect(r.logp[row]).toBeLessThanOrEqual(0);
       expect(r.obs.subarray(row * OBS_SIZE, (row + 1) * OBS_SIZE).some((x) => x !== 0)).toBe(true);
-    }
-    // Each ready row once; its advantage and return are finite.
-    expect(new Set(r.ready).size).toBe(r.ready.length);
-    for (const row of r.ready) {
-      expect(row).toBeLessThan(r.size);
       expect(Number.isFinite(r.adv[row]) && Number.isFinite(r.ret[row])).toBe(true);
     }
-    // Under 'rank' a learner's return lies in [−1, 1].
-    expect(Math.abs(r.second.meanReturn)).toBeLessThanOrEqual(1);
+    // Every game has a learner seat; under 'rank' a learner's return lies in [−1, 1].
+    for (const g of r.games) expect(g.recorded.length).toBeGreaterThan(0);
+    expect(Math.abs(r.stats.meanReturn)).toBeLessThanOrEqual(1);
   });
 
   it('is deterministic for a seed, and differs for another', () => {
-    const a = run('2*self,past,heuristic', 5);
-    const b = run('2*self,past,heuristic', 5);
+    const a = run('2*self,past,heuristic', 'c5');
+    const b = run('2*self,past,heuristic', 'c5');
     expect(b).toEqual(a);
-    const c = run('2*self,past,heuristic', 6);
+    const c = run('2*self,past,heuristic', 'c6');
     expect(c.action).not.toEqual(a.action);
   });
 
+  it('travels as JSON and replays the same; a game altered on the way is refused by name', () => {
+    const a = run('self,past,heuristic', 'c7');
+    const s = spec('self,past,heuristic', 'c7');
+    const back = decodeChunk(JSON.parse(JSON.stringify(encodeChunk(a.games))));
+    expect(back).toEqual(a.games);
+    const replay = (games: ChunkGame[]) => replayChunk(s, games, new RolloutBuffer(), 0.99, 0.95, new RolloutTally());
+    const wrongScores = back.map((g, i) => (i === 2 ? { ...g, scores: g.scores.map((x) => x + 1) } : g));
+    expect(() => replay(wrongScores)).toThrow(/chunk c7 game 2 does not replay \(scores/);
+    const cut = back.map((g, i) => (i === 1 ? { ...g, actions: g.actions.subarray(0, g.actions.length - 1) } : g));
+    expect(() => replay(cut)).toThrow(/game 1 does not replay/);
+    expect(() => replay(back.slice(1))).toThrow(/5 games sent, 6 played/);
+  });
+
+  it('with a row target, uses games in order up to the one that reaches it', () => {
+    const a = run('self,heuristic', 'c9');
+    const perGame = a.games.map((g) => g.logp.length);
+    const target = perGame[0] + 1;
+    const b = new RolloutBuffer();
+    const used = replayChunk(spec('self,heuristic', 'c9'), a.games, b, 0.99, 0.95, new RolloutTally(), target);
+    expect(used).toBe(2);
+    expect(b.size).toBe(perGame[0] + perGame[1]);
+    expect([...b.action.subarray(0, b.size)]).toEqual(a.action.slice(0, b.size));
+  });
+
   it('seats one learner per game against a scripted pool, and reports its win share by opponent', () => {
-    const r = run('random');
-    expect(Object.keys(r.first.winShareVs)).toEqual(['random']);
-    // Random opponents against a random-initialised learner: it wins some and loses some.
-    expect(r.first.winShare).toBeGreaterThan(0);
-    expect(r.first.winShare).toBeLessThan(1);
+    const r = run('random', 'c8');
+    expect(Object.keys(r.stats.winShareVs)).toEqual(['random']);
+    for (const g of r.games) expect(g.recorded.length).toBe(1);
   });
 });

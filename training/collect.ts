@@ -1,30 +1,40 @@
 /**
- * Self-play rollouts: `numEnvs` games played side by side. At each new game every seat is
- * given a controller drawn from the opponent pool: the learner (the current policy, whose
- * decisions are recorded for training), a frozen past snapshot of it, or a scripted agent.
- * One seat is always the learner.
+ * Self-play rollouts, in chunks: a chunk is a few whole games played side by side under one
+ * policy version, fixed by its seed. Where a chunk is played (this thread, a worker thread, a
+ * queue worker on another machine) does not change what comes of it, so a rollout is the same
+ * wherever its chunks ran; an iteration takes chunks in order until it has its decisions.
  *
- * The games are a VectorEnv (env/vector.ts) stepped one game at a time, which restarts each
- * finished game with the next seed of its slot. Each round, every game is played on
- * (scripted seats act at once) until a seat that needs the net must decide; then one
- * batched forward pass serves every game waiting on the learner, and one per snapshot. A seat's trajectory is its own decisions; when a game ends
- * each learner seat's last decision gets its terminal reward and its advantages are computed
- * (gae.ts). Decisions of games still going when a rollout ends are finalised up to the
- * seat's latest decision, which bootstraps them and is carried into the next rollout.
+ * Playing (`ChunkPlayer`): at the start of a chunk every game's seats are given controllers
+ * drawn from the opponent pool: the learner (the policy being trained, whose decisions are
+ * recorded), a frozen past snapshot of it, or a scripted agent; one seat is always the
+ * learner. Games are played on (scripted seats act at once) until a seat that needs a net must
+ * decide; then one batched forward pass serves every game waiting on the learner, and one per
+ * snapshot.
+ *
+ * What a chunk sends back is small: per game, every seat's actions (one byte each) and, per
+ * recorded decision, the log-probability and value the policy gave it. The learner replays the
+ * games from their seeds (`replayChunk`) and encodes the observations itself, instead of
+ * receiving 569 floats and a mask per decision (`bench queue` measures both). The replay checks
+ * the final scores against the player's, so a worker on another engine cannot slip in games
+ * that are not the learner's.
+ *
+ * A seat's trajectory is its own decisions; the game's terminal reward goes on its last one and
+ * advantages come from gae.ts. Games are whole, so nothing is bootstrapped.
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { NUM_ACTIONS } from '../env/actions.ts';
 import type { Ruleset } from '../env/ruleset.ts';
 import { OBS_SIZE } from '../env/observation/encode.ts';
 import { terminalRewards, type RewardScheme } from '../env/rewards.ts';
-import { randInt, seedRng, type RngState, nextFloat } from '../env/rng.ts';
-import { VectorEnv, type EpisodeResult } from '../env/vector.ts';
+import { randInt, seedRng, nextFloat, type RngState } from '../env/rng.ts';
+import { VectorEnv } from '../env/vector.ts';
 import type { Agent } from '../agents/agent.ts';
 import { EnvObservation } from '../agents/observation.ts';
 import { createAgent } from '../agents/default-registry.ts';
+import { decodeFloats, encodeFloats } from '../policy/checkpoint.ts';
+import { sampleMasked } from '../policy/masked.ts';
 import { gae } from './gae.ts';
 import type { TfNet } from './net.ts';
-import { sampleMasked } from '../policy/masked.ts';
 
 /** One pool entry: `self` (the learner), `past` (a frozen snapshot) or an agent spec, with a weight. */
 export interface PoolEntry {
@@ -46,104 +56,70 @@ export function parsePool(text: string): PoolEntry[] {
   return entries;
 }
 
-type Controller = { kind: 'learner' } | { kind: 'snapshot'; index: number } | { kind: 'agent'; agent: Agent };
-
-export interface CollectOptions {
-  numEnvs: number;
+/** What fixes a chunk, besides the nets: everything here travels to whoever plays it. */
+export interface ChunkSpec {
+  /** Seeds the chunk's deals, seating and sampling. */
+  seed: string;
+  /** Games in the chunk, played side by side. */
+  games: number;
   players: number;
-  seed: string | number;
-  /** The rules every training game is played under (default: the standard rules). */
   ruleset?: Ruleset;
   pool: PoolEntry[];
   reward: RewardScheme;
-  gamma: number;
-  lambda: number;
-  /** Learner decisions each `collect()` records at least. */
-  minSteps: number;
+  /** Snapshots `past` draws among (0: `past` seats are played by the learner). */
+  snapshots: number;
 }
 
-/** What one rollout produced, for the log. */
-export interface RolloutStats {
-  /** Env steps taken by every seat (the learner's, snapshots', scripted agents'). */
-  envSteps: number;
-  games: number;
-  /** Learner seats' mean terminal reward and win share in the games that ended. */
-  meanReturn: number;
-  winShare: number;
-  /** Mean win share of learner seats by the pool entry of the other seats (games against one kind only). */
-  winShareVs: Record<string, number>;
+/** One game of a chunk, as the player sends it back. */
+export interface ChunkGame {
+  /** Seats whose decisions were recorded: the learner's and those played by the learner's policy (`self`). */
+  recorded: number[];
+  /** Who the other seats were: one pool entry's name, or 'mixed'. */
+  label: string;
+  /** Every seat's actions in order, forced ones included. */
+  actions: Uint8Array;
+  /** Per recorded decision, in order: the policy's log-probability of the action taken, and its value. */
+  logp: Float32Array;
+  value: Float32Array;
+  /** Final scores, which the replay must reproduce. */
+  scores: number[];
 }
 
-/** Learner decisions, row by row. */
-export class RolloutBuffer {
-  readonly obs: Float32Array;
-  readonly mask: Uint8Array;
-  readonly action: Int32Array;
-  readonly logp: Float32Array;
-  readonly value: Float32Array;
-  readonly adv: Float32Array;
-  readonly ret: Float32Array;
-  /** Rows whose advantages are final, in the order they were finalised. */
-  ready: number[] = [];
-  size = 0;
-
-  constructor(readonly capacity: number) {
-    this.obs = new Float32Array(capacity * OBS_SIZE);
-    this.mask = new Uint8Array(capacity * NUM_ACTIONS);
-    this.action = new Int32Array(capacity);
-    this.logp = new Float32Array(capacity);
-    this.value = new Float32Array(capacity);
-    this.adv = new Float32Array(capacity);
-    this.ret = new Float32Array(capacity);
-  }
-
-  /** Moves `rows` to the front (in order) and drops the rest; returns each kept row's new index by its old one. */
-  keepOnly(rows: number[]): Map<number, number> {
-    rows.forEach((from, to) => {
-      if (from === to) return;
-      this.obs.copyWithin(to * OBS_SIZE, from * OBS_SIZE, (from + 1) * OBS_SIZE);
-      this.mask.copyWithin(to * NUM_ACTIONS, from * NUM_ACTIONS, (from + 1) * NUM_ACTIONS);
-      this.action[to] = this.action[from];
-      this.logp[to] = this.logp[from];
-      this.value[to] = this.value[from];
-    });
-    this.size = rows.length;
-    this.ready = [];
-    return new Map(rows.map((from, to) => [from, to]));
-  }
+/** A chunk's games as JSON (for a worker thread's message or a queue job's result). */
+export interface EncodedChunkGame {
+  recorded: number[];
+  label: string;
+  actions: string;
+  logp: string;
+  value: string;
+  scores: number[];
 }
 
-export class Collector {
-  readonly buffer: RolloutBuffer;
-  private readonly games: VectorEnv;
-  private readonly controllers: Controller[][] = [];
-  private readonly labels: string[] = [];
-  /** Per game and seat: buffer rows of the learner's decisions not yet finalised. */
-  private readonly open: number[][][] = [];
-  private readonly rng: RngState;
+export function encodeChunk(games: readonly ChunkGame[]): EncodedChunkGame[] {
+  return games.map((g) => ({
+    recorded: g.recorded, label: g.label, scores: g.scores,
+    actions: Buffer.from(g.actions.buffer, g.actions.byteOffset, g.actions.byteLength).toString('base64'),
+    logp: encodeFloats(g.logp), value: encodeFloats(g.value),
+  }));
+}
+
+export function decodeChunk(games: readonly EncodedChunkGame[]): ChunkGame[] {
+  return games.map((g, j) => {
+    const logp = decodeFloats(g.logp, undefined, `chunk game ${j} log-probabilities`);
+    const value = decodeFloats(g.value, logp.length, `chunk game ${j} values`);
+    return { recorded: g.recorded, label: g.label, scores: g.scores, actions: new Uint8Array(Buffer.from(g.actions, 'base64')), logp, value };
+  });
+}
+
+type Controller = { kind: 'learner' } | { kind: 'snapshot'; index: number } | { kind: 'agent'; agent: Agent };
+
+if (NUM_ACTIONS > 256) throw new Error('chunks send actions as bytes: NUM_ACTIONS must stay ≤ 256');
+
+/** Plays chunks; keeps its scripted agents and scratch buffers from one chunk to the next. */
+export class ChunkPlayer {
   private readonly agents = new Map<string, Agent[]>();
-  /** Frozen snapshots `past` draws among: those the latest collect() was given. */
-  private snapshots = 0;
-  private readonly scratchObs: Float32Array;
-  private readonly scratchMask: Uint8Array;
-  private stats = this.freshStats();
-
-  constructor(private readonly opts: CollectOptions) {
-    // Rows for a rollout, its overshoot (one round) and the carried decisions of open games.
-    this.buffer = new RolloutBuffer(opts.minSteps + opts.numEnvs * (opts.players + 1));
-    this.rng = seedRng(`collect/${opts.seed}`);
-    this.scratchObs = new Float32Array(opts.numEnvs * OBS_SIZE);
-    this.scratchMask = new Uint8Array(opts.numEnvs * NUM_ACTIONS);
-    // Observations are written only for the net's decisions, straight into the rollout buffer.
-    this.games = new VectorEnv({ numEnvs: opts.numEnvs, players: opts.players, seed: `${opts.seed}/train`, ruleset: opts.ruleset, reward: opts.reward, observe: false });
-    this.games.reset();
-    for (let i = 0; i < opts.numEnvs; i++) {
-      this.controllers.push([]);
-      this.labels.push('');
-      this.open.push([]);
-      this.newGame(i);
-    }
-  }
+  private obs = new Float32Array(0);
+  private mask = new Uint8Array(0);
 
   private agentFor(spec: string, seat: number): Agent {
     let list = this.agents.get(spec);
@@ -153,110 +129,55 @@ export class Collector {
     return list[seat];
   }
 
-  private draw(): PoolEntry {
-    const pool = this.opts.pool;
-    let u = nextFloat(this.rng) * pool.reduce((s, e) => s + e.weight, 0);
-    for (const e of pool) {
-      if (u < e.weight) return e;
-      u -= e.weight;
+  play(spec: ChunkSpec, net: TfNet, snapshots: readonly TfNet[]): ChunkGame[] {
+    if (snapshots.length !== spec.snapshots) throw new Error(`chunk wants ${spec.snapshots} snapshots, got ${snapshots.length}`);
+    const n = spec.games;
+    const rng = seedRng(`chunk/${spec.seed}`);
+    const games = new VectorEnv({ numEnvs: n, players: spec.players, seed: spec.seed, ruleset: spec.ruleset, reward: spec.reward, observe: false });
+    games.reset();
+    if (this.obs.length < n * OBS_SIZE) {
+      this.obs = new Float32Array(n * OBS_SIZE);
+      this.mask = new Uint8Array(n * NUM_ACTIONS);
     }
-    return pool[pool.length - 1];
-  }
+    const seating = Array.from({ length: n }, (_, i) => this.seat(spec, games.seedOf(i), rng));
+    const actions: number[][] = seating.map(() => []);
+    const logp: number[][] = seating.map(() => []);
+    const value: number[][] = seating.map(() => []);
+    const out: (ChunkGame | null)[] = seating.map(() => null);
+    let left = n;
 
-  /** Seats the game now in slot i: its controllers, drawn from the pool. */
-  private newGame(i: number): void {
-    const { players } = this.opts;
-    const gameSeed = this.games.seedOf(i);
-    const learner = randInt(this.rng, players);
-    const names = new Set<string>();
-    this.controllers[i] = Array.from({ length: players }, (_, seat): Controller => {
-      if (seat === learner) return { kind: 'learner' };
-      const e = this.draw();
-      names.add(e.name);
-      if (e.name === 'self' || (e.name === 'past' && this.snapshots === 0)) return { kind: 'learner' };
-      if (e.name === 'past') return { kind: 'snapshot', index: randInt(this.rng, this.snapshots) };
-      const agent = this.agentFor(e.name, seat);
-      agent.reset?.({ seat, players, seed: `${gameSeed}/seat${seat}`, ruleset: this.opts.ruleset });
-      return { kind: 'agent', agent };
-    });
-    this.labels[i] = names.size === 1 ? [...names][0] : 'mixed';
-    this.open[i] = Array.from({ length: players }, () => []);
-  }
-
-  private freshStats() {
-    return { envSteps: 0, games: 0, returnSum: 0, winSum: 0, seats: 0, vs: new Map<string, [number, number]>() };
-  }
-
-  /** Finalises rows of one seat's run: rewards only on the last, if the game ended. */
-  private finalise(rows: number[], reward: number, bootstrap: number): void {
-    const b = this.buffer;
-    const values = rows.map((r) => b.value[r]);
-    const rewards = rows.map((_, k) => (k === rows.length - 1 ? reward : 0));
-    const adv = new Float32Array(rows.length);
-    const ret = new Float32Array(rows.length);
-    gae(rewards, values, bootstrap, this.opts.gamma, this.opts.lambda, adv, ret);
-    rows.forEach((r, k) => {
-      b.adv[r] = adv[k];
-      b.ret[r] = ret[k];
-      b.ready.push(r);
-    });
-  }
-
-  private endGame(i: number, result: EpisodeResult): void {
-    const { scores, returns } = result;
-    const wins = terminalRewards('win', scores);
-    const s = this.stats;
-    s.games++;
-    this.controllers[i].forEach((c, seat) => {
-      if (c.kind !== 'learner') return;
-      this.finalise(this.open[i][seat], returns[seat], 0);
-      s.returnSum += returns[seat];
-      s.winSum += wins[seat];
-      s.seats++;
-      const vs = s.vs.get(this.labels[i]) ?? [0, 0];
-      s.vs.set(this.labels[i], [vs[0] + wins[seat], vs[1] + 1]);
-    });
-    this.newGame(i);
-  }
-
-  /** Steps game i; a game that ends is scored and the next one in its slot seated. */
-  private step(i: number, action: number): void {
-    const result = this.games.stepGame(i, action);
-    this.stats.envSteps++;
-    if (result) this.endGame(i, result);
-  }
-
-  /** Plays game i on until a net-controlled seat has a real choice. */
-  private advance(i: number): void {
-    for (;;) {
-      const env = this.games.game(i);
-      const seat = env.currentPlayer;
-      const legal = env.legalActions();
-      const c = this.controllers[i][seat];
-      if (legal.length > 1 && c.kind !== 'agent') return;
-      const a = legal.length === 1 ? legal[0] : (c as { agent: Agent }).agent.act(new EnvObservation(env, seat, legal));
-      if (typeof a !== 'number') throw new Error('rollouts need synchronous agents in the opponent pool');
-      this.step(i, a);
-    }
-  }
-
-  /**
-   * Plays until at least `minSteps` learner decisions are recorded since the last call, and
-   * finalises everything that can be. Returns the rows ready for training (buffer.ready).
-   */
-  collect(net: TfNet, snapshots: readonly TfNet[]): RolloutStats {
-    this.snapshots = snapshots.length;
-    const { numEnvs: n, minSteps } = this.opts;
-    const b = this.buffer;
+    const step = (i: number, a: number) => {
+      actions[i].push(a);
+      const end = games.stepGame(i, a);
+      if (!end) return;
+      out[i] = {
+        recorded: seating[i].recorded, label: seating[i].label, scores: end.scores,
+        actions: Uint8Array.from(actions[i]), logp: Float32Array.from(logp[i]), value: Float32Array.from(value[i]),
+      };
+      left--;
+    };
+    /** Plays game i on until a net-controlled seat has a real choice (or the game ends). */
+    const advance = (i: number) => {
+      while (out[i] === null) {
+        const env = games.game(i);
+        const seat = env.currentPlayer;
+        const legal = env.legalActions();
+        const c = seating[i].controllers[seat];
+        if (legal.length > 1 && c.kind !== 'agent') return;
+        const a = legal.length === 1 ? legal[0] : (c as { agent: Agent }).agent.act(new EnvObservation(env, seat, legal));
+        if (typeof a !== 'number') throw new Error('rollouts need synchronous agents in the opponent pool');
+        step(i, a);
+      }
+    };
     const learnerEnvs: number[] = [];
     const bySnapshot = new Map<number, number[]>();
-    let recorded = 0;
-    while (recorded < minSteps) {
+    while (left > 0) {
       learnerEnvs.length = 0;
       bySnapshot.clear();
       for (let i = 0; i < n; i++) {
-        this.advance(i);
-        const c = this.controllers[i][this.games.currentPlayer[i]];
+        advance(i);
+        if (out[i] !== null) continue;
+        const c = seating[i].controllers[games.currentPlayer[i]];
         if (c.kind === 'learner') learnerEnvs.push(i);
         else if (c.kind === 'snapshot') {
           const list = bySnapshot.get(c.index) ?? [];
@@ -265,61 +186,205 @@ export class Collector {
         }
       }
       if (learnerEnvs.length > 0) {
-        // The learner's rows are contiguous, so the batch is a view of the buffer.
-        const r0 = b.size;
-        const k = learnerEnvs.length;
-        learnerEnvs.forEach((i, j) => this.games.writeObservation(i, b.obs, (r0 + j) * OBS_SIZE, b.mask, (r0 + j) * NUM_ACTIONS));
-        const { logits, values } = infer(net, b.obs.subarray(r0 * OBS_SIZE, (r0 + k) * OBS_SIZE), k);
-        const masks = b.mask.subarray(r0 * NUM_ACTIONS, (r0 + k) * NUM_ACTIONS);
-        b.size += k;
-        recorded += k;
+        const r = this.forward(games, learnerEnvs, net);
         learnerEnvs.forEach((i, j) => {
-          const r = r0 + j;
-          const choice = sampleMasked(logits, masks, j, NUM_ACTIONS, this.rng);
-          b.action[r] = choice.action;
-          b.logp[r] = choice.logp;
-          b.value[r] = values[j];
-          // Recorded before the step, which may end the game and finalise the seat's rows.
-          this.open[i][this.games.currentPlayer[i]].push(r);
-          this.step(i, choice.action);
+          const choice = sampleMasked(r.logits, this.mask, j, NUM_ACTIONS, rng);
+          logp[i].push(choice.logp);
+          value[i].push(r.values[j]);
+          step(i, choice.action);
         });
       }
       for (const [index, envs] of bySnapshot) {
-        const k = envs.length;
-        envs.forEach((i, j) => this.games.writeObservation(i, this.scratchObs, j * OBS_SIZE, this.scratchMask, j * NUM_ACTIONS));
-        const { logits } = infer(snapshots[index], this.scratchObs.subarray(0, k * OBS_SIZE), k);
-        envs.forEach((i, j) => this.step(i, sampleMasked(logits, this.scratchMask, j, NUM_ACTIONS, this.rng).action));
+        const { logits } = this.forward(games, envs, snapshots[index]);
+        envs.forEach((i, j) => step(i, sampleMasked(logits, this.mask, j, NUM_ACTIONS, rng).action));
       }
     }
-    // Games still going: every decision but each seat's latest is final, bootstrapped by it.
-    for (let i = 0; i < n; i++) {
-      for (const rows of this.open[i]) {
-        if (rows.length < 2) continue;
-        const last = rows[rows.length - 1];
-        this.finalise(rows.slice(0, -1), 0, b.value[last]);
-        rows.splice(0, rows.length - 1);
-      }
-    }
-    const s = this.stats;
-    const out: RolloutStats = {
-      envSteps: s.envSteps,
-      games: s.games,
-      meanReturn: s.seats > 0 ? s.returnSum / s.seats : NaN,
-      winShare: s.seats > 0 ? s.winSum / s.seats : NaN,
-      winShareVs: Object.fromEntries([...s.vs].map(([k, [w, c]]) => [k, w / c])),
-    };
-    this.stats = this.freshStats();
-    return out;
+    return out as ChunkGame[];
   }
 
-  /** After the update: keeps only the open games' carried decisions, renumbered. */
-  startNextRollout(): void {
-    const carried: number[] = [];
-    for (const seats of this.open) for (const rows of seats) carried.push(...rows);
-    carried.sort((a, b) => a - b);
-    const index = this.buffer.keepOnly(carried);
-    for (const seats of this.open) for (let s = 0; s < seats.length; s++) seats[s] = seats[s].map((r) => index.get(r)!);
+  private forward(games: VectorEnv, envs: number[], net: TfNet) {
+    envs.forEach((i, j) => games.writeObservation(i, this.obs, j * OBS_SIZE, this.mask, j * NUM_ACTIONS));
+    return infer(net, this.obs.subarray(0, envs.length * OBS_SIZE), envs.length);
   }
+
+  /** Draws the controllers of one game's seats from the pool. */
+  private seat(spec: ChunkSpec, gameSeed: string, rng: RngState) {
+    const { players, pool } = spec;
+    const total = pool.reduce((s, e) => s + e.weight, 0);
+    const draw = (): PoolEntry => {
+      let u = nextFloat(rng) * total;
+      for (const e of pool) {
+        if (u < e.weight) return e;
+        u -= e.weight;
+      }
+      return pool[pool.length - 1];
+    };
+    const learner = randInt(rng, players);
+    const names = new Set<string>();
+    const controllers = Array.from({ length: players }, (_, seat): Controller => {
+      if (seat === learner) return { kind: 'learner' };
+      const e = draw();
+      names.add(e.name);
+      if (e.name === 'self' || (e.name === 'past' && spec.snapshots === 0)) return { kind: 'learner' };
+      if (e.name === 'past') return { kind: 'snapshot', index: randInt(rng, spec.snapshots) };
+      const agent = this.agentFor(e.name, seat);
+      agent.reset?.({ seat, players, seed: `${gameSeed}/seat${seat}`, ruleset: spec.ruleset });
+      return { kind: 'agent', agent };
+    });
+    const recorded = controllers.flatMap((c, seat) => (c.kind === 'learner' ? [seat] : []));
+    return { controllers, recorded, label: names.size === 1 ? [...names][0] : 'mixed' };
+  }
+}
+
+/** Learner decisions, row by row: what one PPO update trains on. */
+export class RolloutBuffer {
+  obs = new Float32Array(0);
+  mask = new Uint8Array(0);
+  action = new Int32Array(0);
+  logp = new Float32Array(0);
+  value = new Float32Array(0);
+  adv = new Float32Array(0);
+  ret = new Float32Array(0);
+  size = 0;
+
+  constructor(capacity = 1024) {
+    this.grow(capacity);
+  }
+
+  clear(): void {
+    this.size = 0;
+  }
+
+  /** Appends a row (growing the arrays as needed) and returns its index. */
+  push(): number {
+    if (this.size === this.action.length) this.grow(2 * this.action.length);
+    return this.size++;
+  }
+
+  private grow(capacity: number): void {
+    const widen = <T extends Float32Array | Uint8Array | Int32Array>(a: T, make: (n: number) => T, width: number): T => {
+      const b = make(capacity * width);
+      b.set(a.subarray(0, this.size * width));
+      return b;
+    };
+    this.obs = widen(this.obs, (k) => new Float32Array(k), OBS_SIZE);
+    this.mask = widen(this.mask, (k) => new Uint8Array(k), NUM_ACTIONS);
+    this.action = widen(this.action, (k) => new Int32Array(k), 1);
+    this.logp = widen(this.logp, (k) => new Float32Array(k), 1);
+    this.value = widen(this.value, (k) => new Float32Array(k), 1);
+    this.adv = widen(this.adv, (k) => new Float32Array(k), 1);
+    this.ret = widen(this.ret, (k) => new Float32Array(k), 1);
+  }
+}
+
+/** What a rollout's games came to, for the log. */
+export interface RolloutStats {
+  /** Env steps taken by every seat (the learner's, snapshots', scripted agents'). */
+  envSteps: number;
+  games: number;
+  /** Learner seats' mean terminal reward and win share. */
+  meanReturn: number;
+  winShare: number;
+  /** Mean win share of learner seats by the pool entry of the other seats (games against one kind only). */
+  winShareVs: Record<string, number>;
+}
+
+/** Adds up chunks' games into RolloutStats. */
+export class RolloutTally {
+  private envSteps = 0;
+  private games = 0;
+  private returnSum = 0;
+  private winSum = 0;
+  private seats = 0;
+  private readonly vs = new Map<string, [number, number]>();
+
+  add(label: string, envSteps: number, recorded: readonly number[], scores: readonly number[], returns: readonly number[]): void {
+    const wins = terminalRewards('win', scores);
+    this.envSteps += envSteps;
+    this.games++;
+    for (const seat of recorded) {
+      this.returnSum += returns[seat];
+      this.winSum += wins[seat];
+      this.seats++;
+      const vs = this.vs.get(label) ?? [0, 0];
+      this.vs.set(label, [vs[0] + wins[seat], vs[1] + 1]);
+    }
+  }
+
+  stats(): RolloutStats {
+    return {
+      envSteps: this.envSteps,
+      games: this.games,
+      meanReturn: this.seats > 0 ? this.returnSum / this.seats : NaN,
+      winShare: this.seats > 0 ? this.winSum / this.seats : NaN,
+      winShareVs: Object.fromEntries([...this.vs].map(([k, [w, c]]) => [k, w / c])),
+    };
+  }
+}
+
+/**
+ * Replays a chunk's games from its spec, in order, appending every recorded decision to
+ * `buffer` with its observation, mask, action, log-probability, value, advantage and return;
+ * with `upTo`, stops after the game that brings the buffer to that many rows (the rest are not
+ * used). Returns the games used. A game that does not replay as sent (an illegal action, a
+ * different end) is an error naming it.
+ */
+export function replayChunk(
+  spec: ChunkSpec, games: readonly ChunkGame[], buffer: RolloutBuffer, gamma: number, lambda: number, tally: RolloutTally, upTo = Infinity,
+): number {
+  if (games.length !== spec.games) throw new Error(`chunk ${spec.seed}: ${games.length} games sent, ${spec.games} played`);
+  const env = new VectorEnv({ numEnvs: spec.games, players: spec.players, seed: spec.seed, ruleset: spec.ruleset, reward: spec.reward, observe: false });
+  env.reset();
+  let used = 0;
+  for (const [i, g] of games.entries()) {
+    if (buffer.size >= upTo) break;
+    used++;
+    const fail = (why: string) => new Error(`chunk ${spec.seed} game ${i} does not replay (${why}): was it played on another engine version?`);
+    const open: number[][] = Array.from({ length: spec.players }, () => []);
+    const recorded = new Set(g.recorded);
+    let k = 0;
+    let end = null;
+    for (let t = 0; t < g.actions.length; t++) {
+      if (end) throw fail('actions after the end');
+      const game = env.game(i);
+      const seat = game.currentPlayer;
+      if (recorded.has(seat) && game.legalActions().length > 1) {
+        if (k >= g.logp.length) throw fail('more recorded decisions than log-probabilities');
+        const r = buffer.push();
+        env.writeObservation(i, buffer.obs, r * OBS_SIZE, buffer.mask, r * NUM_ACTIONS);
+        buffer.action[r] = g.actions[t];
+        buffer.logp[r] = g.logp[k];
+        buffer.value[r] = g.value[k];
+        k++;
+        open[seat].push(r);
+      }
+      try {
+        end = env.stepGame(i, g.actions[t]);
+      } catch (e) {
+        throw fail((e as Error).message);
+      }
+    }
+    if (!end) throw fail('the game did not end');
+    if (k !== g.logp.length) throw fail(`${g.logp.length} log-probabilities for ${k} recorded decisions`);
+    if (end.scores.some((s, seat) => s !== g.scores[seat])) throw fail(`scores ${end.scores.join(',')}, sent ${g.scores.join(',')}`);
+    for (const seat of g.recorded) finalise(buffer, open[seat], end.returns[seat], gamma, lambda);
+    tally.add(g.label, g.actions.length, g.recorded, end.scores, end.returns);
+  }
+  return used;
+}
+
+/** Advantages and returns of one seat's decisions in a finished game: the reward on the last. */
+function finalise(b: RolloutBuffer, rows: number[], reward: number, gamma: number, lambda: number): void {
+  if (rows.length === 0) return;
+  const values = rows.map((r) => b.value[r]);
+  const rewards = rows.map((_, k) => (k === rows.length - 1 ? reward : 0));
+  const adv = new Float32Array(rows.length);
+  const ret = new Float32Array(rows.length);
+  gae(rewards, values, 0, gamma, lambda, adv, ret);
+  rows.forEach((r, k) => {
+    b.adv[r] = adv[k];
+    b.ret[r] = ret[k];
+  });
 }
 
 /**

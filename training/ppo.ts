@@ -16,7 +16,8 @@ import { REWARD_SCHEMES, type RewardScheme } from '../env/rewards.ts';
 import { DEFAULT_RULESET, type Ruleset } from '../env/ruleset.ts';
 import { seedRng, shuffle } from '../env/rng.ts';
 import { describeBackend, initBackend, type BackendChoice, type BackendInfo } from './backend.ts';
-import { Collector, parsePool, type RolloutStats } from './collect.ts';
+import { parsePool, replayChunk, RolloutBuffer, RolloutTally, type ChunkSpec } from './collect.ts';
+import { LocalRollouts, type IterationChunks, type RolloutSource } from './rollouts.ts';
 import { createAgent } from '../agents/default-registry.ts';
 import { explainedVariance } from './gae.ts';
 import { imitate } from './imitate.ts';
@@ -34,10 +35,20 @@ export const PPO_DEFAULTS = {
   totalSteps: 5_000_000,
   /** Wall-clock budget in minutes (0 = none); the learning rate then anneals over time. */
   minutes: 0,
-  /** Games played side by side; the learner's decisions in them share one forward pass. */
-  numEnvs: 128,
-  /** Learner decisions per rollout (the batch of one update). */
+  /**
+   * Games per rollout chunk, played side by side (the learner's decisions in them share one
+   * forward pass); a chunk is also what one queue job plays. An iteration takes chunks until
+   * it has `rolloutSteps` decisions.
+   */
+  numEnvs: 32,
+  /** Learner decisions per rollout (the batch of one update; whole games, so a little more). */
   rolloutSteps: 8192,
+  /**
+   * How many updates old the policy playing an iteration's games may be: iteration i's games
+   * are played by version i − 1 − staleness (iterations trained), so workers can play the
+   * next iterations while the learner updates. 0: each iteration's by the policy just updated.
+   */
+  staleness: 0,
   /**
    * Hidden layer widths of the shared trunk: 256 wide where the sparse 569-float observation
    * comes in, 128 after. With 256 → 256 the update ran at ~9,300–10,400 samples/s on wasm here,
@@ -87,6 +98,7 @@ export function validatePpoOptions(o: PpoOptions): void {
     if (!Number.isInteger(o[k]) || (o[k] as number) < 1) throw bad(k, 'a whole number ≥ 1');
   };
   (['players', 'numEnvs', 'rolloutSteps', 'epochs', 'minibatch', 'snapshotEvery', 'maxSnapshots'] as const).forEach(posInt);
+  if (!Number.isInteger(o.staleness) || o.staleness < 0) throw bad('staleness', 'a whole number ≥ 0');
   if (o.players < o.ruleset.players.min || o.players > o.ruleset.players.max) throw bad('players', `from ${o.ruleset.players.min} to ${o.ruleset.players.max} (the ruleset's)`);
   if (!(o.totalSteps > 0)) throw bad('totalSteps', '> 0');
   if (!(o.minutes >= 0)) throw bad('minutes', '≥ 0');
@@ -115,6 +127,9 @@ export interface IterationMetrics {
   clipFraction: number;
   explainedVariance: number;
   epochsRun: number;
+  /** The policy version (iterations trained) that played this iteration's games, and how many chunks they were. */
+  rolloutVersion: number;
+  chunks: number;
   games: number;
   meanReturn: number;
   winShare: number;
@@ -136,6 +151,8 @@ export interface TrainHooks {
   onEnd?(): Promise<void> | void;
   /** Polled between iterations: true stops the run cleanly. */
   shouldStop?(): boolean;
+  /** Where the rollouts' chunks are played (default: in this thread). */
+  rollouts?: RolloutSource;
   now?(): number;
 }
 
@@ -167,12 +184,12 @@ export async function train(opts: PpoOptions, hooks: TrainHooks = {}): Promise<{
   const optimizer = tf.train.adam(opts.lr, 0.9, 0.999, 1e-5);
   if (start?.optimizer) await optimizer.setWeights(start.optimizer.map((t) => ({ name: t.name, tensor: tf.tensor(t.data, t.shape) })));
   const snapshots: NetWeights[] = start?.snapshots ? [...start.snapshots] : [];
-  const snapshotNets = snapshots.map((w) => new TfNet(w));
   const runSeed = start ? `${opts.seed}/resume${start.iteration}` : `${opts.seed}`;
-  const collector = new Collector({
-    numEnvs: opts.numEnvs, players: opts.players, seed: runSeed, ruleset: opts.ruleset, pool: parsePool(opts.pool), reward: opts.reward,
-    gamma: opts.gamma, lambda: opts.lambda, minSteps: opts.rolloutSteps,
-  });
+  const chunkBase = { games: opts.numEnvs, players: opts.players, ruleset: opts.ruleset, pool: parsePool(opts.pool), reward: opts.reward };
+  const source = hooks.rollouts ?? new LocalRollouts();
+  /** Iterations whose chunks are asked for (ahead by up to `staleness`). */
+  const pending = new Map<number, IterationChunks>();
+  const buffer = new RolloutBuffer(opts.rolloutSteps + 64 * opts.numEnvs);
   const rng = seedRng(`ppo/${runSeed}`);
 
   let iteration = start?.iteration ?? 0;
@@ -181,150 +198,178 @@ export async function train(opts: PpoOptions, hooks: TrainHooks = {}): Promise<{
   const metrics: IterationMetrics[] = [];
   const progress = () => Math.max(steps / opts.totalSteps, opts.minutes > 0 ? (now() - t0) / 60000 / opts.minutes : 0);
 
-  while (progress() < 1 && !hooks.shouldStop?.()) {
-    iteration++;
-    const lr = opts.annealLr ? opts.lr * Math.max(0.02, 1 - progress()) : opts.lr;
-    (optimizer as unknown as { learningRate: number }).learningRate = lr;
+  try {
+    while (progress() < 1 && !hooks.shouldStop?.()) {
+      iteration++;
+      const lr = opts.annealLr ? opts.lr * Math.max(0.02, 1 - progress()) : opts.lr;
+      (optimizer as unknown as { learningRate: number }).learningRate = lr;
 
-    // ---- rollout ----
-    const tRoll = now();
-    const roll: RolloutStats = collector.collect(net, snapshotNets);
-    const rollSecs = (now() - tRoll) / 1000;
-    const b = collector.buffer;
-    const rows = Int32Array.from(b.ready);
-    const n = rows.length;
-
-    // ---- update ----
-    const tUpd = now();
-    const mb = Math.min(opts.minibatch, n);
-    const xs = new Float32Array(mb * OBS_SIZE);
-    const ms = new Float32Array(mb * NUM_ACTIONS);
-    const acts = new Int32Array(mb);
-    const oldLogp = new Float32Array(mb);
-    const oldValue = new Float32Array(mb);
-    const advs = new Float32Array(mb);
-    const rets = new Float32Array(mb);
-    const order = Array.from(rows);
-    const sums = { pg: 0, v: 0, ent: 0, kl: 0, clip: 0, count: 0 };
-    let epochsRun = 0;
-    let samples = 0;
-    for (let epoch = 0; epoch < opts.epochs; epoch++) {
-      shuffle(rng, order);
-      let epochKl = 0;
-      let batches = 0;
-      for (let s = 0; s + mb <= n; s += mb) {
-        // Gather the minibatch; advantages are normalised within it.
-        let mean = 0;
-        for (let j = 0; j < mb; j++) {
-          const r = order[s + j];
-          gatherRow(b.obs, b.mask, r, xs, ms, j, OBS_SIZE, NUM_ACTIONS);
-          acts[j] = b.action[r];
-          oldLogp[j] = b.logp[r];
-          oldValue[j] = b.value[r];
-          advs[j] = b.adv[r];
-          rets[j] = b.ret[r];
-          mean += advs[j];
+      // ---- rollout ----
+      const tRoll = now();
+      // Chunks are asked for with the policy as it is now: this iteration's at the start, and,
+      // with staleness s, those of the s iterations after it (played while this one trains).
+      for (let j = iteration; j <= iteration + opts.staleness; j++) {
+        if (pending.has(j)) continue;
+        const version = iteration - 1;
+        const snaps = snapshots.length;
+        pending.set(j, source.start({
+          iteration: j, version, weights: net.weights(), snapshots: [...snapshots],
+          spec: (k): ChunkSpec => ({ ...chunkBase, snapshots: snaps, seed: `${runSeed}/${j}/${k}` }),
+        }));
+      }
+      const chunks = pending.get(iteration)!;
+      pending.delete(iteration);
+      const rolloutVersion = chunks.request.version;
+      if (rolloutVersion < iteration - 1 - opts.staleness) throw new Error(`iteration ${iteration}'s games were played by policy version ${rolloutVersion}, older than the staleness bound ${opts.staleness} allows`);
+      const b = buffer;
+      b.clear();
+      const tally = new RolloutTally();
+      let chunkCount = 0;
+      try {
+        while (b.size < opts.rolloutSteps) {
+          const k = chunkCount++;
+          // Games in order until the batch is full: the last chunk's later games are not used.
+        replayChunk(chunks.request.spec(k), await chunks.chunk(k), b, opts.gamma, opts.lambda, tally, opts.rolloutSteps);
         }
-        mean /= mb;
-        let sq = 0;
-        for (let j = 0; j < mb; j++) sq += (advs[j] - mean) ** 2;
-        const sd = Math.sqrt(sq / mb) + 1e-8;
-        for (let j = 0; j < mb; j++) advs[j] = (advs[j] - mean) / sd;
-
-        const stats = tf.tidy(() => {
-          const x = tf.tensor2d(xs, [mb, OBS_SIZE]);
-          const m = tf.tensor2d(ms, [mb, NUM_ACTIONS]);
-          const onehot = tf.oneHot(tf.tensor1d(acts, 'int32'), NUM_ACTIONS);
-          const lpOld = tf.tensor1d(oldLogp);
-          const vOld = tf.tensor1d(oldValue);
-          const adv = tf.tensor1d(advs);
-          const ret = tf.tensor1d(rets);
-          const aux: { t?: tf.Tensor } = {};
-          const { grads } = tf.variableGrads(() => {
-            const { logits, value } = net.forward(x, m);
-            const logp = tf.logSoftmax(logits);
-            const newLogp = tf.sum(tf.mul(logp, onehot), 1);
-            const logRatio = tf.sub(newLogp, lpOld);
-            const ratio = tf.exp(logRatio);
-            // Clipped surrogate objective.
-            const pg = tf.neg(tf.mean(tf.minimum(tf.mul(ratio, adv), tf.mul(tf.clipByValue(ratio, 1 - opts.clip, 1 + opts.clip), adv))));
-            // Clipped value loss.
-            const vClipped = tf.add(vOld, tf.clipByValue(tf.sub(value, vOld), -opts.clip, opts.clip));
-            const vLoss = tf.mul(0.5, tf.mean(tf.maximum(tf.square(tf.sub(value, ret)), tf.square(tf.sub(vClipped, ret)))));
-            // Entropy over the legal actions (illegal ones have probability exactly 0).
-            const entropy = tf.mean(tf.neg(tf.sum(tf.mul(tf.exp(logp), logp), 1)));
-            const kl = tf.mean(tf.sub(tf.sub(ratio, 1), logRatio));
-            const clipped = tf.mean(tf.cast(tf.greater(tf.abs(tf.sub(ratio, 1)), opts.clip), 'float32'));
-            aux.t = tf.keep(tf.stack([pg, vLoss, entropy, kl, clipped]));
-            return tf.add(tf.sub(pg, tf.mul(opts.entCoef, entropy)), tf.mul(opts.vfCoef, vLoss)) as tf.Scalar;
-          }, net.vars);
-          // Global gradient-norm clipping.
-          const names = Object.keys(grads);
-          const norm = tf.sqrt(tf.addN(names.map((k) => tf.sum(tf.square(grads[k])))));
-          const scale = tf.minimum(1, tf.div(opts.maxGradNorm, tf.add(norm, 1e-6)));
-          optimizer.applyGradients(names.map((k) => ({ name: k, tensor: tf.mul(grads[k], scale) })));
-          return aux.t!;
-        });
-        const [pg, v, ent, kl, clipped] = stats.dataSync();
-        stats.dispose();
-        sums.pg += pg;
-        sums.v += v;
-        sums.ent += ent;
-        sums.kl += kl;
-        sums.clip += clipped;
-        sums.count++;
-        epochKl += kl;
-        batches++;
-        samples += mb;
+      } finally {
+        chunks.close();
       }
-      epochsRun++;
-      if (opts.targetKl > 0 && batches > 0 && epochKl / batches > opts.targetKl) break;
-    }
-    const updSecs = (now() - tUpd) / 1000;
-    steps += n;
+      const roll = tally.stats();
+      const rollSecs = (now() - tRoll) / 1000;
+      const n = b.size;
+      const rows = Int32Array.from({ length: n }, (_, r) => r);
 
-    // ---- snapshots for `past` ----
-    if (iteration % opts.snapshotEvery === 0) {
-      snapshots.push(net.weights());
-      snapshotNets.push(new TfNet(snapshots[snapshots.length - 1]));
-      if (snapshots.length > opts.maxSnapshots) {
-        snapshots.shift();
-        snapshotNets.shift()!.dispose();
+      // ---- update ----
+      const tUpd = now();
+      const mb = Math.min(opts.minibatch, n);
+      const xs = new Float32Array(mb * OBS_SIZE);
+      const ms = new Float32Array(mb * NUM_ACTIONS);
+      const acts = new Int32Array(mb);
+      const oldLogp = new Float32Array(mb);
+      const oldValue = new Float32Array(mb);
+      const advs = new Float32Array(mb);
+      const rets = new Float32Array(mb);
+      const order = Array.from(rows);
+      const sums = { pg: 0, v: 0, ent: 0, kl: 0, clip: 0, count: 0 };
+      let epochsRun = 0;
+      let samples = 0;
+      for (let epoch = 0; epoch < opts.epochs; epoch++) {
+        shuffle(rng, order);
+        let epochKl = 0;
+        let batches = 0;
+        for (let s = 0; s + mb <= n; s += mb) {
+          // Gather the minibatch; advantages are normalised within it.
+          let mean = 0;
+          for (let j = 0; j < mb; j++) {
+            const r = order[s + j];
+            gatherRow(b.obs, b.mask, r, xs, ms, j, OBS_SIZE, NUM_ACTIONS);
+            acts[j] = b.action[r];
+            oldLogp[j] = b.logp[r];
+            oldValue[j] = b.value[r];
+            advs[j] = b.adv[r];
+            rets[j] = b.ret[r];
+            mean += advs[j];
+          }
+          mean /= mb;
+          let sq = 0;
+          for (let j = 0; j < mb; j++) sq += (advs[j] - mean) ** 2;
+          const sd = Math.sqrt(sq / mb) + 1e-8;
+          for (let j = 0; j < mb; j++) advs[j] = (advs[j] - mean) / sd;
+
+          const stats = tf.tidy(() => {
+            const x = tf.tensor2d(xs, [mb, OBS_SIZE]);
+            const m = tf.tensor2d(ms, [mb, NUM_ACTIONS]);
+            const onehot = tf.oneHot(tf.tensor1d(acts, 'int32'), NUM_ACTIONS);
+            const lpOld = tf.tensor1d(oldLogp);
+            const vOld = tf.tensor1d(oldValue);
+            const adv = tf.tensor1d(advs);
+            const ret = tf.tensor1d(rets);
+            const aux: { t?: tf.Tensor } = {};
+            const { grads } = tf.variableGrads(() => {
+              const { logits, value } = net.forward(x, m);
+              const logp = tf.logSoftmax(logits);
+              const newLogp = tf.sum(tf.mul(logp, onehot), 1);
+              const logRatio = tf.sub(newLogp, lpOld);
+              const ratio = tf.exp(logRatio);
+              // Clipped surrogate objective.
+              const pg = tf.neg(tf.mean(tf.minimum(tf.mul(ratio, adv), tf.mul(tf.clipByValue(ratio, 1 - opts.clip, 1 + opts.clip), adv))));
+              // Clipped value loss.
+              const vClipped = tf.add(vOld, tf.clipByValue(tf.sub(value, vOld), -opts.clip, opts.clip));
+              const vLoss = tf.mul(0.5, tf.mean(tf.maximum(tf.square(tf.sub(value, ret)), tf.square(tf.sub(vClipped, ret)))));
+              // Entropy over the legal actions (illegal ones have probability exactly 0).
+              const entropy = tf.mean(tf.neg(tf.sum(tf.mul(tf.exp(logp), logp), 1)));
+              const kl = tf.mean(tf.sub(tf.sub(ratio, 1), logRatio));
+              const clipped = tf.mean(tf.cast(tf.greater(tf.abs(tf.sub(ratio, 1)), opts.clip), 'float32'));
+              aux.t = tf.keep(tf.stack([pg, vLoss, entropy, kl, clipped]));
+              return tf.add(tf.sub(pg, tf.mul(opts.entCoef, entropy)), tf.mul(opts.vfCoef, vLoss)) as tf.Scalar;
+            }, net.vars);
+            // Global gradient-norm clipping.
+            const names = Object.keys(grads);
+            const norm = tf.sqrt(tf.addN(names.map((k) => tf.sum(tf.square(grads[k])))));
+            const scale = tf.minimum(1, tf.div(opts.maxGradNorm, tf.add(norm, 1e-6)));
+            optimizer.applyGradients(names.map((k) => ({ name: k, tensor: tf.mul(grads[k], scale) })));
+            return aux.t!;
+          });
+          const [pg, v, ent, kl, clipped] = stats.dataSync();
+          stats.dispose();
+          sums.pg += pg;
+          sums.v += v;
+          sums.ent += ent;
+          sums.kl += kl;
+          sums.clip += clipped;
+          sums.count++;
+          epochKl += kl;
+          batches++;
+          samples += mb;
+        }
+        epochsRun++;
+        if (opts.targetKl > 0 && batches > 0 && epochKl / batches > opts.targetKl) break;
       }
-    }
+      const updSecs = (now() - tUpd) / 1000;
+      steps += n;
 
-    // ---- logging ----
-    const c = Math.max(1, sums.count);
-    const m: IterationMetrics = {
-      iteration,
-      steps,
-      envSteps: roll.envSteps,
-      seconds: (now() - t0) / 1000,
-      lr,
-      policyLoss: sums.pg / c,
-      valueLoss: sums.v / c,
-      entropy: sums.ent / c,
-      approxKl: sums.kl / c,
-      clipFraction: sums.clip / c,
-      explainedVariance: explainedVariance(Array.from(rows, (r) => b.value[r]), Array.from(rows, (r) => b.ret[r])),
-      epochsRun,
-      games: roll.games,
-      meanReturn: roll.meanReturn,
-      winShare: roll.winShare,
-      winShareVs: roll.winShareVs,
-      rolloutStepsPerSec: roll.envSteps / rollSecs,
-      updateSamplesPerSec: samples / updSecs,
-    };
-    metrics.push(m);
-    collector.startNextRollout();
-    await hooks.onIteration?.(m, { net, optimizer, snapshots });
-    // Let the event loop run (signals, timers): the loop is otherwise all synchronous work.
-    await new Promise((resolve) => setImmediate(resolve));
+      // ---- snapshots for `past` ----
+      if (iteration % opts.snapshotEvery === 0) {
+        snapshots.push(net.weights());
+        if (snapshots.length > opts.maxSnapshots) snapshots.shift();
+      }
+
+      // ---- logging ----
+      const c = Math.max(1, sums.count);
+      const m: IterationMetrics = {
+        iteration,
+        steps,
+        envSteps: roll.envSteps,
+        seconds: (now() - t0) / 1000,
+        lr,
+        policyLoss: sums.pg / c,
+        valueLoss: sums.v / c,
+        entropy: sums.ent / c,
+        approxKl: sums.kl / c,
+        clipFraction: sums.clip / c,
+        explainedVariance: explainedVariance(Array.from(rows, (r) => b.value[r]), Array.from(rows, (r) => b.ret[r])),
+        epochsRun,
+        rolloutVersion,
+        chunks: chunkCount,
+        games: roll.games,
+        meanReturn: roll.meanReturn,
+        winShare: roll.winShare,
+        winShareVs: roll.winShareVs,
+        rolloutStepsPerSec: roll.envSteps / rollSecs,
+        updateSamplesPerSec: samples / updSecs,
+      };
+      metrics.push(m);
+      await hooks.onIteration?.(m, { net, optimizer, snapshots });
+      // Let the event loop run (signals, timers): the loop is otherwise all synchronous work.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  } finally {
+    // Chunks asked for ahead of a run that ends are not wanted.
+    for (const c of pending.values()) c.close();
   }
   await hooks.onEnd?.();
   const weights = net.weights();
   net.dispose();
-  for (const s of snapshotNets) s.dispose();
   optimizer.dispose();
   return { metrics, weights };
 }

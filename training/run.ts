@@ -26,6 +26,7 @@ import { curveSvg, type CurvePoint } from './curve.ts';
 import { evaluatePolicy, type EvalResult, type GamesRunner } from './evaluate.ts';
 import { PPO_DEFAULTS, train, type IterationMetrics, type TrainerState, type TrainHooks } from './ppo.ts';
 import type { NetWeights } from '../policy/weights.ts';
+import type { RolloutSource } from './rollouts.ts';
 
 export const RUN_DEFAULTS = {
   ...PPO_DEFAULTS,
@@ -47,6 +48,8 @@ export interface RunEvents {
   log?(line: string): void;
   /** Plays the evaluations' games (the job queue's runner: on workers); default in this thread. */
   evalRunner?: GamesRunner;
+  /** Plays the rollouts' chunks (the job queue's source: on workers); default in this thread. */
+  rollouts?: RolloutSource;
   iteration?(m: IterationMetrics, latestEval: EvalResult[] | null): void;
   shouldStop?(): boolean;
 }
@@ -170,6 +173,7 @@ export async function runTraining(o: RunOptions, events: RunEvents = {}, resume?
       writeOptions();
     },
     shouldStop: events.shouldStop,
+    rollouts: events.rollouts,
     onIteration: async (m, st) => {
       last = { m, st };
       fs.appendFileSync(metricsFile, `${JSON.stringify({ kind: 'iteration', ...m })}\n`);
