@@ -2,13 +2,16 @@
  * `czech-pub bench queue`: tournament throughput through the Redis job queue against the local
  * worker-thread pool, in the same run: `random`×4 and `heuristic`×4, each played locally on W
  * threads and then through the queue by W worker processes of one thread each (same seed, same
- * games). It starts its own Redis on a free loopback port unless --queue names one, and stops
- * everything it started.
+ * games). Then training (bench-rollouts.ts): how a rollout chunk is best sent to the learner,
+ * and default PPO with rollouts played here against through the queue. It starts its own Redis
+ * on a free loopback port unless --queue names one, and stops everything it started.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { runTournament } from '../eval/tournament.ts';
+import { rolloutTransfer, trainingThroughput, type TrainingFigures } from './bench-rollouts.ts';
+import { startBackend } from './train.ts';
 import { EXIT_OK, UsageError, type Io } from './io.ts';
 import { helpText, parseOptions, type CommandSpec } from './options.ts';
 import { loadQueue } from './queue-option.ts';
@@ -18,11 +21,15 @@ export const BENCH_QUEUE = {
   name: 'bench queue',
   description: `Plays random×4 and heuristic×4 tournaments twice each: on W local worker threads,
 then through a Redis job queue by W local 'czech-pub worker' processes (one thread each), and
-prints games/s of both and their ratio. Needs redis-server, or a Redis named by --queue.`,
+prints games/s of both and their ratio. Then training: the bytes and learner time per decision
+of a rollout sent as actions (replayed by the learner) against as observation rows, and default
+PPO iterations with rollouts played locally against by the queue's workers (staleness 0 and 1).
+Needs redis-server, or a Redis named by --queue.`,
   options: {
     workers: { type: 'int', arg: 'W', min: 1, max: 64, default: 2, help: 'local threads, and queue worker processes' },
     'random-games': { type: 'int', arg: 'G', min: 8, max: 10_000_000, default: 40_000, help: 'games of the random×4 tournament' },
     'heuristic-games': { type: 'int', arg: 'G', min: 8, max: 10_000_000, default: 8_000, help: 'games of the heuristic×4 tournament' },
+    'train-iterations': { type: 'int', arg: 'N', min: 0, max: 100, default: 4, help: 'PPO iterations per training run, the first not counted (0: no training runs)' },
     queue: { type: 'string', arg: 'URL', help: 'use this Redis (its queue must be otherwise idle) instead of starting one' },
     json: { type: 'flag', help: 'print one JSON object' },
   },
@@ -68,6 +75,10 @@ export async function benchQueueCommand(args: readonly string[], io: Io): Promis
     { name: 'heuristic×4', agents: ['heuristic', 'heuristic', 'heuristic', 'heuristic'], games: v.heuristicGames },
   ];
   const rows: { set: string; games: number; localGamesPerSec: number; queueGamesPerSec: number; ratio: number }[] = [];
+  log('training: rollout chunks sent both ways…');
+  await startBackend('auto');
+  const transfer = rolloutTransfer(16);
+  const training: TrainingFigures[] = [];
   try {
     for (let i = 0; i < v.workers; i++) workers.push(await startWorker(url));
     for (const set of sets) {
@@ -85,11 +96,24 @@ export async function benchQueueCommand(args: readonly string[], io: Io): Promis
         ratio: Math.round((queued.gamesPerSec / local.gamesPerSec) * 1000) / 1000,
       });
     }
+    if (v.trainIterations >= 2) {
+      log(`training: ${v.trainIterations} default PPO iterations with rollouts played here…`);
+      training.push(await trainingThroughput('local', v.trainIterations, 0));
+      for (const staleness of [0, 1]) {
+        log(`training: the same with rollouts on the ${v.workers} queue workers, staleness ${staleness}…`);
+        const source = await q.queueRollouts(url);
+        try {
+          training.push(await trainingThroughput('queue', v.trainIterations, staleness, source));
+        } finally {
+          await source.close();
+        }
+      }
+    }
   } finally {
     await Promise.all(workers.map((w) => q.stopProcess(w, 10_000)));
     await redis?.stop();
   }
-  const rec = { workers: v.workers, sets: rows, node: process.version, cpu: cpus()[0]?.model ?? 'unknown', date: new Date().toISOString() };
+  const rec = { workers: v.workers, sets: rows, transfer, training, node: process.version, cpu: cpus()[0]?.model ?? 'unknown', date: new Date().toISOString() };
   if (v.json) {
     io.out(JSON.stringify(rec));
     return EXIT_OK;
@@ -100,5 +124,20 @@ export async function benchQueueCommand(args: readonly string[], io: Io): Promis
     r.set, formatNumber(r.games), formatNumber(r.localGamesPerSec, 1), formatNumber(r.queueGamesPerSec, 1), `${(r.ratio * 100).toFixed(1)}%`,
   ]);
   for (const line of formatTable(['agents', 'games', 'local games/s', 'queue games/s', 'queue / local'], table)) io.out(line);
+  io.out('');
+  io.out(`Rollouts sent to the learner (${transfer.chunks} chunks of the default setup, ${formatNumber(transfer.decisions)} learner decisions):`);
+  io.out('');
+  const transferRows = [
+    ['actions, log-probabilities, values (replayed)', formatNumber(transfer.compactBytesPerDecision, 1), formatNumber(transfer.compactUsPerDecision, 2)],
+    ['observation rows', formatNumber(transfer.fullBytesPerDecision), formatNumber(transfer.fullUsPerDecision, 2)],
+  ];
+  for (const line of formatTable(['sent as', 'bytes / decision', 'learner µs / decision'], transferRows)) io.out(line);
+  if (training.length > 0) {
+    io.out('');
+    io.out(`Default PPO, learner decisions per second (${training[0].iterationsCounted} iterations after a warm-up):`);
+    io.out('');
+    const trainRows = training.map((t) => [t.where === 'local' ? 'rollouts in the learner' : `rollouts on ${v.workers} queue workers`, String(t.staleness), formatNumber(t.decisionsPerSec)]);
+    for (const line of formatTable(['where', 'staleness', 'decisions/s'], trainRows)) io.out(line);
+  }
   return EXIT_OK;
 }
