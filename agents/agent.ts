@@ -54,6 +54,13 @@ export interface Agent {
    * fingerprint, env/spec.ts). They must not play under another: `rulesetMismatch` says so.
    */
   readonly rulesetFingerprint?: string;
+  /**
+   * Set only by the clairvoyant measurement reference (agents/clairvoyant.ts): where the game
+   * is held locally, its `obs.sampleWorld` is the true game with fresh dice instead of a
+   * resampled one. A yardstick of how much skill there is, never a fair bot: the server
+   * refuses it.
+   */
+  readonly clairvoyant?: true;
   /** Called before each game. */
   reset?(game: GameStart): void;
   act(obs: AgentObservation): number | Promise<number>;

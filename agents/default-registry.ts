@@ -11,6 +11,7 @@
 import type { Agent } from './agent.ts';
 import { HTTP_AGENTS } from './http/index.ts';
 import { ISMCTS_AGENTS } from './ismcts/index.ts';
+import { CLAIRVOYANT_AGENTS } from './clairvoyant.ts';
 import { LLM_AGENTS } from './llm/index.ts';
 import { PPO_AGENTS } from './ppo/index.ts';
 import { RANDOM_AGENTS } from './random.ts';
@@ -18,7 +19,7 @@ import { AgentRegistry, type AgentFactory, type AgentFamily } from './registry.t
 import { SCRIPTED_AGENTS } from './scripted/index.ts';
 
 /** Every shipped family of agents, in the order listings show them. */
-export const AGENT_FAMILIES: readonly AgentFamily[] = [RANDOM_AGENTS, SCRIPTED_AGENTS, ISMCTS_AGENTS, PPO_AGENTS, LLM_AGENTS, HTTP_AGENTS];
+export const AGENT_FAMILIES: readonly AgentFamily[] = [RANDOM_AGENTS, SCRIPTED_AGENTS, ISMCTS_AGENTS, PPO_AGENTS, LLM_AGENTS, HTTP_AGENTS, CLAIRVOYANT_AGENTS];
 
 export const agentRegistry = new AgentRegistry(AGENT_FAMILIES);
 

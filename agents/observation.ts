@@ -23,7 +23,8 @@ export class EnvObservation implements AgentObservation {
   private cachedText?: string;
   private cachedEvents?: GameEvent[];
 
-  constructor(private readonly env: CzechPubEnv, seat: number, legal?: readonly number[]) {
+  /** `clairvoyant`: only for agents that declare themselves so (Agent.clairvoyant); see sampleWorld. */
+  constructor(private readonly env: CzechPubEnv, seat: number, legal?: readonly number[], private readonly clairvoyant = false) {
     this.seat = seat;
     this.players = env.players;
     this.legalActions = legal ?? env.legalActions();
@@ -45,7 +46,8 @@ export class EnvObservation implements AgentObservation {
     return (this.cachedEvents ??= this.env.events(this.seat));
   }
   sampleWorld(seed: string): CzechPubEnv {
-    return this.env.resample(this.seat, seed);
+    // The clairvoyant reference is shown the true hands and draw pile, never the dice to come.
+    return this.clairvoyant ? this.env.withFreshDice(seed) : this.env.resample(this.seat, seed);
   }
   /** The legal actions in words, for logs and LLM prompts. */
   describeLegal(): string[] {

@@ -30,6 +30,7 @@ import { encodeObservation, OBS_SIZE } from './observation/encode.ts';
 import { renderText } from './observation/text.ts';
 import { makeView, publicView, type PlayerView, type PublicView } from './observation/view.ts';
 import { resampleState } from './resample.ts';
+import { seedRng } from './rng.ts';
 import { DEFAULT_RULESET, type CompiledRules, type Ruleset } from './ruleset.ts';
 import { terminalRewards, type RewardScheme } from './rewards.ts';
 import { envSpec, type EnvSpec } from './spec.ts';
@@ -270,7 +271,20 @@ export class CzechPubEnv {
     return e;
   }
 
-  toJSON(): EnvSnapshot {
+  /**
+   * A copy of the game as it truly stands (every hand, the draw pile's order) whose dice to
+   * come are rolled anew from `seed`: what the clairvoyant measurement reference searches
+   * (agents/clairvoyant.ts). Never a seat's view of the game.
+   */
+  withFreshDice(seed: number | string): CzechPubEnv {
+    const e = this.clone();
+    e.s.rng = seedRng(`${seed}:dice`);
+    e.log = null;
+    e.history = [];
+    return e;
+  }
+
+    toJSON(): EnvSnapshot {
     return { config: this.cfg, state: this.s, actions: this.history };
   }
 

@@ -53,7 +53,7 @@ export async function playGame(agents: readonly Agent[], opts: PlayOptions): Pro
   const agentMillis = new Array<number>(players).fill(0);
   while (!env.done) {
     const seat = env.currentPlayer;
-    const obs = new EnvObservation(env, seat);
+    const obs = new EnvObservation(env, seat, undefined, agents[seat].clairvoyant === true);
     const t0 = now();
     const action = await agents[seat].act(obs);
     agentMillis[seat] += now() - t0;

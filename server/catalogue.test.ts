@@ -92,6 +92,8 @@ describe('bot catalogue', () => {
     expect(() => new Catalogue({ bots: { x: { agent: 'ismcts', vary: { iterations: { min: 0, max: 10 } } } } })).toThrow(/bot 'x': .*iterations/);
     expect(() => new Catalogue({ bots: { x: { agent: 'heuristic', vary: { speed: { values: [1] } } } } })).toThrow(/unknown option 'speed'/);
     expect(() => new Catalogue({ defaults: false })).toThrow(/no bots/);
+    // The clairvoyant measurement reference is never served, whatever the operator writes.
+    expect(() => new Catalogue({ bots: { seer: { agent: 'clairvoyant:iterations=10' } } })).toThrow(/bot 'seer': 'clairvoyant' is a measurement reference/);
     expect(resolveLimits({ limits: { maxGames: 5 } }, { rateLimit: 0 })).toMatchObject({ maxGames: 5, rateLimit: 0, maxGamesPerClient: 50 });
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'czech-pub-config-')), 'c.json');
     fs.writeFileSync(file, '{"bots": ');

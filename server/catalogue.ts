@@ -191,6 +191,8 @@ function checkedEntry(name: string, e: EntryConfig, ruleset: Ruleset): Catalogue
     } catch (err) {
       return fail((err as Error).message);
     }
+    // The clairvoyant reference sees hidden cards where it can: never a bot anyone plays against.
+    if (agent.clairvoyant) fail(`'${kindName}' is a measurement reference that sees hidden cards, not a bot to serve`);
     if (rulesetMismatch(agent, ruleset)) return null;
   }
   return { name, kind: kindName, description: e.description ?? kind!.description, vary, needs: kind!.needs, heavy: kind!.heavy === true, spec: e.agent };
