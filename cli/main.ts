@@ -21,11 +21,12 @@ const COMMANDS: Record<string, { summary: string; run: Run }> = {
   play: { summary: 'play one seeded game between random agents and print it', run: playCommand },
   bench: { summary: 'measure speed: bench env, bench train, bench api', run: benchCommand },
   tournament: { summary: 'play agents against each other and rank them', run: tournamentCommand },
+  ladder: { summary: 'rate agents against each other across table sizes in one leaderboard', run: async (args, io) => (await import('./ladder.ts')).ladderCommand(args, io) },
   // Loaded on demand: they bring in TensorFlow.js, the LLM client, the server or BullMQ, which the others do not need.
   train: { summary: 'train a policy by PPO self-play', run: async (args, io) => (await import('./train.ts')).trainCommand(args, io) },
   'llm-bench': { summary: 'benchmark language models against bots', run: async (args, io) => (await import('./llm-bench.ts')).llmBenchCommand(args, io) },
   serve: { summary: 'serve the HTTP API and the web page', run: async (args, io) => (await import('./serve.ts')).serveCommand(args, io) },
-  worker: { summary: "play queued tournaments' games (tournament --queue) on this machine", run: async (args, io) => (await import('./worker.ts')).workerCommand(args, io) },
+  worker: { summary: 'play queued tournament games and training rollouts (--queue) on this machine', run: async (args, io) => (await import('./worker.ts')).workerCommand(args, io) },
 };
 
 export const USAGE = `Usage: czech-pub <command> [options]

@@ -13,7 +13,8 @@ async function specs(): Promise<CommandSpec[]> {
   const { LLM_BENCH } = await import('./llm-bench.ts');
   const { SERVE } = await import('./serve.ts');
   const { WORKER } = await import('./worker.ts');
-  return [PLAY, ...(await benchSpecs()), TOURNAMENT, TRAIN, LLM_BENCH, SERVE, WORKER];
+  const { LADDER } = await import('./ladder.ts');
+  return [PLAY, ...(await benchSpecs()), TOURNAMENT, LADDER, TRAIN, LLM_BENCH, SERVE, WORKER];
 }
 
 /** One block per command; a footer made at run time (the agent list) is left to --help. */

@@ -51,7 +51,7 @@ export function asUsageError(e: unknown): unknown {
 }
 
 /** A progress bar on a terminal; a plain line every 10% otherwise. */
-function progress(io: Io) {
+export function progress(io: Io) {
   const tty = process.stderr.isTTY === true;
   if (tty) {
     const bar = new cliProgress.SingleBar(

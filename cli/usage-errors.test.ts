@@ -72,6 +72,11 @@ const CASES: [string[], string | RegExp][] = [
   [['tournament', '--agents', 'random,random', '--parallel', '2', '--workers', '1'], '--parallel plays in this thread; drop --workers'],
   // agents
   [['tournament'], '--agents is required'],
+  [['ladder', '--players', '2,7', '--workers', '0'], 'table size 7: sizes go from 2 to 6'],
+  [['ladder', '--players', 'two'], "--players must be table sizes like 2,4,6, got 'two'"],
+  [['ladder', '--agents', 'random,random', '--players', '2'], 'each agent once: a ladder seats different agents at a table'],
+  [['ladder', '--agents', 'random,heuristic', '--players', '4'], 'table size 4 needs at least 4 agents, got 2'],
+  [['ladder', '--agents', 'clairvoyant,random', '--players', '2'], "'clairvoyant' is a measurement reference that sees hidden cards: it has no place on a ladder"],
   [['tournament', '--agents', 'random,random', '--queue', 'http://127.0.0.1:6379'], "--queue must be a redis:// or rediss:// URL, got 'http:"],
   [['tournament', '--agents', 'random,random', '--queue', 'not a url'], "--queue must be a redis:// URL, got 'not a url'"],
   [['tournament', '--agents', 'random,random', '--queue', 'redis://127.0.0.1:6379/99'], "--queue: database '99' is not a number from 0 to 15"],
