@@ -25,13 +25,15 @@ describe('bot catalogue', () => {
     expect(c.ruleset).toBe(ruleset);
     expect(c.names).not.toContain('ppo');
     expect(c.names).toEqual(expect.arrayContaining(['random', 'heuristic', 'ismcts']));
-    expect(c.leftOut).toEqual(['ppo']);
-    expect(notices).toHaveLength(1);
+    expect(c.leftOut).toEqual(['ppo', 'ppo-search']);
+    expect(notices).toHaveLength(2);
     expect(notices[0]).toMatch(/^bot 'ppo' left out: it was trained under another ruleset than this server's short-pub \(fingerprint [0-9a-f]{8}\)$/);
+    expect(notices[1]).toMatch(/^bot 'ppo-search' left out: /);
     // Under the default rules the shipped model is there, and nothing is said.
     const d = new Catalogue({}, { notice: (l) => notices.push(l) });
     expect(d.names).toContain('ppo');
-    expect(notices).toHaveLength(1);
+    expect(d.names).toContain('ppo-search');
+    expect(notices).toHaveLength(2);
   });
 
   it('resolves a client spec to a canonical label and the operator spec with the options appended', () => {
@@ -46,7 +48,7 @@ describe('bot catalogue', () => {
 
   it('refuses what is not an entry or an allowed option value, naming the problem', () => {
     const c = new Catalogue();
-    expect(refused(c, 'nobody')).toMatch(/^unknown bot "nobody"; this server's bots: random, greedy, cautious, heuristic, ppo, ismcts$/);
+    expect(refused(c, 'nobody')).toMatch(/^unknown bot "nobody"; this server's bots: random, greedy, cautious, heuristic, ppo, ppo-search, ismcts$/);
     expect(refused(c, ' random')).toMatch(/unknown bot " random"/);
     expect(refused(c, 'ismcts:iterations')).toMatch(/option 'iterations' needs a value \(iterations=10..1000\)/);
     expect(refused(c, 'ismcts:iterations=0010x')).toMatch(/must be a number from 10 to 1000, got "0010x"/);
@@ -64,7 +66,7 @@ describe('bot catalogue', () => {
         remote_bot: { agent: 'http:http://127.0.0.1:9/act:timeoutMs=100' },
       },
     }));
-    expect(c.names).toEqual(['random', 'greedy', 'cautious', 'heuristic', 'ismcts', 'deep', 'remote_bot']);
+    expect(c.names).toEqual(['random', 'greedy', 'cautious', 'heuristic', 'ppo-search', 'ismcts', 'deep', 'remote_bot']);
     expect(c.resolve('deep:iterations=1500').spec).toBe('ismcts:iterations=800:depth=2:iterations=1500');
     expect(JSON.stringify(c.list())).not.toMatch(/127\.0\.0\.1|depth=2/);
     expect(c.list().find((b) => b.name === 'remote_bot')).toMatchObject({ agent: 'http', servesPostedViews: true, heavy: false });

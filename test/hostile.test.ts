@@ -136,7 +136,7 @@ describe('a hostile client', () => {
     const tour = (spec: string, games = 4) => request('POST', '/v1/tournaments', { agents: [spec, 'random'], games });
     const act = (spec: string, body: unknown = { view, legalActions }) => request('POST', `/v1/bots/${encodeURIComponent(spec)}/act`, body);
     const notOption = /is not an option clients may set/;
-    const unknownBot = /unknown bot ".*"; this server's bots: random, greedy, cautious, heuristic, ppo, ismcts/;
+    const unknownBot = /unknown bot ".*"; this server's bots: random, greedy, cautious, heuristic, ppo, ppo-search, ismcts/;
     const rows: Row[] = [
       // Paths where a spec or an option can carry one.
       ['seat ppo:/etc/passwd', () => seats('ppo:/etc/passwd'), 400, notOption],

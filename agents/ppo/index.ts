@@ -1,31 +1,74 @@
-/** The ppo agent: `ppo`, `ppo:<checkpoint>`, `ppo:<checkpoint>:sample=true`. */
+/**
+ * The trained-policy agents: `ppo` plays the policy's most likely action (or samples it);
+ * `ppo-search` searches on top of it (search.ts). Both take the shipped models, one per table
+ * size where there is one, or a checkpoint file named first: `ppo:<checkpoint>[:options]`.
+ */
 import { parseOptions, type AgentFamily } from '../registry.ts';
-import { DEFAULT_MODEL, loadPolicy, PpoAgent } from './ppo-agent.ts';
+import { DEFAULT_MODEL, loadPolicy, PpoAgent, shippedModel } from './ppo-agent.ts';
+import { PPO_SEARCH_DEFAULTS, PpoSearchAgent } from './search.ts';
 
-export { DEFAULT_MODEL, loadPolicy, PpoAgent } from './ppo-agent.ts';
+export { DEFAULT_MODEL, loadPolicy, PpoAgent, shippedModel } from './ppo-agent.ts';
+export { PPO_SEARCH_DEFAULTS, PpoSearchAgent } from './search.ts';
+
+/** The checkpoint a spec names (its first part without '='), the options after it, and the label's name. */
+function splitSpec(options: string): { file: string; rest: string; named: string } {
+  const parts = options === '' ? [] : options.split(':');
+  const file = parts.length > 0 && !parts[0].includes('=') ? parts.shift()! : '';
+  // A checkpoint by its file's name, not its path.
+  const named = file === '' ? '' : `:${file.split(/[\\/]/).filter(Boolean).pop()!.replace(/\.json$/, '')}`;
+  return { file, rest: parts.join(':'), named };
+}
+
+function load(spec: string, file: string) {
+  try {
+    return loadPolicy(file === '' ? DEFAULT_MODEL : file);
+  } catch (err) {
+    throw new Error(`agent '${spec}': ${(err as Error).message}${file === '' ? ' (the shipped model is missing: train one with czech-pub train and name it as ppo:<run dir>/model.json)' : ''}`);
+  }
+}
+
+/** For the shipped models (no file named): the model of each table size. All are trained under the standard rules. */
+const bySize = (file: string) => (file === '' ? (players: number) => loadPolicy(shippedModel(players)) : undefined);
 
 export const PPO_AGENTS = {
   ppo: {
-    description: 'a trained policy: ppo (the shipped model) or ppo:<checkpoint.json>[:sample=true]',
-    // A checkpoint by its file's name, not its path.
+    description: 'a trained policy: ppo (the shipped models) or ppo:<checkpoint.json>[:sample=true]',
     label: (options) => {
-      const parts = options === '' ? [] : options.split(':');
-      const file = parts.length > 0 && !parts[0].includes('=') ? parts.shift()! : '';
-      const name = file === '' ? '' : `:${file.split(/[\\/]/).filter(Boolean).pop()!.replace(/\.json$/, '')}`;
-      return `ppo${name}${parts.map((p) => `:${p}`).join('')}`;
+      const { named, rest } = splitSpec(options);
+      return `ppo${named}${rest === '' ? '' : `:${rest}`}`;
     },
     create: (spec, options) => {
-      // The first part without '=' is the checkpoint's path; the rest are options.
-      const parts = options === '' ? [] : options.split(':');
-      const file = parts.length > 0 && !parts[0].includes('=') ? parts.shift()! : DEFAULT_MODEL;
-      const o = parseOptions(spec, parts.join(':'), { sample: false });
-      let policy;
+      const { file, rest } = splitSpec(options);
+      const o = parseOptions(spec, rest, { sample: false });
+      return new PpoAgent(spec, load(spec, file), o.sample, bySize(file));
+    },
+  },
+  'ppo-search': {
+    description: `search on the trained policy: its prior picks candidates, its value head judges them in resampled worlds (options: ${Object.keys(PPO_SEARCH_DEFAULTS).join(', ')})`,
+    needs: 'world',
+    heavy: true,
+    label: (options) => {
+      const { named, rest } = splitSpec(options);
+      return `ppo-search${named}${rest === '' ? '' : `:${rest}`}`;
+    },
+    create: (spec, options, registry) => {
+      const { file, rest } = splitSpec(options);
+      const o = parseOptions(spec, rest, PPO_SEARCH_DEFAULTS);
+      const fail = (key: string, want: string): never => {
+        throw new Error(`agent '${spec}': option '${key}' must be ${want}, got '${o[key as keyof typeof o]}'`);
+      };
+      if (!Number.isInteger(o.iterations) || o.iterations < 1) fail('iterations', 'an integer ≥ 1');
+      if (!(o.c >= 0)) fail('c', '≥ 0');
+      if (!(o.mass > 0 && o.mass <= 1)) fail('mass', 'in (0, 1]');
+      if (!Number.isInteger(o.candidates) || o.candidates < 1) fail('candidates', 'an integer ≥ 1');
+      if (o.rollout === '' || o.rollout.startsWith('ppo-search') || o.rollout.startsWith('ismcts')) fail('rollout', 'a fast synchronous agent (heuristic, cautious, greedy, random, ppo)');
+      const makeAgent = (s: string) => registry.create(s);
       try {
-        policy = loadPolicy(file);
-      } catch (err) {
-        throw new Error(`agent '${spec}': ${(err as Error).message}${file === DEFAULT_MODEL ? ' (the shipped model is missing: train one with czech-pub train and name it as ppo:<run dir>/model.json)' : ''}`);
+        makeAgent(o.rollout);
+      } catch (e) {
+        fail('rollout', `a registered agent's spec (${(e as Error).message})`);
       }
-      return new PpoAgent(spec, policy, o.sample);
+      return new PpoSearchAgent(spec, load(spec, file), o, makeAgent, bySize(file));
     },
   },
 } satisfies AgentFamily;

@@ -3,10 +3,12 @@
  * JavaScript (policy/weights.ts), so the agent needs no TensorFlow.js backend and plays
  * synchronously anywhere: tournaments, worker threads, the server.
  *
- *   ppo                      the model shipped in models/ (argmax)
+ *   ppo                      the models shipped in models/ (argmax): ppo-{P}p.json for a table
+ *                            of P players where there is one, else ppo-4p.json
  *   ppo:<checkpoint.json>    a checkpoint file (a run's model.json, or any saved policy)
  *   …:sample=true            sample from the policy instead of taking its most likely action
  */
+import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { NUM_ACTIONS } from '../../env/actions.ts';
 import { seedRng, type RngState } from '../../env/rng.ts';
@@ -16,8 +18,14 @@ import { argmaxMasked, sampleMasked } from '../../policy/masked.ts';
 import { JsNet } from '../../policy/weights.ts';
 import { rulesetMismatch, type Agent, type AgentObservation, type GameStart } from '../agent.ts';
 
-/** The model that `ppo` alone names. */
+/** The model that `ppo` alone plays at a table size without a model of its own. */
 export const DEFAULT_MODEL = fileURLToPath(new URL('../../models/ppo-4p.json', import.meta.url));
+
+/** The shipped model for a table of `players`: its own if one was shipped, else DEFAULT_MODEL. */
+export function shippedModel(players: number): string {
+  const own = fileURLToPath(new URL(`../../models/ppo-${players}p.json`, import.meta.url));
+  return fs.existsSync(own) ? own : DEFAULT_MODEL;
+}
 
 const cache = new Map<string, Checkpoint>();
 
@@ -29,7 +37,7 @@ export function loadPolicy(file: string): Checkpoint {
 }
 
 export class PpoAgent implements Agent {
-  private readonly net: JsNet;
+  private net: JsNet;
   private readonly logits = new Float32Array(NUM_ACTIONS);
   private rng: RngState = seedRng('ppo');
   /** The ruleset its checkpoint was trained under (none for a net being trained). */
@@ -39,6 +47,8 @@ export class PpoAgent implements Agent {
     readonly spec: string,
     checkpoint: Pick<Checkpoint, 'weights'> & Partial<Pick<Checkpoint, 'env'>>,
     private readonly sample = false,
+    /** For the shipped `ppo`: the checkpoint for a table of this many players (at each reset). */
+    private readonly bySize?: (players: number) => Pick<Checkpoint, 'weights'>,
   ) {
     this.net = new JsNet(checkpoint.weights);
     this.rulesetFingerprint = checkpoint.env?.ruleset.fingerprint;
@@ -48,9 +58,12 @@ export class PpoAgent implements Agent {
     // Callers check before a game (tournaments, the server's catalogue); this is the last line.
     const mismatch = rulesetMismatch(this, game.ruleset ?? DEFAULT_RULESET);
     if (mismatch) throw new Error(mismatch);
+    if (this.bySize) {
+      const weights = this.bySize(game.players).weights;
+      if (weights !== this.net.weights) this.net = new JsNet(weights);
+    }
     this.rng = seedRng(`ppo/${game.seed}`);
   }
-
   act(obs: AgentObservation): number {
     const legal = obs.legalActions;
     if (legal.length === 1) return legal[0];

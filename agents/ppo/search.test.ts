@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { playGame } from '../../eval/game.ts';
+import { createAgent } from '../default-registry.ts';
+import type { PpoSearchAgent } from './search.ts';
+
+describe('ppo-search', () => {
+  it('plays legally at 2–6 players with the shipped models, spending its iterations on the policy’s candidates', async () => {
+    for (let players = 2; players <= 6; players++) {
+      const search = createAgent('ppo-search:iterations=8') as PpoSearchAgent;
+      let searched = 0;
+      const act = search.act.bind(search);
+      search.act = (obs) => {
+        const a = act(obs);
+        if (search.lastVisits) {
+          searched++;
+          expect([...search.lastVisits.values()].reduce((x, y) => x + y, 0)).toBe(8);
+          expect(search.lastVisits.has(a as number)).toBe(true);
+          for (const c of search.lastVisits.keys()) expect(obs.legalActions).toContain(c);
+        }
+        return a;
+      };
+      const agents = [search, ...Array.from({ length: players - 1 }, () => createAgent('heuristic'))];
+      // playGame throws on an illegal action.
+      const g = await playGame(agents, { seed: `search/${players}` });
+      expect(g.agentDecisions[0]).toBeGreaterThan(0);
+      expect(searched).toBeGreaterThan(0);
+    }
+  });
+
+  it('is deterministic for a game seed', async () => {
+    const play = () => playGame([createAgent('ppo-search:iterations=6'), createAgent('heuristic'), createAgent('heuristic')], { seed: 'same' });
+    const a = await play();
+    const b = await play();
+    expect([b.decisions, ...b.scores]).toEqual([a.decisions, ...a.scores]);
+  });
+
+  it('refuses bad options naming them', () => {
+    expect(() => createAgent('ppo-search:iterations=0')).toThrow(/option 'iterations' must be an integer ≥ 1/);
+    expect(() => createAgent('ppo-search:mass=2')).toThrow(/option 'mass' must be in \(0, 1\]/);
+    expect(() => createAgent('ppo-search:rollout=ismcts')).toThrow(/option 'rollout' must be a fast synchronous agent/);
+    expect(() => createAgent('ppo-search:rollout=nobody')).toThrow(/option 'rollout' must be a registered agent's spec/);
+    expect(() => createAgent('ppo-search:/nonexistent.json')).toThrow(/agent 'ppo-search:\/nonexistent.json': cannot read checkpoint/);
+  });
+});
