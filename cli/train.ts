@@ -8,6 +8,7 @@ import { REWARD_SCHEMES } from '../env/rewards.ts';
 import { rulesetMismatch } from '../agents/agent.ts';
 import { createAgent } from '../agents/default-registry.ts';
 import { BACKENDS, initBackend, type BackendChoice } from '../training/backend.ts';
+import { loadCheckpoint } from '../policy/checkpoint.ts';
 import { parsePool, type PoolEntry } from '../training/collect.ts';
 import type { EvalResult } from '../training/evaluate.ts';
 import type { IterationMetrics } from '../training/ppo.ts';
@@ -17,7 +18,7 @@ import { loadQueue } from './queue-option.ts';
 import { helpText, parseOptions, PLAYERS_MAX, PLAYERS_MIN, type CommandSpec } from './options.ts';
 
 /** What a resumed run keeps from its own options.json: giving one of these with --resume is refused. */
-const FIXED_BY_RUN = ['players', 'seed', 'out', 'envs', 'rollout', 'staleness', 'hidden', 'lr', 'ent-coef', 'reward', 'opponents', 'imitate', 'imitate-steps', 'ruleset'] as const;
+const FIXED_BY_RUN = ['players', 'seed', 'out', 'envs', 'rollout', 'staleness', 'hidden', 'lr', 'ent-coef', 'reward', 'opponents', 'imitate', 'imitate-steps', 'ruleset', 'init'] as const;
 
 export const TRAIN = {
   name: 'train',
@@ -47,6 +48,10 @@ model.json, trainer.json, curve.svg). Play the result with --agents ppo:<run dir
     ruleset: { type: 'ruleset', help: 'train under the ruleset in this JSON file (recorded in the run and its checkpoints)' },
     imitate: { type: 'string', arg: 'AGENT', defaultText: 'none', help: "warm start: first clone AGENT's choices (e.g. heuristic), then PPO" },
     'imitate-steps': { type: 'int', arg: 'N', min: 0, max: 1e9, default: RUN_DEFAULTS.imitateSteps, help: 'teacher decisions to clone' },
+    init: {
+      type: 'string', arg: 'CHECKPOINT', conflicts: ['imitate', 'hidden'], conflictWhy: 'starts from that checkpoint’s net',
+      help: "start from a saved policy's weights (e.g. models/ppo-4p.json or a run's model.json) with a fresh optimizer: fine-tuning, at another table size too",
+    },
     opponents: { type: 'string', arg: 'POOL', default: RUN_DEFAULTS.pool, help: 'weighted pool of the other seats: self = the current policy, past = frozen snapshots, or agent specs' },
     'eval-every': { type: 'int', arg: 'K', min: 0, max: 1e9, default: RUN_DEFAULTS.evalEvery, help: 'iterations between evaluations; 0 = at the end only' },
     'eval-deals': { type: 'int', arg: 'D', min: 1, max: 1e6, default: RUN_DEFAULTS.evalDeals, help: 'deals per evaluation opponent, each in every seat' },
@@ -116,7 +121,16 @@ function runOptions(parsed: NonNullable<ReturnType<typeof parseOptions<typeof TR
     o = {
       ...RUN_DEFAULTS, players: v.players, seed: v.seed, out: v.out, numEnvs: v.envs, rolloutSteps: v.rollout, staleness: v.staleness, minibatch: Math.min(RUN_DEFAULTS.minibatch, v.rollout),
       hidden, lr: v.lr, entCoef: v.entCoef, reward: v.reward, pool: v.opponents, imitate: v.imitate ?? '', imitateSteps: v.imitateSteps, ruleset: parsed.ruleset,
+      init: v.init ?? '',
     };
+    if (o.init !== '') {
+      // The net's shape is the checkpoint's; one that cannot be read, or was trained under other rules, is a usage error.
+      try {
+        o.hidden = loadCheckpoint(o.init, o.ruleset, 'play').weights.shape.hidden;
+      } catch (e) {
+        throw new UsageError(`--init: ${(e as Error).message.split('\n')[0]}`);
+      }
+    }
   }
   // The budget: --steps or --minutes (never both), else the run's own.
   if (parsed.given.has('steps')) o.totalSteps = v.steps;

@@ -127,6 +127,9 @@ const TRAIN_CASES: [string[], string | RegExp][] = [
   [['--ruleset', badField], 'Invalid ruleset: cards.beer.count'],
   [['--opponents', '2*self,ppo', '--ruleset', custom], "--opponents: agent 'ppo' was trained under ruleset fingerprint"],
   [['--resume', '/nonexistent/run'], '/nonexistent/run is not a training run directory (no options.json)'],
+  [['--init', '/nonexistent/model.json'], '--init: cannot read checkpoint /nonexistent/model.json'],
+  [['--init', 'models/ppo-4p.json', '--imitate', 'heuristic'], '--init starts from that checkpoint’s net; drop --imitate'],
+  [['--init', 'models/ppo-4p.json', '--ruleset', custom], /--init: checkpoint models\/ppo-4p.json was made with a different environment: ruleset fingerprint/],
   [['--resume', '/nonexistent/run', '--seed', '3'], '--resume continues a run with its own options; drop --seed'],
   [['--resume', '/nonexistent/run', '--ruleset', custom], '--resume continues a run with its own options; drop --ruleset'],
 ];

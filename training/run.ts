@@ -40,6 +40,8 @@ export const RUN_DEFAULTS = {
   evalOpponents: 'random,heuristic',
   /** Iterations between checkpoints. */
   checkpointEvery: 5,
+  /** Start from this checkpoint's weights (a fresh optimizer, iteration 0) instead of a random or cloned net; '' = none. */
+  init: '',
 };
 
 export type RunOptions = typeof RUN_DEFAULTS;
@@ -112,6 +114,12 @@ export async function runTraining(o: RunOptions, events: RunEvents = {}, resume?
     };
     log(`resuming ${dir} at iteration ${model.iteration} (${model.steps} steps)`);
   } else {
+    if (o.init !== '') {
+      // Fine-tuning: the checkpoint's weights (trained under these rules), a fresh optimizer and count.
+      const from = loadCheckpoint(o.init, o.ruleset, 'play');
+      initial = { weights: from.weights, iteration: 0, steps: 0, seconds: 0 };
+      log(`starting from the weights of ${o.init} (${from.steps} learner decisions, iteration ${from.iteration})`);
+    }
     dir = path.join(o.out, runName(o.seed, started));
     fs.mkdirSync(dir, { recursive: true });
   }

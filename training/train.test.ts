@@ -46,6 +46,15 @@ describe('training', () => {
     expect(wb.layers.map((l) => [...l.w])).toEqual(wa.layers.map((l) => [...l.w]));
     expect(b.metrics.map((m) => m.policyLoss)).toEqual(a.metrics.map((m) => m.policyLoss));
 
+    // --init: a new run from a's weights (fresh optimizer, iteration 1 first); at a vanishing
+    // learning rate it ends where it began.
+    const logs: string[] = [];
+    const init = await runTraining({ ...tiny(fs.mkdtempSync(path.join(os.tmpdir(), 'train-init-')), 12), init: path.join(a.dir, 'model.json'), lr: 1e-12, totalSteps: 300 }, { log: (l) => logs.push(l) });
+    expect(logs.some((l) => l.startsWith(`starting from the weights of ${path.join(a.dir, 'model.json')}`))).toBe(true);
+    expect(init.metrics[0].iteration).toBe(1);
+    const wi = loadCheckpoint(path.join(init.dir, 'model.json')).weights;
+    wi.layers.forEach((l, i) => l.w.forEach((x, j) => expect(Math.abs(x - wa.layers[i].w[j])).toBeLessThan(1e-6)));
+
     const before = loadCheckpoint(path.join(a.dir, 'model.json'));
     const resumed = await runTraining({ ...tiny(''), totalSteps: before.steps + 300 }, {}, a.dir);
     expect(resumed.dir).toBe(a.dir);
