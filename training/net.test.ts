@@ -19,6 +19,25 @@ describe('policy network', () => {
   beforeAll(async () => {
     await initBackend('auto');
   });
+  it('a net made and disposed leaves no tensor behind, and so do rollouts made of its chunks', async () => {
+    const w = initWeights({ inputs: 569, hidden: [16], actions: 198 }, 'leak');
+    const before = tf.memory().numTensors;
+    for (let i = 0; i < 5; i++) new TfNet(w).dispose();
+    expect(tf.memory().numTensors).toBe(before);
+    const { LocalRollouts } = await import('./rollouts.ts');
+    const { parsePool } = await import('./collect.ts');
+    const source = new LocalRollouts();
+    for (let it = 1; it <= 3; it++) {
+      const chunks = source.start({
+        iteration: it, version: it - 1, weights: w, snapshots: [w, w],
+        spec: (k) => ({ seed: `leak/${it}/${k}`, games: 2, players: 3, pool: parsePool('self,past,heuristic'), reward: 'rank', snapshots: 2 }),
+      });
+      await chunks.chunk(0);
+      chunks.close();
+    }
+    expect(tf.memory().numTensors).toBe(before);
+  });
+
 
   it('initialises the same weights from the same seed, and others from another', () => {
     const a = initWeights(shape, 1);

@@ -52,6 +52,17 @@ export function gatherRow(obs: Float32Array, mask: Uint8Array, from: number, xs:
 }
 
 /**
+ * A trainable variable holding `initial`, which is then released: a variable shares its
+ * initial tensor's data and counts a reference to it, so the tensor must be disposed too or
+ * every net made leaks its weights (which, with a net made per rollout, ran the wasm heap out).
+ */
+function variable(initial: tf.Tensor): tf.Variable {
+  const v = tf.variable(initial, true);
+  initial.dispose();
+  return v;
+}
+
+/**
  * The net's weights as tf variables, trained in place by the optimizer: the trunk's layers,
  * then the policy and value heads merged into one matrix (one matMul instead of two, the
  * value's being a single column), split again by `weights()`.
@@ -64,9 +75,7 @@ export class TfNet {
   constructor(weights: NetWeights, private readonly plainDense = false) {
     this.shape = weights.shape;
     const trunk = weights.shape.hidden.length;
-    for (const l of weights.layers.slice(0, trunk)) {
-      this.vars.push(tf.variable(tf.tensor2d(l.w, [l.rows, l.cols]), true), tf.variable(tf.tensor1d(l.b), true));
-    }
+    for (const l of weights.layers.slice(0, trunk)) this.vars.push(variable(tf.tensor2d(l.w, [l.rows, l.cols])), variable(tf.tensor1d(l.b)));
     const pi = weights.layers[trunk];
     const v = weights.layers[trunk + 1];
     const cols = pi.cols + 1;
@@ -78,7 +87,7 @@ export class TfNet {
     const b = new Float32Array(cols);
     b.set(pi.b);
     b[pi.cols] = v.b[0];
-    this.vars.push(tf.variable(tf.tensor2d(w, [pi.rows, cols]), true), tf.variable(tf.tensor1d(b), true));
+    this.vars.push(variable(tf.tensor2d(w, [pi.rows, cols])), variable(tf.tensor1d(b)));
   }
 
   /**
