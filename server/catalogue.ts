@@ -60,7 +60,7 @@ export const DEFAULT_ENTRIES: Record<string, EntryConfig> = {
   greedy: { agent: 'greedy', description: 'most points this turn (beers, shots, Flattery), ignores every risk' },
   cautious: { agent: 'cautious', description: 'weighs points against the roll, the levels and being wasted; avoids abstaining' },
   heuristic: { agent: 'heuristic', description: 'plans the turn against the chart and the turns left; pub and X cards at the leader' },
-  ppo: { agent: 'ppo', description: 'the shipped policy trained by PPO self-play (its most likely action; sample=true samples)', vary: { sample: { values: [false, true] } } },
+  ppo: { agent: 'ppo', description: 'the shipped policies trained by PPO self-play, one per table size where trained (its most likely action; sample=true samples)', vary: { sample: { values: [false, true] } } },
   'ppo-search': {
     agent: 'ppo-search',
     description: 'search on the shipped policy: its prior picks candidates, its value head judges them in resampled worlds (48 iterations a decision unless set)',

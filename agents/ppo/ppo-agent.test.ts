@@ -9,6 +9,7 @@ import { playGame } from '../../eval/game.ts';
 import { saveCheckpoint } from '../../policy/checkpoint.ts';
 import { initWeights } from '../../policy/weights.ts';
 import { createAgent } from '../default-registry.ts';
+import { DEFAULT_MODEL, shippedModel } from './ppo-agent.ts';
 
 function checkpointFile(): string {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ppo-agent-')), 'model.json');
@@ -38,6 +39,25 @@ describe('ppo agent', () => {
       const agents = Array.from({ length: players }, (_, i) => createAgent(i === 0 ? 'ppo' : 'heuristic'));
       const g = await playGame(agents, { seed: `shipped/${players}` });
       expect(g.agentDecisions[0]).toBeGreaterThan(0);
+    }
+  });
+
+  it('`ppo` alone plays the shipped model of the table size where there is one, else the 4-player one', async () => {
+    const same = async (players: number, file: string) => {
+      const game = (spec: string) => playGame([createAgent(spec), ...Array.from({ length: players - 1 }, () => createAgent('heuristic'))], { seed: `size/${players}` });
+      const a = await game('ppo');
+      const b = await game(`ppo:${file}`);
+      return [a.decisions, ...a.scores].join() === [b.decisions, ...b.scores].join();
+    };
+    expect(shippedModel(3)).toBe(DEFAULT_MODEL);
+    expect(await same(3, DEFAULT_MODEL)).toBe(true);
+    for (const players of [2, 6]) {
+      const own = shippedModel(players);
+      if (own === DEFAULT_MODEL) continue; // no model of its own shipped for this size
+      expect(own).toMatch(new RegExp(`ppo-${players}p\\.json$`));
+      expect(await same(players, own)).toBe(true);
+      // …and not the 4-player one.
+      expect(await same(players, DEFAULT_MODEL)).toBe(false);
     }
   });
 
