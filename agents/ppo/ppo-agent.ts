@@ -36,6 +36,19 @@ export function loadPolicy(file: string): Checkpoint {
   return c;
 }
 
+/**
+ * The net a policy agent plays a game with: refuses a game under other rules than its
+ * checkpoint's (callers check before a game, tournaments and the server's catalogue; this is
+ * the last line), and for the shipped models takes the table size's own (`bySize`).
+ */
+export function netForGame(agent: Agent, game: GameStart, net: JsNet, bySize?: (players: number) => Pick<Checkpoint, 'weights'>): JsNet {
+  const mismatch = rulesetMismatch(agent, game.ruleset ?? DEFAULT_RULESET);
+  if (mismatch) throw new Error(mismatch);
+  if (!bySize) return net;
+  const weights = bySize(game.players).weights;
+  return weights === net.weights ? net : new JsNet(weights);
+}
+
 export class PpoAgent implements Agent {
   private net: JsNet;
   private readonly logits = new Float32Array(NUM_ACTIONS);
@@ -55,13 +68,7 @@ export class PpoAgent implements Agent {
   }
 
   reset(game: GameStart): void {
-    // Callers check before a game (tournaments, the server's catalogue); this is the last line.
-    const mismatch = rulesetMismatch(this, game.ruleset ?? DEFAULT_RULESET);
-    if (mismatch) throw new Error(mismatch);
-    if (this.bySize) {
-      const weights = this.bySize(game.players).weights;
-      if (weights !== this.net.weights) this.net = new JsNet(weights);
-    }
+    this.net = netForGame(this, game, this.net, this.bySize);
     this.rng = seedRng(`ppo/${game.seed}`);
   }
   act(obs: AgentObservation): number {

@@ -21,11 +21,11 @@ import { NUM_ACTIONS } from '../../env/actions.ts';
 import type { CzechPubEnv } from '../../env/env.ts';
 import { OBS_SIZE } from '../../env/observation/encode.ts';
 import { terminalRewards } from '../../env/rewards.ts';
-import { DEFAULT_RULESET } from '../../env/ruleset.ts';
 import type { Checkpoint } from '../../policy/checkpoint.ts';
 import { JsNet } from '../../policy/weights.ts';
-import { rulesetMismatch, type Agent, type AgentObservation, type GameStart } from '../agent.ts';
+import type { Agent, AgentObservation, GameStart } from '../agent.ts';
 import { EnvObservation, maskOf } from '../observation.ts';
+import { netForGame } from './ppo-agent.ts';
 
 export const PPO_SEARCH_DEFAULTS = {
   /** Leaf evaluations per decision. */
@@ -70,12 +70,7 @@ export class PpoSearchAgent implements Agent {
   }
 
   reset(game: GameStart): void {
-    const mismatch = rulesetMismatch(this, game.ruleset ?? DEFAULT_RULESET);
-    if (mismatch) throw new Error(mismatch);
-    if (this.bySize) {
-      const weights = this.bySize(game.players).weights;
-      if (weights !== this.net.weights) this.net = new JsNet(weights);
-    }
+    this.net = netForGame(this, game, this.net, this.bySize);
     this.gameSeed = game.seed;
     this.decision = 0;
     this.rollers = Array.from({ length: game.players }, (_, seat) => {
