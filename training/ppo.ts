@@ -237,7 +237,6 @@ export async function train(opts: PpoOptions, hooks: TrainHooks = {}): Promise<{
       const roll = tally.stats();
       const rollSecs = (now() - tRoll) / 1000;
       const n = b.size;
-      const rows = Int32Array.from({ length: n }, (_, r) => r);
 
       // ---- update ----
       const tUpd = now();
@@ -249,7 +248,8 @@ export async function train(opts: PpoOptions, hooks: TrainHooks = {}): Promise<{
       const oldValue = new Float32Array(mb);
       const advs = new Float32Array(mb);
       const rets = new Float32Array(mb);
-      const order = Array.from(rows);
+      // The batch is the buffer's first n rows, shuffled each epoch.
+      const order = Array.from({ length: n }, (_, r) => r);
       const sums = { pg: 0, v: 0, ent: 0, kl: 0, clip: 0, count: 0 };
       let epochsRun = 0;
       let samples = 0;
@@ -347,7 +347,7 @@ export async function train(opts: PpoOptions, hooks: TrainHooks = {}): Promise<{
         entropy: sums.ent / c,
         approxKl: sums.kl / c,
         clipFraction: sums.clip / c,
-        explainedVariance: explainedVariance(Array.from(rows, (r) => b.value[r]), Array.from(rows, (r) => b.ret[r])),
+        explainedVariance: explainedVariance(b.value.subarray(0, n), b.ret.subarray(0, n)),
         epochsRun,
         rolloutVersion,
         chunks: chunkCount,
