@@ -13,6 +13,7 @@
  * count in UCB: an action legal in few determinizations is not starved of exploration.
  */
 import { NUM_ACTIONS } from '../../env/actions.ts';
+import { beatsPaired } from '../paired.ts';
 
 export class Node {
   /** Iterations that passed through this edge. */
@@ -124,18 +125,7 @@ export function confidentChoice(root: Node, seat: number, best: number, base: nu
   const x = root.child(seat, best)?.samples;
   const b = root.child(seat, base)?.samples;
   if (!x || !b) return best;
-  const n = Math.min(x.length, b.length);
-  if (n < 2) return best;
-  let sum = 0;
-  let sq = 0;
-  for (let k = 0; k < n; k++) {
-    const d = x[k] - b[k];
-    sum += d;
-    sq += d * d;
-  }
-  const mean = sum / n;
-  const variance = Math.max(0, sq / n - mean * mean) / (n - 1);
-  return mean > z * Math.sqrt(variance) ? best : base;
+  return (beatsPaired(x, b, z) ?? true) ? best : base;
 }
 
 /** Whether the seat's most visited root action leads the runner-up by more than `left` visits. */

@@ -58,9 +58,9 @@ export const PPO_AGENTS = {
         throw new Error(`agent '${spec}': option '${key}' must be ${want}, got '${o[key as keyof typeof o]}'`);
       };
       if (!Number.isInteger(o.iterations) || o.iterations < 1) fail('iterations', 'an integer ≥ 1');
-      if (!(o.c >= 0)) fail('c', '≥ 0');
       if (!(o.mass > 0 && o.mass <= 1)) fail('mass', 'in (0, 1]');
       if (!Number.isInteger(o.candidates) || o.candidates < 1) fail('candidates', 'an integer ≥ 1');
+      if (!(o.confidence >= 0)) fail('confidence', '≥ 0');
       if (o.rollout === '' || o.rollout.startsWith('ppo-search') || o.rollout.startsWith('ismcts')) fail('rollout', 'a fast synchronous agent (heuristic, cautious, greedy, random, ppo)');
       const makeAgent = (s: string) => registry.create(s);
       try {

@@ -34,9 +34,35 @@ describe('ppo-search', () => {
     expect([b.decisions, ...b.scores]).toEqual([a.decisions, ...a.scores]);
   });
 
+  it('overrules the policy only when the search is sure of it: far less often at a high confidence', async () => {
+    const overrules = async (confidence: number) => {
+      const search = createAgent(`ppo-search:iterations=16:confidence=${confidence}`);
+      const policy = createAgent('ppo');
+      let n = 0;
+      const act = search.act.bind(search);
+      search.act = (obs) => {
+        const a = act(obs);
+        if (a !== policy.act(obs)) n++;
+        return a;
+      };
+      const agents = [search, policy];
+      for (let g = 0; g < 3; g++) {
+        const seed = `gate/${g}`;
+        for (const [seat, a] of agents.entries()) a.reset?.({ seat, players: 4, seed });
+        await playGame([search, createAgent('heuristic'), createAgent('heuristic'), createAgent('heuristic')], { seed });
+      }
+      return n;
+    };
+    const always = await overrules(0);
+    const sure = await overrules(50);
+    expect(always).toBeGreaterThan(3);
+    expect(sure).toBeLessThan(always / 2);
+  });
+
   it('refuses bad options naming them', () => {
     expect(() => createAgent('ppo-search:iterations=0')).toThrow(/option 'iterations' must be an integer ≥ 1/);
     expect(() => createAgent('ppo-search:mass=2')).toThrow(/option 'mass' must be in \(0, 1\]/);
+    expect(() => createAgent('ppo-search:confidence=-1')).toThrow(/option 'confidence' must be ≥ 0/);
     expect(() => createAgent('ppo-search:rollout=ismcts')).toThrow(/option 'rollout' must be a fast synchronous agent/);
     expect(() => createAgent('ppo-search:rollout=nobody')).toThrow(/option 'rollout' must be a registered agent's spec/);
     expect(() => createAgent('ppo-search:/nonexistent.json')).toThrow(/agent 'ppo-search:\/nonexistent.json': cannot read checkpoint/);

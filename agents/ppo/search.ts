@@ -2,18 +2,26 @@
  * `ppo-search`: a search on top of a trained policy, as expert-iteration and AlphaZero-style
  * agents do, at the root of the seat's decision only. The policy net gives the prior: the
  * candidates are its most likely legal actions (covering `mass` of its probability, at most
- * `candidates`). Each iteration takes a candidate by PUCT (Silver et al. 2017) — its mean
- * value plus c · prior · √N / (1 + n) — and judges it in a world dealt by the resampler
- * (obs.sampleWorld: the seat's information set, hidden cards and dice dealt anew): the action
- * is played, the other seats play on with the `rollout` agent until this seat next has a real
- * choice, and there the policy net's value head scores the position (a finished game scores
- * its terminal 'rank' reward, the scale the shipped models' value heads learned). The k-th
- * look at every candidate meets the same k-th world, so candidates are compared on equal
- * deals. The choice is the most visited candidate.
+ * `candidates`, at least two). Each look at a candidate judges it in a world dealt by the
+ * resampler (obs.sampleWorld: the seat's information set, hidden cards and dice dealt anew):
+ * the action is played, the other seats play on with the `rollout` agent until this seat next
+ * has a real choice, and there the policy net's value head scores the position (a finished
+ * game scores its terminal 'rank' reward, the scale the shipped models' value heads learned).
+ * The k-th look at every candidate meets the same k-th world, so candidates are compared on
+ * equal deals.
+ *
+ * The budget is spent by sequential halving (Karnin et al. 2013, as Gumbel MuZero does at its
+ * root): in each of ⌈log2 K⌉ rounds every remaining candidate gets an equal share of the
+ * round's looks, and the better-valued half goes on. A trained policy is sharp (most of its
+ * mass on one action), so a prior-weighted rule such as PUCT spends nearly every look
+ * confirming the policy's choice; halving gives the alternatives a fair hearing. The winner
+ * replaces the policy's own choice only if a paired test over the worlds both met says it is
+ * better by `confidence` standard errors: where the noise decides, the policy is the better
+ * guess.
  *
  *   ppo-search                        the shipped models (one per table size where there is one)
  *   ppo-search:<checkpoint.json>      a checkpoint of its own
- *   …:iterations=N:c=X:mass=X:candidates=K:rollout=SPEC
+ *   …:iterations=N:mass=X:candidates=K:rollout=SPEC:confidence=Z
  *
  * Deterministic: the same game seed gives the same choices.
  */
@@ -25,22 +33,36 @@ import type { Checkpoint } from '../../policy/checkpoint.ts';
 import { JsNet } from '../../policy/weights.ts';
 import type { Agent, AgentObservation, GameStart } from '../agent.ts';
 import { EnvObservation, maskOf } from '../observation.ts';
+import { beatsPaired } from '../paired.ts';
 import { netForGame } from './ppo-agent.ts';
 
 export const PPO_SEARCH_DEFAULTS = {
   /** Leaf evaluations per decision. */
   iterations: 48,
-  /** PUCT exploration constant (values lie in [−1, 1]). */
-  c: 1.5,
   /** Candidates: the policy's most likely actions until they cover this share of its probability… */
   mass: 0.95,
   /** …but no more than this many. */
   candidates: 6,
   /** Who plays the other seats in a judged world until this seat's next choice (a synchronous agent's spec). */
   rollout: 'heuristic',
+  /**
+   * Standard errors by which the most visited candidate must beat the policy's own choice,
+   * over the worlds both met, to replace it; 0 = always the most visited.
+   */
+  confidence: 1,
 };
 
 export type PpoSearchOptions = typeof PPO_SEARCH_DEFAULTS;
+
+/** A root action under judgement: its prior, and the values of its looks, the k-th in the k-th world. */
+interface Candidate {
+  a: number;
+  p: number;
+  sum: number;
+  samples: number[];
+}
+
+const mean = (c: Candidate) => (c.samples.length > 0 ? c.sum / c.samples.length : -Infinity);
 
 /** Decisions a rollout may take before it is cut (a safety net: a turn cycle is far shorter). */
 const ROLLOUT_LIMIT = 2000;
@@ -93,39 +115,46 @@ export class PpoSearchAgent implements Agent {
     const weights = legal.map((a) => Math.exp(this.logits[a] - max));
     const total = weights.reduce((x, y) => x + y, 0);
     const ranked = legal.map((a, i) => ({ a, p: weights[i] / total })).sort((x, y) => y.p - x.p || x.a - y.a);
-    const cands: { a: number; p: number; n: number; sum: number }[] = [];
+    const cands: Candidate[] = [];
     let covered = 0;
     for (const r of ranked) {
       if (cands.length >= Math.max(1, this.o.candidates) || (cands.length >= 2 && covered >= this.o.mass)) break;
-      cands.push({ ...r, n: 0, sum: 0 });
+      cands.push({ ...r, sum: 0, samples: [] });
       covered += r.p;
     }
     if (cands.length === 1) return cands[0].a;
-    const mass = cands.reduce((x, c) => x + c.p, 0);
     const seed = `${this.gameSeed}/d${decision}`;
     const worlds: CzechPubEnv[] = [];
-    for (let it = 0; it < this.o.iterations; it++) {
-      const sqrtN = Math.sqrt(it);
-      let best = cands[0];
-      let bestScore = -Infinity;
-      for (const c of cands) {
-        // Unvisited candidates first, in the prior's order; then PUCT.
-        const q = c.n > 0 ? c.sum / c.n : Infinity;
-        const score = q + (this.o.c * (c.p / mass) * sqrtN) / (1 + c.n);
-        if (score > bestScore) {
-          bestScore = score;
-          best = c;
+    const look = (c: Candidate) => {
+      const k = c.samples.length;
+      const world = (worlds[k] ??= obs.sampleWorld!(`${seed}/w${k}`)).clone();
+      world.step(c.a);
+      const v = this.judge(world, seat);
+      c.samples.push(v);
+      c.sum += v;
+    };
+    let alive = cands;
+    let left = this.o.iterations;
+    const rounds = Math.ceil(Math.log2(cands.length));
+    for (let r = 0; r < rounds && left > 0; r++) {
+      // This round's share: an equal part of what the remaining rounds may spend.
+      const each = Math.max(1, Math.floor(left / (rounds - r) / alive.length));
+      for (let i = 0; i < each; i++) {
+        for (const c of alive) {
+          if (left === 0) break;
+          look(c);
+          left--;
         }
       }
-      const world = (worlds[best.n] ??= obs.sampleWorld(`${seed}/w${best.n}`)).clone();
-      world.step(best.a);
-      best.sum += this.judge(world, seat);
-      best.n++;
+      if (r < rounds - 1) alive = [...alive].sort((x, y) => mean(y) - mean(x) || y.p - x.p).slice(0, Math.ceil(alive.length / 2));
     }
-    this.lastVisits = new Map(cands.map((c) => [c.a, c.n]));
-    let choice = cands[0];
-    for (const c of cands) if (c.n > choice.n || (c.n === choice.n && c.sum / c.n > choice.sum / choice.n)) choice = c;
-    return choice.a;
+    // Whatever is left goes to the finalists.
+    for (let i = 0; left > 0; i = (i + 1) % alive.length, left--) look(alive[i]);
+    this.lastVisits = new Map(cands.map((c) => [c.a, c.samples.length]));
+    let choice = alive[0];
+    for (const c of alive) if (mean(c) > mean(choice) || (mean(c) === mean(choice) && c.p > choice.p)) choice = c;
+    if (choice === cands[0] || this.o.confidence <= 0) return choice.a;
+    return (beatsPaired(choice.samples, cands[0].samples, this.o.confidence) ?? false) ? choice.a : cands[0].a;
   }
 
   /** Plays `world` on until `seat` has a real choice (or the game ends) and scores it for `seat`. */
@@ -149,3 +178,4 @@ export class PpoSearchAgent implements Agent {
     return this.net.forward(world.encode(seat, this.obsBuf), maskOf(world.legalActions()), this.logits);
   }
 }
+
