@@ -26,6 +26,7 @@ const COMMANDS: Record<string, { summary: string; run: Run }> = {
   train: { summary: 'train a policy by PPO self-play', run: async (args, io) => (await import('./train.ts')).trainCommand(args, io) },
   'llm-bench': { summary: 'benchmark language models against bots', run: async (args, io) => (await import('./llm-bench.ts')).llmBenchCommand(args, io) },
   serve: { summary: 'serve the HTTP API and the web page', run: async (args, io) => (await import('./serve.ts')).serveCommand(args, io) },
+  bridge: { summary: 'serve the engine to another process (the Python package) over stdin/stdout', run: async (args, io) => (await import('./bridge.ts')).bridgeCommand(args, io) },
   worker: { summary: 'play queued tournament games and training rollouts (--queue) on this machine', run: async (args, io) => (await import('./worker.ts')).workerCommand(args, io) },
 };
 

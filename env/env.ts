@@ -162,7 +162,11 @@ export class CzechPubEnv {
   }
 
   legalActions(): number[] {
-    return Array.from(this.legalBuf.subarray(0, this.legalCount()));
+    // A plain loop: Array.from over a typed array goes through its iterator, several times slower.
+    const n = this.legalCount();
+    const out = new Array<number>(n);
+    for (let i = 0; i < n; i++) out[i] = this.legalBuf[i];
+    return out;
   }
 
   legalMask(out: Uint8Array = new Uint8Array(NUM_ACTIONS)): Uint8Array {

@@ -1,0 +1,193 @@
+"""The engine as a subprocess: `czech-pub bridge`, spoken to in length-prefixed binary frames
+over its standard input and output (see bridge/protocol.ts in the engine's repository)."""
+
+from __future__ import annotations
+
+import atexit
+import collections
+import json
+import os
+import shlex
+import shutil
+import struct
+import subprocess
+import threading
+import weakref
+from pathlib import Path
+
+from . import _protocol as P
+
+_U32 = struct.Struct("<I")
+
+
+class BridgeError(RuntimeError):
+    """The engine refused a request (an illegal action, a bad option); nothing changed."""
+
+
+class BridgeClosed(RuntimeError):
+    """The engine's process is gone (it died, was killed, or the env was closed)."""
+
+
+def _find_repo() -> Path | None:
+    """The engine's checkout this package sits in (python/czech_pub inside it), if it does."""
+    here = Path(__file__).resolve()
+    for parent in here.parents:
+        if (parent / "bin" / "czech-pub.js").is_file() and (parent / "bridge" / "protocol.ts").is_file():
+            return parent
+    return None
+
+
+def default_command() -> list[str]:
+    """How to start the engine: $CZECH_PUB_BRIDGE (a command line), else the checkout this
+    package lives in, else `czech-pub` on the PATH (after `npm install -g` or `npm link`)."""
+    cmd = os.environ.get("CZECH_PUB_BRIDGE")
+    if cmd:
+        return shlex.split(cmd)
+    repo = _find_repo()
+    if repo is not None:
+        node = shutil.which("node")
+        if node is None:
+            raise BridgeClosed("cannot start the engine: `node` is not on the PATH")
+        return [node, str(repo / "bin" / "czech-pub.js"), "bridge"]
+    exe = shutil.which("czech-pub")
+    if exe is not None:
+        return [exe, "bridge"]
+    raise BridgeClosed(
+        "cannot find the czech-pub engine: run from its checkout, put `czech-pub` on the PATH, "
+        "or set CZECH_PUB_BRIDGE to the command that starts `czech-pub bridge`"
+    )
+
+
+_live: "weakref.WeakSet[Bridge]" = weakref.WeakSet()
+
+
+@atexit.register
+def _close_all() -> None:
+    for b in list(_live):
+        b.close()
+
+
+class Bridge:
+    """One engine process. Not thread-safe: one request at a time."""
+
+    def __init__(self, command: list[str] | None = None):
+        self.command = list(command) if command is not None else default_command()
+        try:
+            self._proc = subprocess.Popen(
+                self.command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                bufsize=0,
+            )
+        except OSError as e:
+            raise BridgeClosed(f"cannot start the engine ({' '.join(self.command)}): {e}") from None
+        self._in = self._proc.stdin
+        self._out = self._proc.stdout
+        self._stderr: collections.deque[str] = collections.deque(maxlen=40)
+        self._drain = threading.Thread(target=self._read_stderr, daemon=True)
+        self._drain.start()
+        self._buf = bytearray(1 << 16)
+        self._closed = False
+        _live.add(self)
+
+    def _read_stderr(self) -> None:
+        err = self._proc.stderr
+        assert err is not None
+        for line in iter(err.readline, b""):
+            self._stderr.append(line.decode("utf-8", "replace").rstrip())
+
+    @property
+    def pid(self) -> int:
+        return self._proc.pid
+
+    def _gone(self) -> BridgeClosed:
+        if self._closed:
+            return BridgeClosed("the engine was closed")
+        code = self._proc.poll()
+        if code is None:
+            try:
+                code = self._proc.wait(timeout=1)
+            except subprocess.TimeoutExpired:
+                code = None
+        self._drain.join(timeout=0.5)
+        tail = "\n".join(self._stderr)
+        how = "is gone" if code is None else f"exited with code {code}"
+        return BridgeClosed(f"the engine process ({self.pid}) {how}" + (f":\n{tail}" if tail else ""))
+
+    def _read_exact(self, view: memoryview) -> None:
+        got = 0
+        n = len(view)
+        while got < n:
+            try:
+                k = self._out.readinto(view[got:])
+            except (OSError, ValueError):
+                k = 0
+            if not k:
+                raise self._gone()
+            got += k
+
+    def request(self, op: int, body: bytes | bytearray | memoryview = b"") -> memoryview:
+        """Sends one request; returns the response's data as a view into a buffer this bridge
+        reuses (valid until the next request), with its first byte at a 4-aligned offset."""
+        if self._closed:
+            raise BridgeClosed("the engine was closed")
+        frame = _U32.pack(len(body) + 1) + bytes((op,)) + bytes(body)
+        try:
+            sent = 0
+            view = memoryview(frame)
+            while sent < len(frame):
+                sent += self._in.write(view[sent:])
+        except (BrokenPipeError, OSError, ValueError, TypeError):
+            raise self._gone() from None
+        head = memoryview(self._buf)[:4]
+        self._read_exact(head)
+        (n,) = _U32.unpack(head)
+        # The payload goes at offset 3 so that its data (from 4) is float32-aligned.
+        if len(self._buf) < n + 4:
+            self._buf = bytearray(max(n + 4, 2 * len(self._buf)))
+        view = memoryview(self._buf)[3 : 3 + n]
+        self._read_exact(view)
+        if n == 0:
+            raise BridgeClosed("the engine sent an empty response")
+        status = view[0]
+        data = memoryview(self._buf)[4 : 3 + n]
+        if status == P.STATUS_ERROR:
+            raise BridgeError(bytes(data).decode("utf-8", "replace"))
+        if status != P.STATUS_OK:
+            raise BridgeClosed(f"the engine sent an unknown status {status}")
+        return data
+
+    def request_json(self, op: int, obj: dict | None = None, prefix: bytes = b"") -> memoryview:
+        body = prefix + (json.dumps(obj).encode() if obj is not None else b"")
+        return self.request(op, body)
+
+    def info(self) -> dict:
+        return json.loads(bytes(self.request(P.OP_INFO)))
+
+    def close(self) -> None:
+        """Ends the engine process (it exits when its input closes); idempotent."""
+        if self._closed:
+            return
+        self._closed = True
+        _live.discard(self)
+        try:
+            self._in.close()
+        except OSError:
+            pass
+        try:
+            self._proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            self._proc.kill()
+            self._proc.wait()
+        for f in (self._out, self._proc.stderr):
+            try:
+                f.close()
+            except OSError:
+                pass
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:
+            pass

@@ -1,0 +1,149 @@
+import hashlib
+import json
+import os
+import signal
+import subprocess
+import time
+import unittest
+
+import _util  # noqa: F401  (puts the package on the path)
+import numpy as np
+
+import czech_pub
+from czech_pub import BridgeClosed, BridgeError
+
+
+def play(env, seed, rng_seed=0):
+    """Plays one game with seeded random legal actions; returns the actions and what was seen."""
+    rng = np.random.default_rng(rng_seed)
+    env.reset(seed=seed)
+    actions, seen = [], []
+    finals = {}
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, info = env.last()
+        if term or trunc:
+            finals[agent] = reward
+            env.step(None)
+            continue
+        seat = env.agent_name_mapping[agent]
+        legal = np.flatnonzero(obs["action_mask"])
+        seen.append((seat, hashlib.sha256(obs["observation"].astype("<f4").tobytes()).hexdigest(), legal.tolist(), reward))
+        a = int(rng.choice(legal))
+        actions.append(a)
+        env.step(a)
+    return actions, seen, finals
+
+
+class AecTest(unittest.TestCase):
+    def setUp(self):
+        self.env = czech_pub.env(players=4, seed=11)
+
+    def tearDown(self):
+        self.env.close()
+
+    def test_reproduces_the_typescript_trajectory(self):
+        for players in (2, 4, 6):
+            env = czech_pub.env(players=players)
+            try:
+                actions, seen, finals = play(env, seed=f"traj{players}")
+            finally:
+                env.close()
+            out = subprocess.run(
+                ["node", "--import", "tsx", "python/tests/trajectory.ts"],
+                input=json.dumps({"players": players, "seed": f"traj{players}", "actions": actions}),
+                capture_output=True, text=True, cwd=_util.REPO, check=True, timeout=60,
+            )
+            rows = json.loads(out.stdout)
+            self.assertEqual(len(rows), len(actions) + 1)
+            for k, (seat, digest, legal, _) in enumerate(seen):
+                self.assertEqual(rows[k]["seat"], seat, f"step {k}")
+                self.assertEqual(rows[k]["obs"], digest, f"step {k}: observation bytes differ")
+                self.assertEqual(rows[k]["legal"], legal, f"step {k}")
+                self.assertTrue(all(r == 0 for r in rows[k]["rewards"]), "rewards only at the end")
+            final = rows[-1]
+            self.assertEqual(final["seat"], -1)
+            self.assertEqual([finals[f"player_{i}"] for i in range(players)], final["rewards"])
+
+    def test_agent_order_masks_and_terminal_rewards(self):
+        env = self.env
+        env.reset(seed=3)
+        self.assertEqual(env.agents, ["player_0", "player_1", "player_2", "player_3"])
+        steps = 0
+        rng = np.random.default_rng(1)
+        removed = []
+        for agent in env.agent_iter():
+            obs, reward, term, trunc, _ = env.last()
+            self.assertEqual(obs["observation"].dtype, np.float32)
+            self.assertEqual(obs["observation"].shape, (569,))
+            self.assertEqual(obs["action_mask"].dtype, np.int8)
+            self.assertEqual(obs["action_mask"].shape, (198,))
+            if term or trunc:
+                self.assertEqual(int(obs["action_mask"].sum()), 0)
+                removed.append(agent)
+                env.step(None)
+                continue
+            self.assertEqual(reward, 0.0, "no reward before the end")
+            self.assertGreater(int(obs["action_mask"].sum()), 0)
+            # Only the agent to act has legal actions.
+            for other in env.agents:
+                if other != agent:
+                    self.assertEqual(int(env.observe(other)["action_mask"].sum()), 0)
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            steps += 1
+        self.assertGreater(steps, 10)
+        self.assertEqual(sorted(removed), ["player_0", "player_1", "player_2", "player_3"])
+        self.assertEqual(env.agents, [])
+
+    def test_seeded_determinism(self):
+        a = play(self.env, seed=5, rng_seed=2)
+        b = play(self.env, seed=5, rng_seed=2)
+        self.assertEqual(a, b)
+        c = play(self.env, seed=6, rng_seed=2)
+        self.assertNotEqual(a[1][:5], c[1][:5])
+
+    def test_illegal_action_raises_naming_the_legal_ones_and_changes_nothing(self):
+        env = self.env
+        env.reset(seed=9)
+        before = env.last()[0]
+        illegal = int(np.flatnonzero(before["action_mask"] == 0)[0])
+        with self.assertRaises(BridgeError) as cm:
+            env.step(illegal)
+        msg = str(cm.exception)
+        self.assertIn(f"action {illegal} is not legal", msg)
+        legal = np.flatnonzero(before["action_mask"]).tolist()
+        self.assertIn("legal actions: " + ", ".join(map(str, legal)), msg)
+        after = env.last()[0]
+        self.assertTrue(np.array_equal(before["observation"], after["observation"]))
+        self.assertTrue(np.array_equal(before["action_mask"], after["action_mask"]))
+        env.step(legal[0])  # still playable
+
+    def test_spaces_and_render(self):
+        env = self.env
+        env.reset(seed=1)
+        self.assertIn("You are player 0", env.render() if env.render_mode is None else "")
+        space = env.action_space("player_0")
+        n = getattr(space, "n", None) or space["n"]
+        self.assertEqual(int(n), 198)
+
+    def test_a_killed_engine_raises_within_a_second(self):
+        env = self.env
+        env.reset(seed=1)
+        os.kill(env._bridge.pid, signal.SIGKILL)
+        t = time.monotonic()
+        with self.assertRaises(BridgeClosed) as cm:
+            for _ in range(3):
+                env.step(int(np.flatnonzero(env.last()[0]["action_mask"])[0]))
+        self.assertLess(time.monotonic() - t, 1.0)
+        self.assertIn("exited", str(cm.exception))
+
+    def test_closing_ends_the_process(self):
+        env = czech_pub.env(players=2, seed=1)
+        proc = env._bridge._proc
+        env.close()
+        self.assertIsNotNone(proc.poll())
+        with self.assertRaises(BridgeClosed):
+            env.reset()
+
+
+if __name__ == "__main__":
+    unittest.main()

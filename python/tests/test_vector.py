@@ -1,0 +1,88 @@
+import unittest
+
+import _util  # noqa: F401
+import numpy as np
+
+import czech_pub
+from czech_pub import BridgeError
+
+
+def random_actions(rng, mask):
+    # One uniformly random legal action per row.
+    noise = rng.random(mask.shape) * mask
+    return noise.argmax(axis=1)
+
+
+def run(steps, **kw):
+    v = czech_pub.vector_env(**kw)
+    try:
+        rng = np.random.default_rng(0)
+        obs, mask, info = v.reset()
+        trace = [obs.sum(), mask.sum()]
+        ended = wins = 0
+        for _ in range(steps):
+            obs, mask, reward, term, trunc, info = v.step(random_actions(rng, mask))
+            trace += [obs.sum(), mask.sum(), reward.sum()]
+            ended += int(term.sum() + trunc.sum())
+            wins += float(info["win"].sum())
+        return trace, ended, wins
+    finally:
+        v.close()
+
+
+class VectorTest(unittest.TestCase):
+    def test_batches_shapes_and_learner_seats(self):
+        with czech_pub.vector_env(num_envs=6, players=3, opponents="heuristic", seed=4) as v:
+            obs, mask, info = v.reset()
+            self.assertEqual(obs.shape, (6, 569))
+            self.assertEqual(obs.dtype, np.float32)
+            self.assertEqual(mask.shape, (6, 198))
+            self.assertEqual(mask.dtype, np.int8)
+            self.assertEqual(info["seat"].tolist(), [0, 1, 2, 0, 1, 2])
+            # The learner always has a real choice: moves with one legal action are made for it.
+            self.assertTrue((mask.sum(axis=1) >= 2).all())
+
+    def test_same_seed_same_run(self):
+        a = run(60, num_envs=8, players=4, opponents="heuristic", seed=3)
+        b = run(60, num_envs=8, players=4, opponents="heuristic", seed=3)
+        c = run(60, num_envs=8, players=4, opponents="heuristic", seed=4)
+        self.assertEqual(a, b)
+        self.assertNotEqual(a[0], c[0])
+
+    def test_games_end_restart_and_score(self):
+        trace, ended, wins = run(400, num_envs=8, players=2, opponents="random", seed=1)
+        self.assertGreater(ended, 8)
+        # Random against random: the learner wins about half.
+        self.assertGreater(wins / ended, 0.25)
+        self.assertLess(wins / ended, 0.75)
+
+    def test_illegal_action_raises_and_no_game_moves(self):
+        with czech_pub.vector_env(num_envs=4, players=4, opponents="cautious", seed=2) as v:
+            obs, mask, _ = v.reset()
+            acts = random_actions(np.random.default_rng(5), mask)
+            bad = acts.copy()
+            bad[2] = int(np.flatnonzero(mask[2] == 0)[0])
+            with self.assertRaises(BridgeError) as cm:
+                v.step(bad)
+            self.assertIn(f"env 2: action {bad[2]} is not legal; legal actions: ", str(cm.exception))
+            after = v.step(acts)
+        with czech_pub.vector_env(num_envs=4, players=4, opponents="cautious", seed=2) as fresh:
+            fresh.reset()
+            expect = fresh.step(acts)
+        for x, y in zip(after[:5], expect[:5]):
+            self.assertTrue(np.array_equal(x, y))
+
+    def test_per_seat_opponents_and_bad_specs(self):
+        with czech_pub.vector_env(num_envs=2, players=3, opponents="ppo,heuristic", seed=1, seat=0) as v:
+            obs, mask, info = v.reset()
+            self.assertEqual(info["seat"].tolist(), [0, 0])
+        with self.assertRaisesRegex(BridgeError, "unknown agent 'nobody'"):
+            czech_pub.vector_env(num_envs=2, players=3, opponents="nobody")
+        with self.assertRaisesRegex(BridgeError, "opponents must be one agent spec or 2"):
+            czech_pub.vector_env(num_envs=2, players=3, opponents="random,random,random")
+        with self.assertRaisesRegex(BridgeError, "players must be"):
+            czech_pub.vector_env(num_envs=2, players=9)
+
+
+if __name__ == "__main__":
+    unittest.main()
