@@ -44,6 +44,13 @@ const TARGETS: Record<string, { summary: string; load: () => Promise<{ spec: Com
       return { spec: m.BENCH_QUEUE, run: m.benchQueueCommand };
     },
   },
+  bridge: {
+    summary: 'the Python envs through the bridge, against the engine in-process',
+    load: async () => {
+      const m = await import('./bench-bridge.ts');
+      return { spec: m.BENCH_BRIDGE, run: m.benchBridgeCommand };
+    },
+  },
   api: {
     summary: 'the HTTP API under load',
     load: async () => {

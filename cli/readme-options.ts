@@ -14,7 +14,8 @@ async function specs(): Promise<CommandSpec[]> {
   const { SERVE } = await import('./serve.ts');
   const { WORKER } = await import('./worker.ts');
   const { LADDER } = await import('./ladder.ts');
-  return [PLAY, ...(await benchSpecs()), TOURNAMENT, LADDER, TRAIN, LLM_BENCH, SERVE, WORKER];
+  const { BRIDGE } = await import('./bridge.ts');
+  return [PLAY, ...(await benchSpecs()), TOURNAMENT, LADDER, TRAIN, LLM_BENCH, SERVE, WORKER, BRIDGE];
 }
 
 /** One block per command; a footer made at run time (the agent list) is left to --help. */

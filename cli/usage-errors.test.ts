@@ -45,7 +45,10 @@ const CASES: [string[], string | RegExp][] = [
   [['play', '--players'], "option '--players <value>' argument missing"],
   [['play', '--seed', ''], '--seed must not be empty'],
   [['bench'], "missing what to measure: try 'czech-pub bench env'"],
-  [['bench', 'agents'], "unknown bench target 'agents' (known: env, train, queue, api)"],
+  [['bench', 'agents'], "unknown bench target 'agents' (known: env, train, queue, bridge, api)"],
+  [['bench', 'bridge', '--python', '/nonexistent/python3'], "--python: '/nonexistent/python3' cannot import numpy"],
+  [['bench', 'bridge', '--num-envs', '0'], '--num-envs'],
+  [['bridge', '--players', '4'], "unknown option '--players'"],
   [['bench', 'env', '--json=yes'], "option '--json' does not take an argument"],
   // bad and out-of-range numbers
   [['play', '--players', '9'], "--players must be a whole number from 2 to 6, got '9'"],

@@ -1,13 +1,13 @@
 /**
  * The folders form layers; a folder imports only folders below it:
  *
- *   env < policy < agents < eval < training < queue < server < cli
+ *   env < policy < agents < eval < training < queue < server < bridge < cli
  *
  * env/ is the pure engine (it imports no other folder and no Node built-in: no I/O); policy/
  * is a trained policy's runtime (plain-JS net, masked sampling, checkpoint format); agents/
  * play; eval/ plays games and tournaments between agents; training/ trains policies (and
  * evaluates them with eval/); queue/ runs eval's games on other machines' workers through
-Redis; server/ and cli/ are adapters. test/ holds shared test helpers
+Redis; server/, bridge/ (the engine for other processes, python/czech_pub) and cli/ are adapters. test/ holds shared test helpers
  * and may import anything; only tests import it. Tests beside a module may import any folder
  * (a scripted agent's test plays games with eval/), so only non-test files are checked.
  * A module a worker thread loads (`new URL('./worker.ts', import.meta.url)`) counts as an import.
@@ -20,7 +20,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const LAYERS = ['env', 'policy', 'agents', 'eval', 'training', 'queue', 'server', 'cli', 'test'] as const;
+const LAYERS = ['env', 'policy', 'agents', 'eval', 'training', 'queue', 'server', 'bridge', 'cli', 'test'] as const;
 
 function sourceFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -81,10 +81,10 @@ describe('layering', () => {
       "import { z } from 'zod';",
     ].join('\n');
     expect(layeringViolations('eval/x.ts', text)).toEqual([
-      "eval/x.ts: imports '../training/run.ts' (training/), a folder above eval/ (env < policy < agents < eval < training < queue < server < cli < test)",
-      "eval/x.ts: imports '../cli/io.ts' (cli/), a folder above eval/ (env < policy < agents < eval < training < queue < server < cli < test)",
-      "eval/x.ts: imports '../server/app.ts' (server/), a folder above eval/ (env < policy < agents < eval < training < queue < server < cli < test)",
-      "eval/x.ts: imports '../cli/main.ts' (cli/), a folder above eval/ (env < policy < agents < eval < training < queue < server < cli < test)",
+      "eval/x.ts: imports '../training/run.ts' (training/), a folder above eval/ (env < policy < agents < eval < training < queue < server < bridge < cli < test)",
+      "eval/x.ts: imports '../cli/io.ts' (cli/), a folder above eval/ (env < policy < agents < eval < training < queue < server < bridge < cli < test)",
+      "eval/x.ts: imports '../server/app.ts' (server/), a folder above eval/ (env < policy < agents < eval < training < queue < server < bridge < cli < test)",
+      "eval/x.ts: imports '../cli/main.ts' (cli/), a folder above eval/ (env < policy < agents < eval < training < queue < server < bridge < cli < test)",
     ]);
     expect(layeringViolations('env/engine/x.ts', "import { s } from '../state.ts';\nimport { r } from '../../policy/masked.ts';\nimport fs from 'node:fs';")).toEqual([
       "env/engine/x.ts: imports '../../policy/masked.ts' (policy/); env/ imports nothing outside env/",

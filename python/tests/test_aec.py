@@ -147,3 +147,20 @@ class AecTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class PettingZooApiTest(unittest.TestCase):
+    """PettingZoo's own checks, where PettingZoo is installed (the other tests check the same
+    properties without it)."""
+
+    def test_pettingzoo_api_and_seed_tests(self):
+        try:
+            from pettingzoo.test import api_test, seed_test
+        except Exception:
+            self.skipTest("pettingzoo is not installed")
+        env = czech_pub.env(players=4, seed=1)
+        try:
+            api_test(env, num_cycles=1000)
+        finally:
+            env.close()
+        seed_test(lambda **kw: czech_pub.env(players=3, **kw), num_cycles=200)
