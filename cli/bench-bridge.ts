@@ -17,7 +17,9 @@ export const BENCH_BRIDGE = {
   description: `Measures, with uniformly random legal actions chosen in Python (python/bench.py):
   (a) the vector env: learner decisions per second, and all decisions the engine stepped
       (the bots' and forced moves too), N games per message, bots in the other seats;
-  (b) the AEC env: decisions per second, every seat's decision a round trip;
+  (b) the same with two vector envs of N/2 games on one bridge, overlapped (step_async,
+      step_wait): the engine steps one while Python picks the other's actions;
+  (c) the AEC env: decisions per second, every seat's decision a round trip;
 and, as the reference, the same vector env stepped in this process without the bridge.
 Needs a python3 with numpy.`,
   options: {
@@ -73,7 +75,7 @@ export function benchBridgeCommand(args: readonly string[], io: Io): number {
   }
   const v = parsed.values;
   const py = findPython(v.python);
-  if (!v.json) io.err(`Measuring for about ${Math.ceil(3 * v.seconds + 8)} s...`);
+  if (!v.json) io.err(`Measuring for about ${Math.ceil(4.6 * v.seconds + 10)} s...`);
   const reference = inProcess(v.players, v.numEnvs, v.opponents, v.seconds);
   const r = spawnSync(py, [SCRIPT, '--players', String(v.players), '--num-envs', String(v.numEnvs), '--opponents', v.opponents, '--seconds', String(v.seconds)], {
     encoding: 'utf8',
@@ -84,9 +86,10 @@ export function benchBridgeCommand(args: readonly string[], io: Io): number {
     python: string;
     numpy: string;
     vector: { learnerDecisionsPerSec: number; engineDecisionsPerSec: number; gamesPerSec: number };
+    vectorOverlapped: { learnerDecisionsPerSec: number; engineDecisionsPerSec: number };
     aec: { decisionsPerSec: number; gamesPerSec: number };
   };
-  const record = { players: v.players, numEnvs: v.numEnvs, opponents: v.opponents, seconds: v.seconds, vector: py_.vector, aec: py_.aec, inProcess: reference, python: py_.python, numpy: py_.numpy, node: process.version, date: new Date().toISOString() };
+  const record = { players: v.players, numEnvs: v.numEnvs, opponents: v.opponents, seconds: v.seconds, vector: py_.vector, vectorOverlapped: py_.vectorOverlapped, aec: py_.aec, inProcess: reference, python: py_.python, numpy: py_.numpy, node: process.version, date: new Date().toISOString() };
   if (v.json) {
     io.out(JSON.stringify(record));
     return EXIT_OK;
@@ -97,6 +100,7 @@ export function benchBridgeCommand(args: readonly string[], io: Io): number {
     ['path', 'learner decisions/s', 'all decisions/s'],
     [
       [`vector env, ${v.numEnvs} games per message, ${v.opponents} bots (Python)`, formatNumber(py_.vector.learnerDecisionsPerSec), formatNumber(py_.vector.engineDecisionsPerSec)],
+      [`two vector envs of ${Math.max(1, Math.floor(v.numEnvs / 2))} games overlapped, step_async/step_wait (Python)`, formatNumber(py_.vectorOverlapped.learnerDecisionsPerSec), formatNumber(py_.vectorOverlapped.engineDecisionsPerSec)],
       ['AEC env, every decision a round trip (Python)', formatNumber(py_.aec.decisionsPerSec), formatNumber(py_.aec.decisionsPerSec)],
       ['vector env in this process (reference, no bridge)', formatNumber(reference.learnerDecisionsPerSec), formatNumber(reference.engineDecisionsPerSec)],
     ],

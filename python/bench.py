@@ -42,6 +42,39 @@ def bench_vector(players, num_envs, opponents, seconds):
         v.close()
 
 
+def bench_overlapped(players, num_envs, opponents, seconds):
+    """Two vector envs of num_envs/2 games on one bridge, stepped with step_async/step_wait so
+    the engine steps one while Python picks the other's actions."""
+    bridge = czech_pub.Bridge()
+    try:
+        half = max(1, num_envs // 2)
+        envs = [czech_pub.vector_env(num_envs=half, players=players, opponents=opponents, seed=s, bridge=bridge) for s in (1, 2)]
+        rng = np.random.default_rng(0)
+        pick = lambda m: (rng.random(m.shape, dtype=np.float32) * m).argmax(axis=1)  # noqa: E731
+        masks = [e.reset()[1] for e in envs]
+        for e, m in zip(envs, masks):
+            e.step_async(pick(m))
+
+        def loop(limit):
+            learner = engine = 0
+            t0 = time.perf_counter()
+            while time.perf_counter() - t0 < limit:
+                for e in envs:
+                    _, mask, _, _, _, info = e.step_wait()
+                    e.step_async(pick(mask))
+                    learner += half
+                    engine += info["engine_decisions"]
+            return learner, engine, time.perf_counter() - t0
+
+        loop(min(1.0, seconds / 5))
+        learner, engine, dt = loop(seconds)
+        for e in envs:
+            e.step_wait()
+        return {"learnerDecisionsPerSec": round(learner / dt), "engineDecisionsPerSec": round(engine / dt)}
+    finally:
+        bridge.close()
+
+
 def bench_aec(players, seconds):
     env = czech_pub.env(players=players, seed=1)
     try:
@@ -81,6 +114,7 @@ def main():
         "players": a.players,
         "seconds": a.seconds,
         "vector": bench_vector(a.players, a.num_envs, a.opponents, a.seconds),
+        "vectorOverlapped": bench_overlapped(a.players, a.num_envs, a.opponents, a.seconds),
         "aec": bench_aec(a.players, a.seconds),
         "python": platform.python_version(),
         "numpy": np.__version__,

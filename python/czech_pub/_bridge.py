@@ -102,6 +102,8 @@ class Bridge:
         self._drain = threading.Thread(target=self._read_stderr, daemon=True)
         self._drain.start()
         self._buf = bytearray(1 << 16)
+        self._sent = 0
+        self._pending: collections.deque[int] = collections.deque()
         self._closed = False
         _live.add(self)
 
@@ -141,9 +143,10 @@ class Bridge:
                 raise self._gone()
             got += k
 
-    def request(self, op: int, body: bytes | bytearray | memoryview = b"") -> memoryview:
-        """Sends one request; returns the response's data as a view into a buffer this bridge
-        reuses (valid until the next request), with its first byte at a 4-aligned offset."""
+    def send(self, op: int, body: bytes | bytearray | memoryview = b"") -> int:
+        """Sends one request without waiting for its answer; returns its ticket for `receive`.
+        Requests are answered in the order sent, so several may be in flight (the engine works
+        on the next while Python handles the last)."""
         if self._closed:
             raise BridgeClosed("the engine was closed")
         frame = _U32.pack(len(body) + 1) + bytes((op,)) + bytes(body)
@@ -154,6 +157,16 @@ class Bridge:
                 sent += self._in.write(view[sent:])
         except (BrokenPipeError, OSError, ValueError, TypeError):
             raise self._gone() from None
+        self._sent += 1
+        self._pending.append(self._sent)
+        return self._sent
+
+    def receive(self, ticket: int) -> memoryview:
+        """The answer to request `ticket` (the oldest in flight): its data as a view into a buffer
+        this bridge reuses (valid until the next receive), first byte at a 4-aligned offset."""
+        if not self._pending or self._pending[0] != ticket:
+            raise RuntimeError(f"answers come in the order sent: request {self._pending[0] if self._pending else None} is next, not {ticket}")
+        self._pending.popleft()
         head = memoryview(self._buf)[:4]
         self._read_exact(head)
         (n,) = _U32.unpack(head)
@@ -171,6 +184,12 @@ class Bridge:
         if status != P.STATUS_OK:
             raise BridgeClosed(f"the engine sent an unknown status {status}")
         return data
+
+    def request(self, op: int, body: bytes | bytearray | memoryview = b"") -> memoryview:
+        """Sends one request and waits for its answer (see `receive`)."""
+        if self._pending:
+            raise RuntimeError(f"{len(self._pending)} request(s) still in flight: receive them first")
+        return self.receive(self.send(op, body))
 
     def request_json(self, op: int, obj: dict | None = None, prefix: bytes = b"") -> memoryview:
         body = prefix + (json.dumps(obj).encode() if obj is not None else b"")

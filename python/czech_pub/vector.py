@@ -44,6 +44,7 @@ class CzechPubVectorEnv:
                 self._bridge.close()
             raise
         self._hb = _HANDLE.pack(self._handle)
+        self._ticket = None
         self._closed = False
 
     def _batch(self, data: memoryview):
@@ -75,11 +76,26 @@ class CzechPubVectorEnv:
 
     def step(self, actions):
         """Steps every game with its action (int[num_envs]); an illegal action in any game raises
-        naming it and the legal ones, and no game moves."""
+        naming it and the legal ones, and no game moves. Returns (obs, mask, reward, terminated,
+        truncated, info)."""
+        self.step_async(actions)
+        return self.step_wait()
+
+    def step_async(self, actions) -> None:
+        """Sends the actions and returns at once; `step_wait` collects the result. Two vector envs
+        on one bridge (`bridge=`) overlap: the engine steps one while Python works on the other."""
+        if self._ticket is not None:
+            raise RuntimeError("step_async called twice: call step_wait first")
         acts = np.ascontiguousarray(actions, dtype="<i4")
         if acts.shape != (self.num_envs,):
             raise ValueError(f"expected {self.num_envs} actions, got shape {acts.shape}")
-        return self._batch(self._bridge.request(P.OP_VEC_STEP, self._hb + acts.tobytes()))
+        self._ticket = self._bridge.send(P.OP_VEC_STEP, self._hb + acts.tobytes())
+
+    def step_wait(self):
+        if self._ticket is None:
+            raise RuntimeError("step_wait without step_async")
+        ticket, self._ticket = self._ticket, None
+        return self._batch(self._bridge.receive(ticket))
 
     def close(self) -> None:
         if self._closed:

@@ -83,6 +83,35 @@ class VectorTest(unittest.TestCase):
         with self.assertRaisesRegex(BridgeError, "players must be"):
             czech_pub.vector_env(num_envs=2, players=9)
 
+    def test_two_envs_on_one_bridge_overlap_with_step_async(self):
+        """Requests in flight are answered in order: the overlapped run equals the plain one."""
+        def plain(seed):
+            return run(20, num_envs=4, players=3, opponents="heuristic", seed=seed)[0]
+
+        bridge = czech_pub.Bridge()
+        try:
+            envs = [czech_pub.vector_env(num_envs=4, players=3, opponents="heuristic", seed=s, bridge=bridge) for s in (7, 8)]
+            rngs = [np.random.default_rng(0), np.random.default_rng(0)]
+            traces, masks = [], []
+            for e in envs:
+                obs, mask, _ = e.reset()
+                traces.append([obs.sum(), mask.sum()])
+                masks.append(mask)
+            for e, r, m in zip(envs, rngs, masks):
+                e.step_async(random_actions(r, m))
+            for k in range(20):
+                for j, e in enumerate(envs):
+                    obs, mask, reward, *_ = e.step_wait()
+                    traces[j] += [obs.sum(), mask.sum(), reward.sum()]
+                    if k < 19:
+                        e.step_async(random_actions(rngs[j], mask))
+            with self.assertRaisesRegex(RuntimeError, "step_wait without step_async"):
+                envs[0].step_wait()
+        finally:
+            bridge.close()
+        self.assertEqual(traces[0], plain(7))
+        self.assertEqual(traces[1], plain(8))
+
 
 if __name__ == "__main__":
     unittest.main()
