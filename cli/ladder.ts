@@ -12,7 +12,7 @@ import { helpText, parseOptions, type CommandSpec } from './options.ts';
 import { asUsageError, progress } from './tournament.ts';
 
 /** The shipped agents that play fairly: the default field. */
-export const LADDER_AGENTS = ['random', 'greedy', 'cautious', 'heuristic', 'ismcts', 'ppo'];
+export const LADDER_AGENTS = ['random', 'greedy', 'cautious', 'heuristic', 'ismcts', 'ppo', 'ppo-search'];
 
 export const LADDER = {
   name: 'ladder',

@@ -1,7 +1,18 @@
-"""The PettingZoo AEC env over the engine, shaped as PettingZoo's classic card-game envs are:
-one agent acts at a time, `last()` gives its observation dict
-{"observation": float32[569], "action_mask": int8[198]}, rewards come only at the end, and
-every agent is stepped once with `None` after the game ends."""
+"""Czech Pub as a PettingZoo AEC env, shaped as PettingZoo's classic card-game envs are.
+
+| Import             | `import czech_pub; env = czech_pub.env(players=4)`                     |
+|--------------------|-------------------------------------------------------------------------|
+| Agents             | `player_0` ... `player_{P-1}`, P from 2 to 6                            |
+| Actions            | Discrete(198): the engine's fixed action ids (README, "Action space")  |
+| Observation        | `{"observation": float32[569], "action_mask": int8[198]}`              |
+| Observation values | the seat's own view only (env/observation/encode.ts's slice layout)     |
+| Action mask        | 1 for the legal actions of the agent to act; all 0 for the others      |
+| Rewards            | only at the end: win (1 shared by tied winners), rank (+1 ... -1), score |
+| Seeds              | `reset(seed=s)` plays game `s`; later resets `s/1`, `s/2`, ...           |
+
+One agent acts at a time; `last()` gives its observation, the reward gathered since it last
+acted, and whether its game ended; after the end every agent is stepped once with `None`.
+"""
 
 from __future__ import annotations
 

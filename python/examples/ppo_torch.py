@@ -3,7 +3,7 @@ learner plays one seat of `--num-envs` games through czech_pub.vector_env, the e
 `--opponents` the others. Prints the greedy policy's win rate against `random` and `heuristic`
 before and after training.
 
-    python3 python/examples/ppo_torch.py --minutes 10 --players 4
+    python3 python/examples/ppo_torch.py --minutes 15 --players 4 --opponents random,cautious,heuristic
 """
 
 import argparse
@@ -23,7 +23,8 @@ import czech_pub  # noqa: E402
 def parse():
     p = argparse.ArgumentParser(description="masked PPO against czech_pub bots")
     p.add_argument("--players", type=int, default=4)
-    p.add_argument("--opponents", default="heuristic", help="agent spec of the other seats while training")
+    p.add_argument("--opponents", default="heuristic", help="agent spec(s) of the other seats while training")
+    p.add_argument("--reward", default="rank", help="win | rank | score: rank (+1 first ... -1 last) gives a signal before the first win")
     p.add_argument("--minutes", type=float, default=10.0)
     p.add_argument("--num-envs", type=int, default=64)
     p.add_argument("--num-steps", type=int, default=128, help="steps per env per rollout")
@@ -98,7 +99,7 @@ def main():
     a = parse()
     torch.manual_seed(a.seed)
     torch.set_num_threads(1)
-    env = czech_pub.vector_env(num_envs=a.num_envs, players=a.players, opponents=a.opponents, seed=a.seed)
+    env = czech_pub.vector_env(num_envs=a.num_envs, players=a.players, opponents=a.opponents, seed=a.seed, reward=a.reward)
     n, T = a.num_envs, a.num_steps
     agent = Agent(env.obs_size, env.num_actions)
     opt = torch.optim.Adam(agent.parameters(), lr=a.lr, eps=1e-5)
