@@ -224,3 +224,37 @@ class Bridge:
             self.close()
         except Exception:
             pass
+
+
+class BridgedHandle:
+    """An env held by the engine under a handle: closing it closes the engine process if the
+    env started its own, else frees the handle on the shared one. Also a context manager."""
+
+    _own_bridge: bool
+    _bridge: Bridge
+    _hb: bytes
+    _closed: bool = True
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        if self._own_bridge:
+            self._bridge.close()
+        else:
+            try:
+                self._bridge.request(P.OP_CLOSE, self._hb)
+            except Exception:
+                pass
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()

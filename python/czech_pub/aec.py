@@ -22,7 +22,7 @@ import struct
 import numpy as np
 
 from . import _protocol as P
-from ._bridge import Bridge
+from ._bridge import Bridge, BridgedHandle
 
 try:  # pragma: no cover - depends on what is installed
     from pettingzoo.utils.env import AECEnv as _Base  # type: ignore
@@ -51,7 +51,7 @@ def _spaces(obs_size: int, num_actions: int):
     return obs, spaces.Discrete(num_actions)
 
 
-class CzechPubAEC(_Base):
+class CzechPubAEC(BridgedHandle, _Base):
     metadata = {"render_modes": ["human", "ansi"], "name": "czech_pub_v0", "is_parallelizable": False}
 
     def __init__(self, players: int = 4, seed=None, ruleset: dict | None = None, reward: str = "win",
@@ -159,6 +159,9 @@ class CzechPubAEC(_Base):
             for d in (self.rewards, self.terminations, self.truncations, self.infos):
                 d.pop(agent, None)
             self._cumulative_rewards.pop(agent, None)
+            # As PettingZoo's own dead steps do: this step handed out nothing.
+            for a in self.rewards:
+                self.rewards[a] = 0.0
             if self.agents:
                 self.agent_selection = self.agents[0]
             return
@@ -177,21 +180,3 @@ class CzechPubAEC(_Base):
             print(text)
             return None
         return text
-
-    def close(self) -> None:
-        if self._closed:
-            return
-        self._closed = True
-        if self._own_bridge:
-            self._bridge.close()
-        else:
-            try:
-                self._bridge.request(P.OP_CLOSE, self._hb)
-            except Exception:
-                pass
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass

@@ -18,12 +18,12 @@ import struct
 import numpy as np
 
 from . import _protocol as P
-from ._bridge import Bridge
+from ._bridge import Bridge, BridgedHandle
 
 _HANDLE = struct.Struct("<I")
 
 
-class CzechPubVectorEnv:
+class CzechPubVectorEnv(BridgedHandle):
     def __init__(self, num_envs: int = 64, players: int = 4, opponents: str = "heuristic", seed=0,
                  seat: int | str = "rotate", ruleset: dict | None = None, reward: str = "win",
                  bridge: Bridge | None = None, command: list[str] | None = None):
@@ -96,27 +96,3 @@ class CzechPubVectorEnv:
             raise RuntimeError("step_wait without step_async")
         ticket, self._ticket = self._ticket, None
         return self._batch(self._bridge.receive(ticket))
-
-    def close(self) -> None:
-        if self._closed:
-            return
-        self._closed = True
-        if self._own_bridge:
-            self._bridge.close()
-        else:
-            try:
-                self._bridge.request(P.OP_CLOSE, self._hb)
-            except Exception:
-                pass
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
