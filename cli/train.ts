@@ -9,6 +9,7 @@ import { rulesetMismatch } from '../agents/agent.ts';
 import { createAgent } from '../agents/default-registry.ts';
 import { BACKENDS, initBackend, type BackendChoice } from '../training/backend.ts';
 import { loadCheckpoint } from '../policy/checkpoint.ts';
+import { ADVISERS } from '../policy/weights.ts';
 import { parsePool, type PoolEntry } from '../training/collect.ts';
 import type { EvalResult } from '../training/evaluate.ts';
 import type { IterationMetrics } from '../training/ppo.ts';
@@ -18,7 +19,7 @@ import { loadQueue } from './queue-option.ts';
 import { helpText, parseOptions, PLAYERS_MAX, PLAYERS_MIN, type CommandSpec } from './options.ts';
 
 /** What a resumed run keeps from its own options.json: giving one of these with --resume is refused. */
-const FIXED_BY_RUN = ['players', 'seed', 'out', 'envs', 'rollout', 'staleness', 'hidden', 'lr', 'ent-coef', 'reward', 'opponents', 'imitate', 'imitate-steps', 'ruleset', 'init'] as const;
+const FIXED_BY_RUN = ['players', 'seed', 'out', 'envs', 'rollout', 'staleness', 'hidden', 'advice', 'lr', 'ent-coef', 'reward', 'opponents', 'imitate', 'imitate-steps', 'ruleset', 'init'] as const;
 
 export const TRAIN = {
   name: 'train',
@@ -42,6 +43,10 @@ model.json, trainer.json, curve.svg). Play the result with --agents ppo:<run dir
       help: "an iteration's games may be played by the policy of up to S updates before (with --queue, workers play ahead while the learner updates)",
     },
     hidden: { type: 'list', arg: 'A,B', default: RUN_DEFAULTS.hidden.map(String), help: 'hidden layer widths, each 1-4096' },
+    advice: {
+      type: 'choice', arg: 'AGENT', choices: ['none', ...ADVISERS], default: 'none',
+      help: "the net also reads what AGENT would play at each decision, and learns where to depart from it (with --init: added to that net)",
+    },
     lr: { type: 'number', arg: 'X', min: 0, above: true, max: 1, default: RUN_DEFAULTS.lr, help: 'Adam learning rate' },
     'ent-coef': { type: 'number', arg: 'X', min: 0, max: 1, default: RUN_DEFAULTS.entCoef, help: 'entropy bonus coefficient' },
     reward: { type: 'choice', arg: 'R', choices: REWARD_SCHEMES, default: RUN_DEFAULTS.reward, help: 'terminal reward' },
@@ -121,12 +126,18 @@ function runOptions(parsed: NonNullable<ReturnType<typeof parseOptions<typeof TR
     o = {
       ...RUN_DEFAULTS, players: v.players, seed: v.seed, out: v.out, numEnvs: v.envs, rolloutSteps: v.rollout, staleness: v.staleness, minibatch: Math.min(RUN_DEFAULTS.minibatch, v.rollout),
       hidden, lr: v.lr, entCoef: v.entCoef, reward: v.reward, pool: v.opponents, imitate: v.imitate ?? '', imitateSteps: v.imitateSteps, ruleset: parsed.ruleset,
-      init: v.init ?? '',
+      init: v.init ?? '', advice: v.advice === 'none' ? '' : v.advice,
     };
     if (o.init !== '') {
       // The net's shape is the checkpoint's; one that cannot be read, or was trained under other rules, is a usage error.
       try {
-        o.hidden = loadCheckpoint(o.init, o.ruleset, 'play').weights.shape.hidden;
+        const shape = loadCheckpoint(o.init, o.ruleset, 'play').weights.shape;
+        o.hidden = shape.hidden;
+        // A checkpoint that reads advice keeps its adviser; one that does not may be given one (run.ts widens it).
+        if (shape.advice && parsed.given.has('advice') && o.advice !== shape.advice) {
+          throw new Error(`the checkpoint reads ${shape.advice}'s advice, not ${v.advice}'s`);
+        }
+        o.advice = shape.advice ?? o.advice;
       } catch (e) {
         throw new UsageError(`--init: ${(e as Error).message.split('\n')[0]}`);
       }

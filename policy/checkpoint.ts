@@ -11,7 +11,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_RULESET, parseRuleset, type Ruleset } from '../env/ruleset.ts';
 import { assertCompatible, envSpec, type EnvSpec } from '../env/spec.ts';
-import type { NetShape, NetWeights } from './weights.ts';
+import { ADVISERS, netInputs, type NetShape, type NetWeights } from './weights.ts';
 
 export const CHECKPOINT_FORMAT = 'czech-pub-gym/policy';
 export const CHECKPOINT_VERSION = 1;
@@ -51,7 +51,7 @@ const fileSchema = z.object({
   options: z.record(z.string(), z.unknown()),
   metrics: z.record(z.string(), z.unknown()),
   createdAt: z.string(),
-  shape: z.object({ inputs: z.number().int(), hidden: z.array(z.number().int()), actions: z.number().int() }),
+  shape: z.object({ inputs: z.number().int(), hidden: z.array(z.number().int()), actions: z.number().int(), advice: z.enum(ADVISERS).optional() }),
   layers: z.array(layerSchema),
 });
 
@@ -84,8 +84,15 @@ export function encodeWeights(w: NetWeights): EncodedWeights {
 
 /** The inverse of encodeWeights, checking every layer's size against the shape; errors name `what`. */
 export function decodeWeights(j: EncodedWeights, what: string): NetWeights {
+  if (j.shape.advice !== undefined && !(ADVISERS as readonly string[]).includes(j.shape.advice)) {
+    throw new Error(`${what} is malformed: advice '${j.shape.advice}' is none of ${ADVISERS.join(', ')}`);
+  }
+  if (j.shape.inputs !== netInputs(j.shape.advice)) {
+    throw new Error(`${what} is malformed: ${j.shape.inputs} inputs, want ${netInputs(j.shape.advice)} (the observation${j.shape.advice ? ` and ${j.shape.advice}'s advice` : ''})`);
+  }
   const dims = [j.shape.inputs, ...j.shape.hidden];
   const expected = [...dims.slice(0, -1).map((d, i) => [d, dims[i + 1]]), [dims[dims.length - 1], j.shape.actions], [dims[dims.length - 1], 1]];
+  if (j.shape.advice) expected.push([1, 1]); // the advice gain
   if (j.layers.length !== expected.length) throw new Error(`${what} is malformed: ${j.layers.length} layers for shape ${JSON.stringify(j.shape)}`);
   const layers = j.layers.map((l, i) => {
     const [rows, cols] = expected[i];

@@ -7,15 +7,40 @@
  * The net: an MLP trunk (tanh) shared by a policy head (one logit per action; illegal
  * actions are masked) and a value head.
  */
+import { NUM_ACTIONS } from '../env/actions.ts';
+import { OBS_SIZE } from '../env/observation/encode.ts';
 import { nextFloat, seedRng } from '../env/rng.ts';
+
+/**
+ * Agents whose choice a net may read as advice: the input is then the observation followed
+ * by a one-hot over the actions of what that agent would play (agents/ppo/input.ts writes it).
+ * A net with advice learns where to depart from its adviser instead of relearning all it knows.
+ */
+export const ADVISERS = ['heuristic'] as const;
+export type Adviser = (typeof ADVISERS)[number];
 
 export interface NetShape {
   inputs: number;
   hidden: number[];
   actions: number;
+  /** The adviser whose choice follows the observation in the input; absent: the observation alone. */
+  advice?: Adviser;
 }
 
-/** Layers in order: trunk layers, then the policy head, then the value head. */
+/**
+ * A net with advice adds `gain` × the adviser's one-hot to its logits (a skip connection past
+ * the trunk, one learned scalar kept as a last 1×1 layer): at this starting gain its most likely
+ * action is the adviser's wherever the rest of the net has not learned otherwise, and sampling
+ * still tries the others (about 1 decision in 7 at ten legal actions).
+ */
+export const ADVICE_GAIN_INIT = 4;
+
+/** Input width of a net: the observation encoding, and the adviser's one-hot when it has one. */
+export function netInputs(advice?: Adviser): number {
+  return OBS_SIZE + (advice ? NUM_ACTIONS : 0);
+}
+
+/** Layers in order: trunk layers, then the policy head, then the value head, then (with advice) the 1×1 advice gain. */
 export interface NetWeights {
   shape: NetShape;
   layers: { w: Float32Array; b: Float32Array; rows: number; cols: number }[];
@@ -48,7 +73,27 @@ export function initWeights(shape: NetShape, seed: string | number): NetWeights 
   const last = dims[dims.length - 1];
   make(last, shape.actions, 0.01);
   make(last, 1, 1);
+  if (shape.advice) layers.push(gainLayer(ADVICE_GAIN_INIT));
   return { shape, layers };
+}
+
+function gainLayer(gain: number): NetWeights['layers'][number] {
+  return { w: Float32Array.of(gain), b: new Float32Array(1), rows: 1, cols: 1 };
+}
+
+/**
+ * The same net reading `advice` as well: the first layer gets zero weights for the advice
+ * inputs and the logits the advice gain, so it plays as before wherever the adviser's pull
+ * (ADVICE_GAIN_INIT) does not outweigh its own preference. For fine-tuning a trained policy with advice.
+ */
+export function withAdvice(w: NetWeights, advice: Adviser): NetWeights {
+  if (w.shape.advice) throw new Error(`the net already reads ${w.shape.advice}'s advice`);
+  const inputs = netInputs(advice);
+  const first = w.layers[0];
+  const wide = new Float32Array(inputs * first.cols);
+  wide.set(first.w);
+  const layers = [{ ...first, w: wide, rows: inputs }, ...w.layers.slice(1), gainLayer(ADVICE_GAIN_INIT)];
+  return { shape: { ...w.shape, inputs, advice }, layers };
 }
 
 export function countParams(w: NetWeights): number {
@@ -78,6 +123,10 @@ export class JsNet {
     }
     const trunk = shape.hidden.length;
     affine(layers[trunk], h, logits);
+    if (shape.advice) {
+      const gain = layers[trunk + 2].w[0];
+      for (let a = 0; a < logits.length; a++) logits[a] += gain * x[OBS_SIZE + a];
+    }
     for (let a = 0; a < logits.length; a++) if (!mask[a]) logits[a] = MASKED_LOGIT;
     affine(layers[trunk + 1], h, this.value);
     return this.value[0];

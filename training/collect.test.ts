@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { NUM_ACTIONS } from '../env/actions.ts';
 import { OBS_SIZE } from '../env/observation/encode.ts';
-import { initWeights } from '../policy/weights.ts';
+import { initWeights, netInputs } from '../policy/weights.ts';
+import * as tf from '@tensorflow/tfjs-core';
 import { initBackend } from './backend.ts';
 import { ChunkPlayer, decodeChunk, encodeChunk, parsePool, replayChunk, RolloutBuffer, RolloutTally, type ChunkGame, type ChunkSpec } from './collect.ts';
 import { TfNet } from './net.ts';
@@ -91,5 +92,40 @@ describe('rollout chunks', () => {
     const r = run('random', 'c8');
     expect(Object.keys(r.stats.winShareVs)).toEqual(['random']);
     for (const g of r.games) expect(g.recorded.length).toBe(1);
+  });
+
+  it('with an adviser, the replay rebuilds the very inputs the player fed the net', () => {
+    // A net that reads heuristic's advice: if the replay asked the advisers at other decisions
+    // (or in another order) its inputs would differ, and so would the net's log-probabilities.
+    const adv = { inputs: netInputs('heuristic'), hidden: [8], actions: NUM_ACTIONS, advice: 'heuristic' as const };
+    const s = spec('self,past,heuristic', 'c11');
+    // Policy heads far from uniform, so that what the net reads shows in its log-probabilities.
+    const sharp = (w: ReturnType<typeof initWeights>) => {
+      w.layers[1].w.forEach((x, i, a) => (a[i] = 300 * x));
+      return w;
+    };
+    const net = new TfNet(sharp(initWeights(adv, 'advised')));
+    const past = new TfNet(sharp(initWeights(adv, 'advised-past')));
+    const games = new ChunkPlayer().play(s, net, [past]);
+    const b = new RolloutBuffer(4, adv.inputs);
+    replayChunk(s, games, b, 0.99, 0.95, new RolloutTally(), Infinity, net.shape);
+    expect(b.size).toBeGreaterThan(20);
+    const logp = tf.tidy(() => {
+      const x = tf.tensor2d(b.obs.subarray(0, b.size * adv.inputs), [b.size, adv.inputs]);
+      const bias = tf.tensor2d(Float32Array.from(b.mask.subarray(0, b.size * NUM_ACTIONS), (m) => (m ? 0 : -1e9)), [b.size, NUM_ACTIONS]);
+      const { logits } = net.forward(x, bias);
+      const onehot = tf.oneHot(tf.tensor1d(b.action.subarray(0, b.size), 'int32'), NUM_ACTIONS);
+      return tf.sum(tf.mul(tf.logSoftmax(logits), onehot), 1).dataSync() as Float32Array;
+    });
+    for (let r = 0; r < b.size; r++) {
+      expect(logp[r]).toBeCloseTo(b.logp[r], 4);
+      // One advised action per row, and a legal one.
+      const advice = b.obs.subarray(r * adv.inputs + OBS_SIZE, (r + 1) * adv.inputs);
+      const a = advice.indexOf(1);
+      expect(advice.reduce((x, y) => x + y, 0)).toBe(1);
+      expect(b.mask[r * NUM_ACTIONS + a]).toBe(1);
+    }
+    net.dispose();
+    past.dispose();
   });
 });

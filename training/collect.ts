@@ -31,9 +31,11 @@ import { VectorEnv } from '../env/vector.ts';
 import type { Agent } from '../agents/agent.ts';
 import { EnvObservation } from '../agents/observation.ts';
 import { createAgent } from '../agents/default-registry.ts';
+import { SeatInputs, type SeatInput } from '../agents/ppo/input.ts';
 import { decodeFloats, encodeFloats } from '../policy/checkpoint.ts';
 import { sampleMasked } from '../policy/masked.ts';
 import { gae } from './gae.ts';
+import type { NetShape } from '../policy/weights.ts';
 import type { TfNet } from './net.ts';
 
 /** One pool entry: `self` (the learner), `past` (a frozen snapshot) or an agent spec, with a weight. */
@@ -120,6 +122,8 @@ export class ChunkPlayer {
   private readonly agents = new Map<string, Agent[]>();
   private obs = new Float32Array(0);
   private mask = new Uint8Array(0);
+  /** The nets' inputs of every (game slot, seat), kept from one chunk to the next while the net's shape stays. */
+  private inputs: SeatInputs | null = null;
 
   private agentFor(spec: string, seat: number): Agent {
     let list = this.agents.get(spec);
@@ -135,11 +139,13 @@ export class ChunkPlayer {
     const rng = seedRng(`chunk/${spec.seed}`);
     const games = new VectorEnv({ numEnvs: n, players: spec.players, seed: spec.seed, ruleset: spec.ruleset, reward: spec.reward, observe: false });
     games.reset();
-    if (this.obs.length < n * OBS_SIZE) {
-      this.obs = new Float32Array(n * OBS_SIZE);
+    const width = net.shape.inputs;
+    if (this.obs.length < n * width) {
+      this.obs = new Float32Array(n * width);
       this.mask = new Uint8Array(n * NUM_ACTIONS);
     }
-    const seating = Array.from({ length: n }, (_, i) => this.seat(spec, games.seedOf(i), rng));
+    if (!this.inputs || !sameShape(this.inputs.shape, net.shape) || this.inputs.players !== spec.players) this.inputs = new SeatInputs(net.shape, spec.players);
+    const seating = Array.from({ length: n }, (_, i) => this.seat(spec, games.seedOf(i), rng, i));
     const actions: number[][] = seating.map(() => []);
     const logp: number[][] = seating.map(() => []);
     const value: number[][] = seating.map(() => []);
@@ -186,7 +192,7 @@ export class ChunkPlayer {
         }
       }
       if (learnerEnvs.length > 0) {
-        const r = this.forward(games, learnerEnvs, net);
+        const r = this.forward(games, learnerEnvs, net, seating);
         learnerEnvs.forEach((i, j) => {
           const choice = sampleMasked(r.logits, this.mask, j, NUM_ACTIONS, rng);
           logp[i].push(choice.logp);
@@ -195,20 +201,27 @@ export class ChunkPlayer {
         });
       }
       for (const [index, envs] of bySnapshot) {
-        const { logits } = this.forward(games, envs, snapshots[index]);
+        const { logits } = this.forward(games, envs, snapshots[index], seating);
         envs.forEach((i, j) => step(i, sampleMasked(logits, this.mask, j, NUM_ACTIONS, rng).action));
       }
     }
     return out as ChunkGame[];
   }
 
-  private forward(games: VectorEnv, envs: number[], net: TfNet) {
-    envs.forEach((i, j) => games.writeObservation(i, this.obs, j * OBS_SIZE, this.mask, j * NUM_ACTIONS));
-    return infer(net, this.obs.subarray(0, envs.length * OBS_SIZE), envs.length);
+  private forward(games: VectorEnv, envs: number[], net: TfNet, seating: { inputs: (SeatInput | null)[] }[]) {
+    const width = net.shape.inputs;
+    envs.forEach((i, j) => {
+      games.writeObservation(i, this.obs, j * width, this.mask, j * NUM_ACTIONS);
+      if (!net.shape.advice) return;
+      const env = games.game(i);
+      const seat = env.currentPlayer;
+      seating[i].inputs[seat]!.writeAdvice(new EnvObservation(env, seat), this.obs, j * width);
+    });
+    return infer(net, this.obs.subarray(0, envs.length * width), envs.length);
   }
 
   /** Draws the controllers of one game's seats from the pool. */
-  private seat(spec: ChunkSpec, gameSeed: string, rng: RngState) {
+  private seat(spec: ChunkSpec, gameSeed: string, rng: RngState, slot: number) {
     const { players, pool } = spec;
     const total = pool.reduce((s, e) => s + e.weight, 0);
     const draw = (): PoolEntry => {
@@ -232,7 +245,9 @@ export class ChunkPlayer {
       return { kind: 'agent', agent };
     });
     const recorded = controllers.flatMap((c, seat) => (c.kind === 'learner' ? [seat] : []));
-    return { controllers, recorded, label: names.size === 1 ? [...names][0] : 'mixed' };
+    // Seats a net plays read its input, the adviser's choice with it where the net has one.
+    const inputs = controllers.map((c, seat) => (c.kind === 'agent' ? null : this.inputs!.start(slot, seat, `${gameSeed}/seat${seat}`, spec.ruleset)));
+    return { controllers, recorded, inputs, label: names.size === 1 ? [...names][0] : 'mixed' };
   }
 }
 
@@ -247,7 +262,8 @@ export class RolloutBuffer {
   ret = new Float32Array(0);
   size = 0;
 
-  constructor(capacity = 1024) {
+  /** `width`: floats per row of `obs`, the net's input (netInputs). */
+  constructor(capacity = 1024, readonly width = OBS_SIZE) {
     this.grow(capacity);
   }
 
@@ -267,7 +283,7 @@ export class RolloutBuffer {
       b.set(a.subarray(0, this.size * width));
       return b;
     };
-    this.obs = widen(this.obs, (k) => new Float32Array(k), OBS_SIZE);
+    this.obs = widen(this.obs, (k) => new Float32Array(k), this.width);
     this.mask = widen(this.mask, (k) => new Uint8Array(k), NUM_ACTIONS);
     this.action = widen(this.action, (k) => new Int32Array(k), 1);
     this.logp = widen(this.logp, (k) => new Float32Array(k), 1);
@@ -331,10 +347,15 @@ export class RolloutTally {
  */
 export function replayChunk(
   spec: ChunkSpec, games: readonly ChunkGame[], buffer: RolloutBuffer, gamma: number, lambda: number, tally: RolloutTally, upTo = Infinity,
+  shape?: NetShape,
 ): number {
   if (games.length !== spec.games) throw new Error(`chunk ${spec.seed}: ${games.length} games sent, ${spec.games} played`);
   const env = new VectorEnv({ numEnvs: spec.games, players: spec.players, seed: spec.seed, ruleset: spec.ruleset, reward: spec.reward, observe: false });
   env.reset();
+  const width = buffer.width;
+  if (shape && shape.inputs !== width) throw new Error(`replay: a buffer of ${width}-float rows for a net of ${shape.inputs} inputs`);
+  // The recorded seats' inputs, rebuilt as the player wrote them (their advisers asked at the same decisions).
+  const inputs = shape?.advice ? new SeatInputs(shape, spec.players) : null;
   let used = 0;
   for (const [i, g] of games.entries()) {
     if (buffer.size >= upTo) break;
@@ -342,6 +363,7 @@ export function replayChunk(
     const fail = (why: string) => new Error(`chunk ${spec.seed} game ${i} does not replay (${why}): was it played on another engine version?`);
     const open: number[][] = Array.from({ length: spec.players }, () => []);
     const recorded = new Set(g.recorded);
+    const seatInputs = g.recorded.map((seat) => inputs?.start(0, seat, `${env.seedOf(i)}/seat${seat}`, spec.ruleset) ?? null);
     let k = 0;
     let end = null;
     for (let t = 0; t < g.actions.length; t++) {
@@ -351,7 +373,8 @@ export function replayChunk(
       if (recorded.has(seat) && game.legalActions().length > 1) {
         if (k >= g.logp.length) throw fail('more recorded decisions than log-probabilities');
         const r = buffer.push();
-        env.writeObservation(i, buffer.obs, r * OBS_SIZE, buffer.mask, r * NUM_ACTIONS);
+        env.writeObservation(i, buffer.obs, r * width, buffer.mask, r * NUM_ACTIONS);
+        seatInputs[g.recorded.indexOf(seat)]?.writeAdvice(new EnvObservation(game, seat), buffer.obs, r * width);
         buffer.action[r] = g.actions[t];
         buffer.logp[r] = g.logp[k];
         buffer.value[r] = g.value[k];
@@ -371,6 +394,10 @@ export function replayChunk(
     tally.add(g.label, g.actions.length, g.recorded, end.scores, end.returns);
   }
   return used;
+}
+
+function sameShape(a: NetShape, b: NetShape): boolean {
+  return a.inputs === b.inputs && a.advice === b.advice;
 }
 
 /** Advantages and returns of one seat's decisions in a finished game: the reward on the last. */
@@ -393,7 +420,7 @@ function finalise(b: RolloutBuffer, rows: number[], reward: number, gamma: numbe
  */
 export function infer(net: TfNet, obs: Float32Array, k: number): { logits: Float32Array; values: Float32Array } {
   // Read the results outside tidy: tidy walks whatever it returns, typed arrays element by element.
-  const { logits, value } = tf.tidy(() => net.forward(tf.tensor2d(obs, [k, OBS_SIZE])));
+  const { logits, value } = tf.tidy(() => net.forward(tf.tensor2d(obs, [k, net.shape.inputs])));
   const out = { logits: logits.dataSync() as Float32Array, values: value.dataSync() as Float32Array };
   logits.dispose();
   value.dispose();

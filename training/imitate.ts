@@ -12,12 +12,13 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { NUM_ACTIONS } from '../env/actions.ts';
 import { CzechPubEnv } from '../env/env.ts';
-import { OBS_SIZE } from '../env/observation/encode.ts';
 import type { RewardScheme } from '../env/rewards.ts';
 import type { Ruleset } from '../env/ruleset.ts';
 import { seedRng, shuffle } from '../env/rng.ts';
 import { EnvObservation } from '../agents/observation.ts';
 import { createAgent } from '../agents/default-registry.ts';
+import { SeatInput } from '../agents/ppo/input.ts';
+import type { NetShape } from '../policy/weights.ts';
 import { gatherRow, maskBias, type TfNet } from './net.ts';
 
 export interface ImitateOptions {
@@ -44,8 +45,10 @@ export interface ImitateReport {
 }
 
 /** Plays teacher self-play games until `n` decisions (with a real choice) are recorded. */
-function generate(o: ImitateOptions, n: number, gameIndex: { next: number }) {
-  const obs = new Float32Array(n * OBS_SIZE);
+function generate(o: ImitateOptions, shape: NetShape, n: number, gameIndex: { next: number }) {
+  const width = shape.inputs;
+  const obs = new Float32Array(n * width);
+  const inputs = Array.from({ length: o.players }, () => new SeatInput(shape));
   const mask = new Uint8Array(n * NUM_ACTIONS);
   const action = new Int32Array(n);
   const ret = new Float32Array(n);
@@ -56,6 +59,7 @@ function generate(o: ImitateOptions, n: number, gameIndex: { next: number }) {
     const agents = Array.from({ length: o.players }, (_, seat) => {
       const a = createAgent(o.teacher);
       a.reset?.({ seat, players: o.players, seed: `${seed}/seat${seat}`, ruleset: o.ruleset });
+      inputs[seat].reset(seat, o.players, `${seed}/seat${seat}`, o.ruleset);
       return a;
     });
     const rows: { row: number; seat: number }[] = [];
@@ -65,7 +69,7 @@ function generate(o: ImitateOptions, n: number, gameIndex: { next: number }) {
       const a = legal.length === 1 ? legal[0] : agents[seat].act(new EnvObservation(env, seat, legal));
       if (typeof a !== 'number') throw new Error(`imitation needs a synchronous teacher, '${o.teacher}' is not`);
       if (legal.length > 1 && k < n) {
-        env.encode(seat, obs, k * OBS_SIZE);
+        inputs[seat].writeEnv(env, seat, legal, obs, k * width);
         env.legalMask(mask.subarray(k * NUM_ACTIONS, (k + 1) * NUM_ACTIONS));
         action[k] = a;
         rows.push({ row: k, seat });
@@ -88,16 +92,17 @@ export function imitate(net: TfNet, o: ImitateOptions, log: (line: string) => vo
   let agreement = NaN;
   let lastLoss = NaN;
   const mb = o.minibatch;
-  const xs = new Float32Array(mb * OBS_SIZE);
+  const width = net.shape.inputs;
+  const xs = new Float32Array(mb * width);
   const ms = new Float32Array(mb * NUM_ACTIONS);
   const acts = new Int32Array(mb);
   const rets = new Float32Array(mb);
   while (done < o.decisions) {
     const n = Math.max(mb, Math.min(o.chunk, o.decisions - done));
-    const d = generate(o, n, games);
+    const d = generate(o, net.shape, n, games);
     // How often the net already agrees with the teacher on decisions it has not seen.
     agreement = tf.tidy(() => {
-      const { logits } = net.forward(tf.tensor2d(d.obs, [n, OBS_SIZE]), tf.tensor2d(maskBias(d.mask), [n, NUM_ACTIONS]));
+      const { logits } = net.forward(tf.tensor2d(d.obs, [n, width]), tf.tensor2d(maskBias(d.mask), [n, NUM_ACTIONS]));
       const arg = tf.argMax(logits, 1).dataSync();
       let same = 0;
       for (let i = 0; i < n; i++) if (arg[i] === d.action[i]) same++;
@@ -110,12 +115,12 @@ export function imitate(net: TfNet, o: ImitateOptions, log: (line: string) => vo
     for (let s = 0; s + mb <= n; s += mb) {
       for (let j = 0; j < mb; j++) {
         const r = order[s + j];
-        gatherRow(d.obs, d.mask, r, xs, ms, j, OBS_SIZE, NUM_ACTIONS);
+        gatherRow(d.obs, d.mask, r, xs, ms, j, width, NUM_ACTIONS);
         acts[j] = d.action[r];
         rets[j] = d.ret[r];
       }
       const loss = tf.tidy(() => {
-        const x = tf.tensor2d(xs, [mb, OBS_SIZE]);
+        const x = tf.tensor2d(xs, [mb, width]);
         const m = tf.tensor2d(ms, [mb, NUM_ACTIONS]);
         const onehot = tf.oneHot(tf.tensor1d(acts, 'int32'), NUM_ACTIONS);
         const ret = tf.tensor1d(rets);

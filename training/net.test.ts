@@ -2,7 +2,10 @@ import * as tf from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { nextFloat, seedRng } from '../env/rng.ts';
 import { logProb } from '../policy/masked.ts';
-import { initWeights, JsNet } from '../policy/weights.ts';
+import { NUM_ACTIONS } from '../env/actions.ts';
+import { OBS_SIZE } from '../env/observation/encode.ts';
+import { ADVICE_GAIN_INIT, initWeights, JsNet, netInputs, withAdvice } from '../policy/weights.ts';
+import { decodeWeights, encodeWeights } from '../policy/checkpoint.ts';
 import { initBackend } from './backend.ts';
 import { maskBias, TfNet } from './net.ts';
 
@@ -120,5 +123,80 @@ describe('policy network', () => {
     const p = tf.exp(tf.logSoftmax(logits));
     for (const e of tf.neg(tf.sum(tf.mul(p, tf.logSoftmax(logits)), 1)).arraySync() as number[]) expect(Number.isFinite(e)).toBe(true);
     net.dispose();
+  });
+
+  describe('with advice', () => {
+    const adv = { inputs: netInputs('heuristic'), hidden: [16, 8], actions: NUM_ACTIONS, advice: 'heuristic' as const };
+    /** Rows of a sparse observation, each with one advised legal action. */
+    function advised(rows: number, seed: string) {
+      const rng = seedRng(seed);
+      const x = new Float32Array(rows * adv.inputs);
+      const mask = new Uint8Array(rows * NUM_ACTIONS);
+      for (let r = 0; r < rows; r++) {
+        for (let i = 0; i < OBS_SIZE; i++) if (nextFloat(rng) < 0.1) x[r * adv.inputs + i] = nextFloat(rng);
+        for (let a = 0; a < NUM_ACTIONS; a++) if (nextFloat(rng) < 0.1) mask[r * NUM_ACTIONS + a] = 1;
+        const a = Math.floor(nextFloat(rng) * NUM_ACTIONS);
+        mask[r * NUM_ACTIONS + a] = 1;
+        x[r * adv.inputs + OBS_SIZE + a] = 1;
+      }
+      return { x, mask };
+    }
+
+    it('adds the gain times the advice to the logits, the same in plain JavaScript as on tf, and learns the gain', () => {
+      const w = initWeights(adv, 'adv');
+      expect(w.layers).toHaveLength(5); // two trunk layers, the heads, the gain
+      expect(w.layers[4].w[0]).toBe(ADVICE_GAIN_INIT);
+      const net = new TfNet(w);
+      const js = new JsNet(w);
+      const { x, mask } = advised(4, 'ax');
+      const { logits, value } = net.forward(tf.tensor2d(x, [4, adv.inputs]), tf.tensor2d(maskBias(mask), [4, NUM_ACTIONS]));
+      const tl = logits.arraySync() as number[][];
+      const out = new Float32Array(NUM_ACTIONS);
+      for (let r = 0; r < 4; r++) {
+        const row = x.subarray(r * adv.inputs, (r + 1) * adv.inputs);
+        const v = js.forward(row, mask.subarray(r * NUM_ACTIONS, (r + 1) * NUM_ACTIONS), out);
+        expect(v).toBeCloseTo((value.arraySync() as number[])[r], 4);
+        for (let a = 0; a < NUM_ACTIONS; a++) if (mask[r * NUM_ACTIONS + a]) expect(out[a]).toBeCloseTo(tl[r][a], 3);
+        // A fresh net's head is near uniform: the advised action leads by about the gain.
+        const advisedAction = row.subarray(OBS_SIZE).indexOf(1);
+        let best = -1;
+        for (let a = 0; a < NUM_ACTIONS; a++) if (mask[r * NUM_ACTIONS + a] && (best < 0 || out[a] > out[best])) best = a;
+        expect(best).toBe(advisedAction);
+      }
+      // The gain is a trained variable: raising the advised action's log-probability raises it.
+      const xt = tf.tensor2d(x, [4, adv.inputs]);
+      const onehot = tf.tensor2d(x.filter((_, i) => i % adv.inputs >= OBS_SIZE), [4, NUM_ACTIONS]);
+      const { grads } = tf.variableGrads(() => tf.neg(tf.sum(tf.mul(tf.logSoftmax(net.forward(xt, tf.tensor2d(maskBias(mask), [4, NUM_ACTIONS])).logits), onehot))) as tf.Scalar, net.vars);
+      expect(grads[net.vars[net.vars.length - 1].name].dataSync()[0]).toBeLessThan(0);
+      // weights() gives back what the net was made of, and the weights survive their JSON form.
+      expect(net.weights().layers[4].w[0]).toBe(ADVICE_GAIN_INIT);
+      expect(decodeWeights(JSON.parse(JSON.stringify(encodeWeights(net.weights()))), 'w')).toEqual(net.weights());
+      net.dispose();
+    });
+
+    it('widens a trained net to read advice without changing its own logits', () => {
+      const w = initWeights({ inputs: OBS_SIZE, hidden: [16], actions: NUM_ACTIONS }, 'plain');
+      const wide = withAdvice(w, 'heuristic');
+      expect(wide.shape).toEqual({ inputs: adv.inputs, hidden: [16], actions: NUM_ACTIONS, advice: 'heuristic' });
+      const { x, mask } = advised(3, 'wx');
+      const before = new Float32Array(NUM_ACTIONS);
+      const after = new Float32Array(NUM_ACTIONS);
+      for (let r = 0; r < 3; r++) {
+        const row = x.subarray(r * adv.inputs, (r + 1) * adv.inputs);
+        const m = mask.subarray(r * NUM_ACTIONS, (r + 1) * NUM_ACTIONS);
+        const v0 = new JsNet(w).forward(row.subarray(0, OBS_SIZE), m, before);
+        const v1 = new JsNet(wide).forward(row, m, after);
+        expect(v1).toBeCloseTo(v0, 6);
+        for (let a = 0; a < NUM_ACTIONS; a++) if (m[a]) expect(after[a]).toBeCloseTo(before[a] + ADVICE_GAIN_INIT * row[OBS_SIZE + a], 5);
+      }
+      expect(() => withAdvice(wide, 'heuristic')).toThrow(/already reads heuristic/);
+    });
+
+    it('refuses weights whose inputs do not fit their advice', () => {
+      const e = encodeWeights(initWeights(adv, 'bad'));
+      expect(() => decodeWeights({ ...e, shape: { ...e.shape, advice: undefined } }, 'w')).toThrow(/767 inputs, want 569/);
+      expect(() => decodeWeights({ ...e, shape: { ...e.shape, advice: 'oracle' as 'heuristic' } }, 'w')).toThrow(/advice 'oracle' is none of heuristic/);
+      expect(() => decodeWeights({ ...e, layers: e.layers.slice(0, 3) }, 'w')).toThrow(/3 layers/);
+    });
   });
 });

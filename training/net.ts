@@ -7,6 +7,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 // tfjs-core alone registers no gradients; the full tfjs package registers them all (globally).
 import '@tensorflow/tfjs';
+import { OBS_SIZE } from '../env/observation/encode.ts';
 import { MASKED_LOGIT, type NetShape, type NetWeights } from '../policy/weights.ts';
 
 type Dense = (x: tf.Tensor2D, w: tf.Variable | tf.Tensor2D, b: tf.Variable | tf.Tensor1D) => tf.Tensor2D;
@@ -88,6 +89,7 @@ export class TfNet {
     b.set(pi.b);
     b[pi.cols] = v.b[0];
     this.vars.push(variable(tf.tensor2d(w, [pi.rows, cols])), variable(tf.tensor1d(b)));
+    if (weights.shape.advice) this.vars.push(variable(tf.tensor1d(weights.layers[trunk + 2].w)));
   }
 
   /**
@@ -103,7 +105,9 @@ export class TfNet {
     let h = x;
     for (let i = 0; i < trunk; i++) h = tf.tanh((i === 0 && !this.plainDense ? inputDense : dense)(h, v[2 * i] as tf.Variable, v[2 * i + 1] as tf.Variable));
     const out = dense(h, v[2 * trunk] as tf.Variable, v[2 * trunk + 1] as tf.Variable);
-    const raw = tf.slice(out, [0, 0], [-1, actions]) as tf.Tensor2D;
+    let raw = tf.slice(out, [0, 0], [-1, actions]) as tf.Tensor2D;
+    // With advice: plus the gain times the adviser's one-hot (the input's last `actions` columns).
+    if (this.shape.advice) raw = tf.add(raw, tf.mul(tf.slice(x, [0, OBS_SIZE], [-1, actions]), v[2 * trunk + 2])) as tf.Tensor2D;
     const logits = bias ? (tf.add(raw, bias) as tf.Tensor2D) : raw;
     const value = tf.reshape(tf.slice(out, [0, actions], [-1, 1]), [-1]) as tf.Tensor1D;
     return { logits, value };
@@ -128,6 +132,7 @@ export class TfNet {
       vw[r] = w[r * cols + a];
     }
     layers.push({ w: pw, b: b.slice(0, a), rows, cols: a }, { w: vw, b: b.slice(a), rows, cols: 1 });
+    if (this.shape.advice) layers.push({ w: this.vars[2 * trunk + 2].dataSync() as Float32Array, b: new Float32Array(1), rows: 1, cols: 1 });
     return { shape: this.shape, layers };
   }
 

@@ -21,7 +21,7 @@ import { LocalRollouts, type IterationChunks, type RolloutSource } from './rollo
 import { createAgent } from '../agents/default-registry.ts';
 import { explainedVariance } from './gae.ts';
 import { imitate } from './imitate.ts';
-import { countParams, initWeights, type NetWeights } from '../policy/weights.ts';
+import { ADVISERS, countParams, initWeights, netInputs, type Adviser, type NetWeights } from '../policy/weights.ts';
 import { gatherRow, TfNet } from './net.ts';
 
 export const PPO_DEFAULTS = {
@@ -55,6 +55,11 @@ export const PPO_DEFAULTS = {
    * under the 10,000 aimed for; 256 → 128 runs at ~12,000 (`czech-pub bench train`).
    */
   hidden: [256, 128] as number[],
+  /**
+   * An agent whose choice the net reads beside the observation ('heuristic'; '' = none): the
+   * net then learns where to depart from it (agents/ppo/input.ts). Fixed by the net's shape.
+   */
+  advice: '' as '' | Adviser,
   /** Adam learning rate (annealed linearly to 0 when `annealLr`). */
   lr: 3e-4,
   annealLr: true,
@@ -107,6 +112,7 @@ export function validatePpoOptions(o: PpoOptions): void {
   for (const k of ['gamma', 'lambda'] as const) if (!(o[k] >= 0 && o[k] <= 1)) throw bad(k, 'in [0, 1]');
   for (const k of ['entCoef', 'vfCoef', 'targetKl'] as const) if (!(o[k] >= 0)) throw bad(k, '≥ 0');
   if (!REWARD_SCHEMES.includes(o.reward)) throw bad('reward', REWARD_SCHEMES.join(', '));
+  if (o.advice !== '' && !ADVISERS.includes(o.advice)) throw bad('advice', `'' or one of ${ADVISERS.join(', ')}`);
   parsePool(o.pool);
   if (o.imitate !== '') createAgent(o.imitate);
   if (!Number.isInteger(o.imitateSteps) || o.imitateSteps < 0) throw bad('imitateSteps', 'a whole number ≥ 0');
@@ -172,8 +178,12 @@ export async function train(opts: PpoOptions, hooks: TrainHooks = {}): Promise<{
 
   // ---- network, optimizer, opponents ----
   const start = hooks.initial;
-  const net = new TfNet(start?.weights ?? initWeights({ inputs: OBS_SIZE, hidden: opts.hidden, actions: NUM_ACTIONS }, opts.seed), opts.plainDense);
-  log(`network: ${OBS_SIZE} → ${net.shape.hidden.join(' → ')} → ${NUM_ACTIONS} logits + 1 value (${countParams(net.weights())} parameters)`);
+  const advice = opts.advice === '' ? undefined : opts.advice;
+  const fresh = () => initWeights({ inputs: netInputs(advice), hidden: opts.hidden, actions: NUM_ACTIONS, ...(advice ? { advice } : {}) }, opts.seed);
+  if (start && (start.weights.shape.advice ?? '') !== opts.advice) throw new Error(`the starting net reads ${start.weights.shape.advice ?? 'no'} advice, the options say ${opts.advice || 'none'}`);
+  const net = new TfNet(start?.weights ?? fresh(), opts.plainDense);
+  const inputs = net.shape.inputs;
+  log(`network: ${inputs}${net.shape.advice ? ` (observation ${OBS_SIZE} + ${net.shape.advice}'s advice)` : ''} → ${net.shape.hidden.join(' → ')} → ${NUM_ACTIONS} logits + 1 value (${countParams(net.weights())} parameters)`);
   if (!start && opts.imitate !== '' && opts.imitateSteps > 0) {
     const r = imitate(net, {
       teacher: opts.imitate, decisions: opts.imitateSteps, players: opts.players, seed: `${opts.seed}`, ruleset: opts.ruleset, reward: opts.reward,
@@ -189,7 +199,7 @@ export async function train(opts: PpoOptions, hooks: TrainHooks = {}): Promise<{
   const source = hooks.rollouts ?? new LocalRollouts();
   /** Iterations whose chunks are asked for (ahead by up to `staleness`). */
   const pending = new Map<number, IterationChunks>();
-  const buffer = new RolloutBuffer(opts.rolloutSteps + 64 * opts.numEnvs);
+  const buffer = new RolloutBuffer(opts.rolloutSteps + 64 * opts.numEnvs, inputs);
   const rng = seedRng(`ppo/${runSeed}`);
 
   let iteration = start?.iteration ?? 0;
@@ -229,7 +239,7 @@ export async function train(opts: PpoOptions, hooks: TrainHooks = {}): Promise<{
         while (b.size < opts.rolloutSteps) {
           const k = chunkCount++;
           // Games in order until the batch is full: the last chunk's later games are not used.
-        replayChunk(chunks.request.spec(k), await chunks.chunk(k), b, opts.gamma, opts.lambda, tally, opts.rolloutSteps);
+          replayChunk(chunks.request.spec(k), await chunks.chunk(k), b, opts.gamma, opts.lambda, tally, opts.rolloutSteps, net.shape);
         }
       } finally {
         chunks.close();
@@ -241,7 +251,7 @@ export async function train(opts: PpoOptions, hooks: TrainHooks = {}): Promise<{
       // ---- update ----
       const tUpd = now();
       const mb = Math.min(opts.minibatch, n);
-      const xs = new Float32Array(mb * OBS_SIZE);
+      const xs = new Float32Array(mb * inputs);
       const ms = new Float32Array(mb * NUM_ACTIONS);
       const acts = new Int32Array(mb);
       const oldLogp = new Float32Array(mb);
@@ -262,7 +272,7 @@ export async function train(opts: PpoOptions, hooks: TrainHooks = {}): Promise<{
           let mean = 0;
           for (let j = 0; j < mb; j++) {
             const r = order[s + j];
-            gatherRow(b.obs, b.mask, r, xs, ms, j, OBS_SIZE, NUM_ACTIONS);
+            gatherRow(b.obs, b.mask, r, xs, ms, j, inputs, NUM_ACTIONS);
             acts[j] = b.action[r];
             oldLogp[j] = b.logp[r];
             oldValue[j] = b.value[r];
@@ -277,7 +287,7 @@ export async function train(opts: PpoOptions, hooks: TrainHooks = {}): Promise<{
           for (let j = 0; j < mb; j++) advs[j] = (advs[j] - mean) / sd;
 
           const stats = tf.tidy(() => {
-            const x = tf.tensor2d(xs, [mb, OBS_SIZE]);
+            const x = tf.tensor2d(xs, [mb, inputs]);
             const m = tf.tensor2d(ms, [mb, NUM_ACTIONS]);
             const onehot = tf.oneHot(tf.tensor1d(acts, 'int32'), NUM_ACTIONS);
             const lpOld = tf.tensor1d(oldLogp);

@@ -25,7 +25,7 @@ import { describeBackend } from './backend.ts';
 import { curveSvg, type CurvePoint } from './curve.ts';
 import { evaluatePolicy, type EvalResult, type GamesRunner } from './evaluate.ts';
 import { PPO_DEFAULTS, train, type IterationMetrics, type TrainerState, type TrainHooks } from './ppo.ts';
-import type { NetWeights } from '../policy/weights.ts';
+import { withAdvice, type Adviser, type NetWeights } from '../policy/weights.ts';
 import type { RolloutSource } from './rollouts.ts';
 
 export const RUN_DEFAULTS = {
@@ -117,8 +117,9 @@ export async function runTraining(o: RunOptions, events: RunEvents = {}, resume?
     if (o.init !== '') {
       // Fine-tuning: the checkpoint's weights (trained under these rules), a fresh optimizer and count.
       const from = loadCheckpoint(o.init, o.ruleset, 'play');
-      initial = { weights: from.weights, iteration: 0, steps: 0, seconds: 0 };
-      log(`starting from the weights of ${o.init} (${from.steps} learner decisions, iteration ${from.iteration})`);
+      const widen = o.advice !== '' && !from.weights.shape.advice;
+      initial = { weights: widen ? withAdvice(from.weights, o.advice as Adviser) : from.weights, iteration: 0, steps: 0, seconds: 0 };
+      log(`starting from the weights of ${o.init} (${from.steps} learner decisions, iteration ${from.iteration})${widen ? `, reading ${o.advice}'s advice from now on` : ''}`);
     }
     dir = path.join(o.out, runName(o.seed, started));
     fs.mkdirSync(dir, { recursive: true });

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createAgent } from '../agents/default-registry.ts';
 import { playGame } from '../eval/game.ts';
 import { loadCheckpoint } from '../policy/checkpoint.ts';
-import { RUN_DEFAULTS, runTraining, type RunOptions } from './run.ts';
+import { readRunOptions, RUN_DEFAULTS, runTraining, type RunOptions } from './run.ts';
 
 function tiny(out: string, seed = 7): RunOptions {
   return {
@@ -62,5 +62,27 @@ describe('training', () => {
     const after = loadCheckpoint(path.join(a.dir, 'model.json'));
     expect(after.steps).toBeGreaterThan(before.steps);
     expect(after.weights.layers[0].w).not.toEqual(before.weights.layers[0].w);
+  });
+
+  it('trains a net that reads advice; --init adds advice to a plain net; --resume keeps it', async () => {
+    const logs: string[] = [];
+    const a = await runTraining({ ...tiny(fs.mkdtempSync(path.join(os.tmpdir(), 'train-adv-')), 13), advice: 'heuristic', imitate: 'heuristic', imitateSteps: 300 }, { log: (l) => logs.push(l) });
+    expect(logs.some((l) => l.startsWith('network: 767 (observation 569 + heuristic\'s advice)'))).toBe(true);
+    const ck = loadCheckpoint(path.join(a.dir, 'model.json'));
+    expect(ck.weights.shape.advice).toBe('heuristic');
+    // The advice gain was trained (it moved from where it started).
+    expect(ck.weights.layers[ck.weights.layers.length - 1].w[0]).not.toBe(4);
+    const g = await playGame([createAgent(`ppo:${path.join(a.dir, 'model.json')}`), createAgent('heuristic'), createAgent('heuristic')], { seed: 'advised-plays' });
+    expect(g.agentDecisions[0]).toBeGreaterThan(0);
+    const resumed = await runTraining({ ...readRunOptions(a.dir), totalSteps: ck.steps + 300 }, {}, a.dir);
+    expect(resumed.metrics[0].iteration).toBe(ck.iteration + 1);
+    expect(loadCheckpoint(path.join(a.dir, 'model.json')).weights.shape.advice).toBe('heuristic');
+
+    const plain = await runTraining(tiny(fs.mkdtempSync(path.join(os.tmpdir(), 'train-plain-')), 14));
+    const widened = await runTraining({ ...tiny(fs.mkdtempSync(path.join(os.tmpdir(), 'train-widen-')), 15), init: path.join(plain.dir, 'model.json'), advice: 'heuristic', totalSteps: 300 });
+    const w = loadCheckpoint(path.join(widened.dir, 'model.json')).weights;
+    expect(w.shape).toMatchObject({ inputs: 767, advice: 'heuristic' });
+    // A starting net whose advice disagrees with the options is refused.
+    await expect(runTraining({ ...tiny(fs.mkdtempSync(path.join(os.tmpdir(), 'train-clash-')), 16), init: path.join(a.dir, 'model.json'), advice: '' })).rejects.toThrow(/reads heuristic advice, the options say none/);
   });
 });

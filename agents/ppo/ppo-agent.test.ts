@@ -7,13 +7,20 @@ import { OBS_SIZE } from '../../env/observation/encode.ts';
 import { DEFAULT_RULESET } from '../../env/ruleset.ts';
 import { playGame } from '../../eval/game.ts';
 import { saveCheckpoint } from '../../policy/checkpoint.ts';
-import { initWeights } from '../../policy/weights.ts';
+import { initWeights, netInputs } from '../../policy/weights.ts';
+import { CzechPubEnv } from '../../env/env.ts';
+import { EnvObservation } from '../observation.ts';
 import { createAgent } from '../default-registry.ts';
 import { DEFAULT_MODEL, shippedModel } from './ppo-agent.ts';
 
-function checkpointFile(): string {
+function checkpointFile(advice = false): string {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ppo-agent-')), 'model.json');
-  const weights = initWeights({ inputs: OBS_SIZE, hidden: [32], actions: NUM_ACTIONS }, 'agent');
+  const shape = advice ? { inputs: netInputs('heuristic'), hidden: [32], actions: NUM_ACTIONS, advice: 'heuristic' as const } : { inputs: OBS_SIZE, hidden: [32], actions: NUM_ACTIONS };
+  const weights = initWeights(shape, 'agent');
+  if (advice) {
+    saveCheckpoint(file, { ruleset: DEFAULT_RULESET, players: 4, iteration: 0, steps: 0, options: {}, metrics: {}, createdAt: '', weights });
+    return file;
+  }
   // Larger head weights than the near-uniform initial ones, so argmax and sampling differ.
   for (const w of weights.layers[1].w.keys()) weights.layers[1].w[w] *= 300;
   saveCheckpoint(file, { ruleset: DEFAULT_RULESET, players: 4, iteration: 0, steps: 0, options: {}, metrics: {}, createdAt: '', weights });
@@ -70,5 +77,40 @@ describe('ppo agent', () => {
     expect(() => createAgent(`ppo:${file}:temperature=2`)).toThrow(/agent 'ppo:.*': unknown option 'temperature'/);
     expect(() => createAgent(`ppo:${file}:sample=maybe`)).toThrow(/option 'sample' must be true or false/);
     expect(() => createAgent('ppo:/nonexistent.json')).toThrow(/agent 'ppo:\/nonexistent.json': cannot read checkpoint/);
+  });
+
+  it('a net with advice reads what heuristic would play: untrained, it plays as heuristic does', async () => {
+    const advised = checkpointFile(true);
+    // Seat 0's decisions in heuristic games, asked of heuristic and of the untrained advised net.
+    let same = 0;
+    let asked = 0;
+    for (let g = 0; g < 3; g++) {
+      const seed = `advice/${g}`;
+      const env = new CzechPubEnv({ seed, players: 4, log: false });
+      const bots = Array.from({ length: 4 }, (_, seat) => {
+        const a = createAgent('heuristic');
+        a.reset?.({ seat, players: 4, seed: `${seed}/${seat}` });
+        return a;
+      });
+      const ppo = createAgent(`ppo:${advised}`);
+      ppo.reset?.({ seat: 0, players: 4, seed: `${seed}/0` });
+      while (!env.done) {
+        const seat = env.currentPlayer;
+        const legal = env.legalActions();
+        const obs = new EnvObservation(env, seat, legal);
+        const a = bots[seat].act(obs) as number;
+        if (seat === 0 && legal.length > 1) {
+          asked++;
+          if (ppo.act(obs) === a) same++;
+        }
+        env.step(a);
+      }
+    }
+    expect(asked).toBeGreaterThan(100);
+    // Tie-breaks are the only difference (the adviser draws its own).
+    expect(same / asked).toBeGreaterThan(0.97);
+    // ppo-search on such a net plays legally too (its prior and its judged positions read the advice).
+    const g = await playGame([createAgent(`ppo-search:${advised}:iterations=4`), createAgent('heuristic'), createAgent('heuristic')], { seed: 'advice-search' });
+    expect(g.agentDecisions[0]).toBeGreaterThan(0);
   });
 });

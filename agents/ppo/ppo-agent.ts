@@ -17,6 +17,7 @@ import { loadCheckpoint, type Checkpoint } from '../../policy/checkpoint.ts';
 import { argmaxMasked, sampleMasked } from '../../policy/masked.ts';
 import { JsNet } from '../../policy/weights.ts';
 import { rulesetMismatch, type Agent, type AgentObservation, type GameStart } from '../agent.ts';
+import { SeatInput } from './input.ts';
 
 /** The model that `ppo` alone plays at a table size without a model of its own. */
 export const DEFAULT_MODEL = fileURLToPath(new URL('../../models/ppo-4p.json', import.meta.url));
@@ -53,6 +54,8 @@ export class PpoAgent implements Agent {
   private net: JsNet;
   private readonly logits = new Float32Array(NUM_ACTIONS);
   private rng: RngState = seedRng('ppo');
+  private input: SeatInput;
+  private x: Float32Array;
   /** The ruleset its checkpoint was trained under (none for a net being trained). */
   readonly rulesetFingerprint?: string;
 
@@ -64,18 +67,26 @@ export class PpoAgent implements Agent {
     private readonly bySize?: (players: number) => Pick<Checkpoint, 'weights'>,
   ) {
     this.net = new JsNet(checkpoint.weights);
+    this.input = new SeatInput(checkpoint.weights.shape);
+    this.x = new Float32Array(this.input.size);
     this.rulesetFingerprint = checkpoint.env?.ruleset.fingerprint;
   }
 
   reset(game: GameStart): void {
     this.net = netForGame(this, game, this.net, this.bySize);
+    if (this.input.shape !== this.net.weights.shape) {
+      this.input = new SeatInput(this.net.weights.shape);
+      this.x = new Float32Array(this.input.size);
+    }
+    this.input.reset(game.seat, game.players, game.seed, game.ruleset);
     this.rng = seedRng(`ppo/${game.seed}`);
   }
   act(obs: AgentObservation): number {
     const legal = obs.legalActions;
     if (legal.length === 1) return legal[0];
     const mask = obs.mask;
-    this.net.forward(obs.encoding, mask, this.logits);
+    this.input.write(obs, this.x);
+    this.net.forward(this.x, mask, this.logits);
     // The trainer's own masked policy (policy/masked.ts), so play matches what was trained.
     return this.sample ? sampleMasked(this.logits, mask, 0, NUM_ACTIONS, this.rng).action : argmaxMasked(this.logits, mask, 0, NUM_ACTIONS);
   }

@@ -27,13 +27,13 @@
  */
 import { NUM_ACTIONS } from '../../env/actions.ts';
 import type { CzechPubEnv } from '../../env/env.ts';
-import { OBS_SIZE } from '../../env/observation/encode.ts';
 import { terminalRewards } from '../../env/rewards.ts';
 import type { Checkpoint } from '../../policy/checkpoint.ts';
 import { JsNet } from '../../policy/weights.ts';
 import type { Agent, AgentObservation, GameStart } from '../agent.ts';
 import { EnvObservation, maskOf } from '../observation.ts';
 import { beatsPaired } from '../paired.ts';
+import { SeatInput } from './input.ts';
 import { netForGame } from './ppo-agent.ts';
 
 export const PPO_SEARCH_DEFAULTS = {
@@ -70,7 +70,10 @@ const ROLLOUT_LIMIT = 2000;
 export class PpoSearchAgent implements Agent {
   private net: JsNet;
   private readonly logits = new Float32Array(NUM_ACTIONS);
-  private readonly obsBuf = new Float32Array(OBS_SIZE);
+  /** The net's input at the root (the seat's own adviser) and at the judged positions (another, so the root's stays the seat's). */
+  private root: SeatInput;
+  private leaf: SeatInput;
+  private x: Float32Array;
   private rollers: Agent[] = [];
   private gameSeed = 'ppo-search';
   private decision = 0;
@@ -87,12 +90,22 @@ export class PpoSearchAgent implements Agent {
     private readonly bySize?: (players: number) => Pick<Checkpoint, 'weights'>,
   ) {
     this.net = new JsNet(checkpoint.weights);
+    this.root = new SeatInput(checkpoint.weights.shape);
+    this.leaf = new SeatInput(checkpoint.weights.shape);
+    this.x = new Float32Array(this.root.size);
     this.rulesetFingerprint = checkpoint.env?.ruleset.fingerprint;
     makeAgent(o.rollout); // an unknown rollout agent fails now, not mid-game
   }
 
   reset(game: GameStart): void {
     this.net = netForGame(this, game, this.net, this.bySize);
+    if (this.root.shape !== this.net.weights.shape) {
+      this.root = new SeatInput(this.net.weights.shape);
+      this.leaf = new SeatInput(this.net.weights.shape);
+      this.x = new Float32Array(this.root.size);
+    }
+    this.root.reset(game.seat, game.players, game.seed, game.ruleset);
+    this.leaf.reset(game.seat, game.players, `${game.seed}/leaf`, game.ruleset);
     this.gameSeed = game.seed;
     this.decision = 0;
     this.rollers = Array.from({ length: game.players }, (_, seat) => {
@@ -110,7 +123,8 @@ export class PpoSearchAgent implements Agent {
     if (!obs.sampleWorld) throw new Error(`agent '${this.spec}' needs obs.sampleWorld (a locally held game) to search`);
     const seat = obs.seat;
     // The prior over the legal actions (softmax of the masked logits).
-    this.net.forward(obs.encoding, obs.mask, this.logits);
+    this.root.write(obs, this.x);
+    this.net.forward(this.x, obs.mask, this.logits);
     const max = Math.max(...legal.map((a) => this.logits[a]));
     const weights = legal.map((a) => Math.exp(this.logits[a] - max));
     const total = weights.reduce((x, y) => x + y, 0);
@@ -175,7 +189,9 @@ export class PpoSearchAgent implements Agent {
   }
 
   private valueOf(world: CzechPubEnv, seat: number): number {
-    return this.net.forward(world.encode(seat, this.obsBuf), maskOf(world.legalActions()), this.logits);
+    const legal = world.legalActions();
+    this.leaf.writeEnv(world, seat, legal, this.x);
+    return this.net.forward(this.x, maskOf(legal), this.logits);
   }
 }
 
