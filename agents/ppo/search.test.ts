@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { playGame } from '../../eval/game.ts';
 import { createAgent } from '../default-registry.ts';
-import type { PpoSearchAgent } from './search.ts';
+import { loadPolicy, shippedModel } from './ppo-agent.ts';
+import { valueScale, type PpoSearchAgent } from './search.ts';
 
 describe('ppo-search', () => {
   it('plays legally at 2–6 players with the shipped models, spending its iterations on the policy’s candidates', async () => {
@@ -66,5 +67,15 @@ describe('ppo-search', () => {
     expect(() => createAgent('ppo-search:rollout=ismcts')).toThrow(/option 'rollout' must be a fast synchronous agent/);
     expect(() => createAgent('ppo-search:rollout=nobody')).toThrow(/option 'rollout' must be a registered agent's spec/);
     expect(() => createAgent('ppo-search:/nonexistent.json')).toThrow(/agent 'ppo-search:\/nonexistent.json': cannot read checkpoint/);
+  });
+
+  it('scores a finished game on the scale its value head learned (the run\'s reward), rank where unsaid', () => {
+    for (const players of [2, 4, 6]) {
+      const c = loadPolicy(shippedModel(players));
+      expect(valueScale(c)).toBe(c.options.reward);
+    }
+    expect(valueScale(loadPolicy(shippedModel(4)))).toBe('win');
+    expect(valueScale({ options: {} })).toBe('rank');
+    expect(valueScale({ options: { reward: 'nonsense' } })).toBe('rank');
   });
 });

@@ -6,7 +6,8 @@
  * resampler (obs.sampleWorld: the seat's information set, hidden cards and dice dealt anew):
  * the action is played, the other seats play on with the `rollout` agent until this seat next
  * has a real choice, and there the policy net's value head scores the position (a finished
- * game scores its terminal 'rank' reward, the scale the shipped models' value heads learned).
+ * game scores the terminal reward the net's value head learned: its checkpoint's training
+ * reward, `rank` where the checkpoint does not say).
  * The k-th look at every candidate meets the same k-th world, so candidates are compared on
  * equal deals.
  *
@@ -27,7 +28,7 @@
  */
 import { NUM_ACTIONS } from '../../env/actions.ts';
 import type { CzechPubEnv } from '../../env/env.ts';
-import { terminalRewards } from '../../env/rewards.ts';
+import { REWARD_SCHEMES, terminalRewards, type RewardScheme } from '../../env/rewards.ts';
 import type { Checkpoint } from '../../policy/checkpoint.ts';
 import { JsNet } from '../../policy/weights.ts';
 import type { Agent, AgentObservation, GameStart } from '../agent.ts';
@@ -78,27 +79,31 @@ export class PpoSearchAgent implements Agent {
   private gameSeed = 'ppo-search';
   private decision = 0;
   readonly rulesetFingerprint?: string;
+  /** The terminal reward the value head learned: a finished game is scored on the same scale. */
+  private reward: RewardScheme;
   /** Visits per candidate of the last search, for tests and diagnostics. */
   lastVisits: Map<number, number> | null = null;
 
   constructor(
     readonly spec: string,
-    checkpoint: Pick<Checkpoint, 'weights'> & Partial<Pick<Checkpoint, 'env'>>,
+    checkpoint: Pick<Checkpoint, 'weights'> & Partial<Pick<Checkpoint, 'env' | 'options'>>,
     private readonly o: PpoSearchOptions,
     private readonly makeAgent: (spec: string) => Agent,
     /** For the shipped models: the checkpoint for a table of this many players (at each reset). */
-    private readonly bySize?: (players: number) => Pick<Checkpoint, 'weights'>,
+    private readonly bySize?: (players: number) => Pick<Checkpoint, 'weights' | 'options'>,
   ) {
     this.net = new JsNet(checkpoint.weights);
     this.root = new SeatInput(checkpoint.weights.shape);
     this.leaf = new SeatInput(checkpoint.weights.shape);
     this.x = new Float32Array(this.root.size);
     this.rulesetFingerprint = checkpoint.env?.ruleset.fingerprint;
+    this.reward = valueScale(checkpoint);
     makeAgent(o.rollout); // an unknown rollout agent fails now, not mid-game
   }
 
   reset(game: GameStart): void {
     this.net = netForGame(this, game, this.net, this.bySize);
+    if (this.bySize) this.reward = valueScale(this.bySize(game.players));
     if (this.root.shape !== this.net.weights.shape) {
       this.root = new SeatInput(this.net.weights.shape);
       this.leaf = new SeatInput(this.net.weights.shape);
@@ -185,7 +190,7 @@ export class PpoSearchAgent implements Agent {
       if (typeof a !== 'number') throw new Error(`agent '${this.spec}': rollout agent '${this.o.rollout}' is asynchronous; it needs a synchronous one`);
       world.step(a);
     }
-    return world.done ? terminalRewards('rank', world.scores())[seat] : this.valueOf(world, seat);
+    return world.done ? terminalRewards(this.reward, world.scores())[seat] : this.valueOf(world, seat);
   }
 
   private valueOf(world: CzechPubEnv, seat: number): number {
@@ -195,3 +200,8 @@ export class PpoSearchAgent implements Agent {
   }
 }
 
+/** The reward scheme a checkpoint's value head was trained on (its run's `reward`), else `rank`. */
+export function valueScale(checkpoint: Partial<Pick<Checkpoint, 'options'>>): RewardScheme {
+  const r = checkpoint.options?.reward;
+  return typeof r === 'string' && (REWARD_SCHEMES as readonly string[]).includes(r) ? (r as RewardScheme) : 'rank';
+}
