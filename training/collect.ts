@@ -353,7 +353,7 @@ export function replayChunk(
   const env = new VectorEnv({ numEnvs: spec.games, players: spec.players, seed: spec.seed, ruleset: spec.ruleset, reward: spec.reward, observe: false });
   env.reset();
   const width = buffer.width;
-  if (shape && shape.inputs !== width) throw new Error(`replay: a buffer of ${width}-float rows for a net of ${shape.inputs} inputs`);
+  if ((shape?.inputs ?? OBS_SIZE) !== width) throw new Error(`replay: a buffer of ${width}-float rows for a net of ${shape?.inputs ?? OBS_SIZE} inputs`);
   // The recorded seats' inputs, rebuilt as the player wrote them (their advisers asked at the same decisions).
   const inputs = shape?.advice ? new SeatInputs(shape, spec.players) : null;
   let used = 0;
@@ -363,7 +363,7 @@ export function replayChunk(
     const fail = (why: string) => new Error(`chunk ${spec.seed} game ${i} does not replay (${why}): was it played on another engine version?`);
     const open: number[][] = Array.from({ length: spec.players }, () => []);
     const recorded = new Set(g.recorded);
-    const seatInputs = g.recorded.map((seat) => inputs?.start(0, seat, `${env.seedOf(i)}/seat${seat}`, spec.ruleset) ?? null);
+    const seatInputs = Array.from({ length: spec.players }, (_, seat) => (inputs && recorded.has(seat) ? inputs.start(0, seat, `${env.seedOf(i)}/seat${seat}`, spec.ruleset) : null));
     let k = 0;
     let end = null;
     for (let t = 0; t < g.actions.length; t++) {
@@ -374,7 +374,7 @@ export function replayChunk(
         if (k >= g.logp.length) throw fail('more recorded decisions than log-probabilities');
         const r = buffer.push();
         env.writeObservation(i, buffer.obs, r * width, buffer.mask, r * NUM_ACTIONS);
-        seatInputs[g.recorded.indexOf(seat)]?.writeAdvice(new EnvObservation(game, seat), buffer.obs, r * width);
+        seatInputs[seat]?.writeAdvice(new EnvObservation(game, seat), buffer.obs, r * width);
         buffer.action[r] = g.actions[t];
         buffer.logp[r] = g.logp[k];
         buffer.value[r] = g.value[k];

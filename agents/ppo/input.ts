@@ -30,6 +30,7 @@ export class SeatInput {
   readonly size: number;
   private adviser: Agent | null = null;
   private adviserRuleset?: Ruleset;
+  private buf?: Float32Array;
 
   constructor(readonly shape: NetShape) {
     this.size = netInputs(shape.advice);
@@ -46,16 +47,19 @@ export class SeatInput {
     this.adviser.reset?.({ seat, players, seed: `${seed}/advice`, ...(ruleset ? { ruleset } : {}) });
   }
 
-  /** Writes the net's input for the seat's decision `obs` at `out[offset…offset+size)`. */
-  write(obs: AgentObservation, out: Float32Array, offset = 0): void {
-    out.set(obs.encoding, offset);
-    this.writeAdvice(obs, out, offset);
+  /** The net's input for the seat's decision `obs`: the encoding itself for a plain net (no copy), else this seat's buffer filled. */
+  input(obs: AgentObservation): Float32Array {
+    if (!this.shape.advice) return obs.encoding;
+    const x = (this.buf ??= new Float32Array(this.size));
+    x.set(obs.encoding);
+    this.writeAdvice(obs, x);
+    return x;
   }
 
-  /** The same, straight from a local env (the encoding is written in place, no copy). */
+  /** Writes the net's input straight from a local env at `out[offset…offset+size)` (the encoding in place). */
   writeEnv(env: CzechPubEnv, seat: number, legal: readonly number[], out: Float32Array, offset = 0): void {
     env.encode(seat, out, offset);
-    if (this.adviser) this.writeAdvice(new EnvObservation(env, seat, legal), out, offset);
+    if (this.shape.advice) this.writeAdvice(new EnvObservation(env, seat, legal), out, offset);
   }
 
   /** Only the advice part, for callers that have written the observation themselves. */

@@ -55,7 +55,6 @@ export class PpoAgent implements Agent {
   private readonly logits = new Float32Array(NUM_ACTIONS);
   private rng: RngState = seedRng('ppo');
   private input: SeatInput;
-  private x: Float32Array;
   /** The ruleset its checkpoint was trained under (none for a net being trained). */
   readonly rulesetFingerprint?: string;
 
@@ -68,16 +67,12 @@ export class PpoAgent implements Agent {
   ) {
     this.net = new JsNet(checkpoint.weights);
     this.input = new SeatInput(checkpoint.weights.shape);
-    this.x = new Float32Array(this.input.size);
     this.rulesetFingerprint = checkpoint.env?.ruleset.fingerprint;
   }
 
   reset(game: GameStart): void {
     this.net = netForGame(this, game, this.net, this.bySize);
-    if (this.input.shape !== this.net.weights.shape) {
-      this.input = new SeatInput(this.net.weights.shape);
-      this.x = new Float32Array(this.input.size);
-    }
+    if (this.input.shape !== this.net.weights.shape) this.input = new SeatInput(this.net.weights.shape);
     this.input.reset(game.seat, game.players, game.seed, game.ruleset);
     this.rng = seedRng(`ppo/${game.seed}`);
   }
@@ -85,8 +80,7 @@ export class PpoAgent implements Agent {
     const legal = obs.legalActions;
     if (legal.length === 1) return legal[0];
     const mask = obs.mask;
-    this.input.write(obs, this.x);
-    this.net.forward(this.x, mask, this.logits);
+    this.net.forward(this.input.input(obs), mask, this.logits);
     // The trainer's own masked policy (policy/masked.ts), so play matches what was trained.
     return this.sample ? sampleMasked(this.logits, mask, 0, NUM_ACTIONS, this.rng).action : argmaxMasked(this.logits, mask, 0, NUM_ACTIONS);
   }

@@ -74,6 +74,7 @@ export class PpoSearchAgent implements Agent {
   /** The net's input at the root (the seat's own adviser) and at the judged positions (another, so the root's stays the seat's). */
   private root: SeatInput;
   private leaf: SeatInput;
+  /** The judged positions' input buffer. */
   private x: Float32Array;
   private rollers: Agent[] = [];
   private gameSeed = 'ppo-search';
@@ -95,7 +96,7 @@ export class PpoSearchAgent implements Agent {
     this.net = new JsNet(checkpoint.weights);
     this.root = new SeatInput(checkpoint.weights.shape);
     this.leaf = new SeatInput(checkpoint.weights.shape);
-    this.x = new Float32Array(this.root.size);
+    this.x = new Float32Array(this.leaf.size);
     this.rulesetFingerprint = checkpoint.env?.ruleset.fingerprint;
     this.reward = valueScale(checkpoint);
     makeAgent(o.rollout); // an unknown rollout agent fails now, not mid-game
@@ -107,7 +108,7 @@ export class PpoSearchAgent implements Agent {
     if (this.root.shape !== this.net.weights.shape) {
       this.root = new SeatInput(this.net.weights.shape);
       this.leaf = new SeatInput(this.net.weights.shape);
-      this.x = new Float32Array(this.root.size);
+      this.x = new Float32Array(this.leaf.size);
     }
     this.root.reset(game.seat, game.players, game.seed, game.ruleset);
     this.leaf.reset(game.seat, game.players, `${game.seed}/leaf`, game.ruleset);
@@ -128,8 +129,7 @@ export class PpoSearchAgent implements Agent {
     if (!obs.sampleWorld) throw new Error(`agent '${this.spec}' needs obs.sampleWorld (a locally held game) to search`);
     const seat = obs.seat;
     // The prior over the legal actions (softmax of the masked logits).
-    this.root.write(obs, this.x);
-    this.net.forward(this.x, obs.mask, this.logits);
+    this.net.forward(this.root.input(obs), obs.mask, this.logits);
     const max = Math.max(...legal.map((a) => this.logits[a]));
     const weights = legal.map((a) => Math.exp(this.logits[a] - max));
     const total = weights.reduce((x, y) => x + y, 0);
