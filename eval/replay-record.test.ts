@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { createAgent } from '../agents/default-registry.ts';
+import { CzechPubEnv } from '../env/env.ts';
+import { EnvObservation } from '../agents/observation.ts';
+import { decodeReplay, encodeReplay, MAX_REPLAY_ACTIONS, recordOf, replayGame, ReplayFormatError } from './replay-record.ts';
+
+function finishedGame(seed: string, players: number): CzechPubEnv {
+  const env = new CzechPubEnv({ seed, players });
+  const agents = Array.from({ length: players }, (_, seat) => {
+    const a = createAgent('heuristic');
+    a.reset?.({ seat, players, seed: `${seed}/${seat}` });
+    return a;
+  });
+  while (!env.done) env.step(agents[env.currentPlayer].act(new EnvObservation(env, env.currentPlayer)) as number);
+  return env;
+}
+
+describe('replay records', () => {
+  it('round-trip through the link form and replay to the same final scores', () => {
+    for (const players of [2, 4, 6]) {
+      const env = finishedGame(`rec/${players}`, players);
+      const rec = recordOf(env, `rec/${players}`, false);
+      const link = encodeReplay(rec);
+      expect(link).toMatch(/^r1\.[2-6]\.[01]\.[0-9a-f]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+      const back = decodeReplay(link);
+      expect(back).toEqual(rec);
+      expect(replayGame(back).scores()).toEqual(env.scores());
+    }
+  });
+
+  it('refuses a malformed link, naming the part', () => {
+    const rec = recordOf(finishedGame('rec/bad', 3), 'rec/bad', false);
+    const link = encodeReplay(rec);
+    const parts = link.split('.');
+    const withPart = (i: number, v: string) => parts.map((p, j) => (j === i ? v : p)).join('.');
+    expect(() => decodeReplay('nonsense')).toThrow(/6 parts/);
+    expect(() => decodeReplay(withPart(0, 'r9'))).toThrow(/version/);
+    expect(() => decodeReplay(withPart(1, '7'))).toThrow(/players must be 2–6/);
+    expect(() => decodeReplay(withPart(2, 'x'))).toThrow(/askAll/);
+    expect(() => decodeReplay(withPart(3, 'ZZ'))).toThrow(/fingerprint/);
+    expect(() => decodeReplay(withPart(4, 'a+b'))).toThrow(/base64url/);
+    expect(() => decodeReplay(withPart(4, ''))).toThrow(/seed must be/);
+    expect(() => decodeReplay(withPart(5, Buffer.from([250]).toString('base64url')))).toThrow(/not an action id/);
+    expect(() => decodeReplay('x'.repeat(100_000))).toThrow(ReplayFormatError);
+    expect(() => decodeReplay(withPart(5, Buffer.alloc(MAX_REPLAY_ACTIONS + 1).toString('base64url')))).toThrow(/at most/);
+  });
+
+  it('replays only legal, complete games under their own rules', () => {
+    const rec = recordOf(finishedGame('rec/legal', 4), 'rec/legal', false);
+    const wrong = rec.actions.slice();
+    const env = new CzechPubEnv({ seed: rec.seed, players: 4 });
+    const illegal = Array.from({ length: 198 }, (_, a) => a).find((a) => !env.legalActions().includes(a))!;
+    wrong[0] = illegal;
+    expect(() => replayGame({ ...rec, actions: wrong })).toThrow(new RegExp(`action ${illegal} at step 0 is not legal there \\(legal: `));
+    expect(() => replayGame({ ...rec, actions: rec.actions.slice(0, 10) })).toThrow(/stops after 10 actions, before the game is over/);
+    expect(() => replayGame({ ...rec, actions: [...rec.actions, 0] })).toThrow(/game is over after/);
+    expect(() => replayGame({ ...rec, ruleset: 'abc' })).toThrow(/played under ruleset abc/);
+  });
+});

@@ -1,0 +1,98 @@
+/**
+ * A finished game as a replay: the deal's seed, the table size, the rules and every action in
+ * order. Seed and actions are the whole game (the engine is deterministic), so a tournament's
+ * games.jsonl line, a link in its report and the web viewer all carry this and nothing more.
+ *
+ * The link form is one URL-safe string (a fragment, never a path):
+ *
+ *   r1.<players>.<askAll 0|1>.<ruleset fingerprint>.<seed, base64url UTF-8>.<actions, base64url bytes>
+ *
+ * Every action id fits a byte (NUM_ACTIONS ≤ 256). Decoding checks each part and names the
+ * one that is wrong; replaying checks every action against the engine's legal ones.
+ */
+import { NUM_ACTIONS } from '../env/actions.ts';
+import { CzechPubEnv, DEFAULT_MAX_DECISIONS } from '../env/env.ts';
+import { DEFAULT_RULESET, type Ruleset } from '../env/ruleset.ts';
+import { rulesetFingerprint } from '../env/spec.ts';
+
+export interface ReplayRecord {
+  players: number;
+  seed: string;
+  askAll: boolean;
+  /** The fingerprint of the ruleset the game was played under (env/spec.ts). */
+  ruleset: string;
+  actions: number[];
+}
+
+/** The longest replay accepted: a game the env would have cut off is no longer. */
+export const MAX_REPLAY_ACTIONS = DEFAULT_MAX_DECISIONS;
+const MAX_SEED_CHARS = 200;
+const VERSION = 'r1';
+
+export class ReplayFormatError extends Error {
+  override name = 'ReplayFormatError';
+}
+
+/** The link form of a record. */
+export function encodeReplay(r: ReplayRecord): string {
+  for (const a of r.actions) if (!Number.isInteger(a) || a < 0 || a >= NUM_ACTIONS) throw new ReplayFormatError(`action ${a} is not an action id`);
+  return [
+    VERSION,
+    r.players,
+    r.askAll ? 1 : 0,
+    r.ruleset,
+    Buffer.from(r.seed, 'utf8').toString('base64url'),
+    Buffer.from(Uint8Array.from(r.actions)).toString('base64url'),
+  ].join('.');
+}
+
+const BASE64URL = /^[A-Za-z0-9_-]*$/;
+
+/** A record from its link form; throws ReplayFormatError naming the part that is wrong. */
+export function decodeReplay(link: string): ReplayRecord {
+  if (typeof link !== 'string' || link.length > 16 + MAX_SEED_CHARS * 2 + Math.ceil((MAX_REPLAY_ACTIONS * 4) / 3) + 64) {
+    throw new ReplayFormatError('a replay link must be a string of at most a few thousand characters');
+  }
+  const parts = link.split('.');
+  if (parts.length !== 6) throw new ReplayFormatError(`a replay link has 6 parts separated by '.', this one has ${parts.length}`);
+  const [version, players, askAll, ruleset, seed, actions] = parts;
+  if (version !== VERSION) throw new ReplayFormatError(`unknown replay link version '${version.slice(0, 8)}' (want '${VERSION}')`);
+  if (!/^[2-6]$/.test(players)) throw new ReplayFormatError('the replay link\'s players must be 2–6');
+  if (askAll !== '0' && askAll !== '1') throw new ReplayFormatError('the replay link\'s askAll must be 0 or 1');
+  if (!/^[0-9a-f]{1,64}$/.test(ruleset)) throw new ReplayFormatError('the replay link\'s ruleset must be a fingerprint (hex digits)');
+  if (!BASE64URL.test(seed) || !BASE64URL.test(actions)) throw new ReplayFormatError('the replay link\'s seed and actions must be base64url');
+  const seedText = Buffer.from(seed, 'base64url').toString('utf8');
+  if (seedText.length === 0 || seedText.length > MAX_SEED_CHARS) throw new ReplayFormatError(`the replay link's seed must be 1–${MAX_SEED_CHARS} characters`);
+  const bytes = Buffer.from(actions, 'base64url');
+  if (bytes.length > MAX_REPLAY_ACTIONS) throw new ReplayFormatError(`a replay has at most ${MAX_REPLAY_ACTIONS} actions`);
+  const ids = Array.from(bytes);
+  const bad = ids.findIndex((a) => a >= NUM_ACTIONS);
+  if (bad >= 0) throw new ReplayFormatError(`the replay link's action ${bad} (${ids[bad]}) is not an action id`);
+  return { players: Number(players), seed: seedText, askAll: askAll === '1', ruleset, actions: ids };
+}
+
+/**
+ * The game of a record replayed to its end under `ruleset` (the standard rules unless given),
+ * with the event log kept. Throws ReplayFormatError when the record was played under other
+ * rules, names the first illegal action (its step and the legal ones), and refuses a record
+ * whose actions stop before the game is over.
+ */
+export function replayGame(r: ReplayRecord, ruleset: Ruleset = DEFAULT_RULESET): CzechPubEnv {
+  const fingerprint = rulesetFingerprint(ruleset);
+  if (r.ruleset !== fingerprint) throw new ReplayFormatError(`the replay was played under ruleset ${r.ruleset}, this one is ${fingerprint}`);
+  if (r.actions.length > MAX_REPLAY_ACTIONS) throw new ReplayFormatError(`a replay has at most ${MAX_REPLAY_ACTIONS} actions`);
+  const env = new CzechPubEnv({ seed: r.seed, players: r.players, ruleset, askAll: r.askAll, maxDecisions: MAX_REPLAY_ACTIONS, log: true });
+  r.actions.forEach((a, step) => {
+    if (env.done) throw new ReplayFormatError(`the game is over after ${step} actions, the replay has ${r.actions.length}`);
+    const legal = env.legalActions();
+    if (!legal.includes(a)) throw new ReplayFormatError(`action ${a} at step ${step} is not legal there (legal: ${legal.join(', ')})`);
+    env.step(a);
+  });
+  if (!env.done) throw new ReplayFormatError(`the replay stops after ${r.actions.length} actions, before the game is over`);
+  return env;
+}
+
+/** The record of a game played to its end in `env` (its seed as the env was reset with). */
+export function recordOf(env: CzechPubEnv, seed: string, askAll: boolean, ruleset: Ruleset = DEFAULT_RULESET): ReplayRecord {
+  return { players: env.players, seed, askAll, ruleset: rulesetFingerprint(ruleset), actions: env.actions.slice() };
+}
