@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { A_DISCARD, A_SHOT_BEER, A_SHOT_NOTHING } from './action-codec.ts';
+import { actionConsequence, cardTexts, glossary } from './card-text.ts';
+import { CARD_IDS } from './cards.ts';
+import { DEFAULT_RULESET, parseRuleset } from './ruleset.ts';
+
+describe('card texts', () => {
+  it('say what every card does, with the numbers of the ruleset given', () => {
+    const texts = cardTexts(DEFAULT_RULESET);
+    for (const id of [...CARD_IDS, 'closing_time' as const]) expect(texts[id].length).toBeGreaterThan(30);
+    const changed = parseRuleset({ ...DEFAULT_RULESET, shotChoice: { beerLoss: 7, smallBeerLoss: 8, nothingLoss: 9 }, shotPoints: 11, abstinence: { ...DEFAULT_RULESET.abstinence, pointLoss: [4, 6] } });
+    const t = cardTexts(changed);
+    expect(t.lets_do_a_shot).toMatch(/loses 7 points.*loses 8 points.*loses 9 points/);
+    expect(t.rum).toContain('11 points');
+    expect(glossary(changed).find((g) => g.term === 'Abstinence')?.text).toMatch(/lose 4 points.*6 points/);
+    expect(actionConsequence(changed, A_SHOT_BEER, 0)).toBe('You lose 7 points; the beer gives nothing.');
+    expect(actionConsequence(changed, A_SHOT_NOTHING, 0)).toBe('You lose 9 points.');
+    expect(actionConsequence(changed, A_DISCARD, 1)).toMatch(/abstinence \(you lose 6 points/);
+    expect(actionConsequence(changed, A_DISCARD, 2)).toMatch(/thrown out/);
+  });
+});
