@@ -349,7 +349,7 @@ describe('HTTP API over a listening server', () => {
   it('serves the ruleset, the card names and the web page', async () => {
     const r = await call('GET', '/v1/ruleset');
     expect(r.body.ruleset.chart.length).toBeGreaterThan(1);
-    expect(r.body.cards[0]).toEqual({ id: 'beer', type: 0, name: 'Beer', kind: 'beer' });
+    expect(r.body.cards[0]).toMatchObject({ id: 'beer', type: 0, name: 'Beer', kind: 'beer' });
     expect(r.body.cards.filter((c: { kind: string }) => c.kind === 'x').map((c: { id: string }) => c.id)).toEqual(['excuse_me', 'mixed_up', 'knocked_over', 'warm_beer']);
     expect(r.body.players).toEqual({ min: 2, max: 6 });
     expect(r.body.actionGroups[0]).toEqual({ first: 0, last: 9, kind: 'Orders' });

@@ -37,18 +37,21 @@ import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { randomBytes } from 'node:crypto';
 import sjson from 'secure-json-parse';
 import { z } from 'zod';
 import type { Agent } from '../agents/agent.ts';
 import { ACTION_GROUPS, ACTION_SPACE_VERSION, describeAction, NUM_ACTIONS } from '../env/actions.ts';
-import { CARD_IDS, cardKind, cardName } from '../env/cards.ts';
+import { actionConsequence, cardTexts, glossary } from '../env/card-text.ts';
+import { CARD_IDS, cardKind, cardName, CLOSING_TIME } from '../env/cards.ts';
+import type { CzechPubEnv } from '../env/env.ts';
 import { OBS_SIZE } from '../env/observation/encode.ts';
 import { REWARD_SCHEMES } from '../env/rewards.ts';
 import { compileRuleset, type Ruleset } from '../env/ruleset.ts';
 import { rulesetFingerprint } from '../env/spec.ts';
+import { bearer } from './bearer.ts';
 import { PostedObservation } from './bot-obs.ts';
 import { BotPool } from './bot-pool.ts';
 import { BotSpecError, Catalogue, MAX_SPEC_LENGTH } from './catalogue.ts';
@@ -60,6 +63,8 @@ import { Streams } from './stream.ts';
 import { parsePostedView } from './view-schema.ts';
 import { LruMap } from './lru.ts';
 import { webFiles } from './web.ts';
+import { replayRoutes } from './replays.ts';
+import { tableRoutes } from './tables.ts';
 
 export interface ServerOptions extends Partial<Limits> {
   /** The operator's catalogue and limits (config.ts); the options above override its limits. */
@@ -69,11 +74,6 @@ export interface ServerOptions extends Partial<Limits> {
   /** Told of what the operator should know at start (a catalogue entry left out); default: the log, as a warning. */
   notice?: (line: string) => void;
   logger?: boolean;
-}
-
-function bearer(req: FastifyRequest): string | undefined {
-  const h = req.headers.authorization;
-  return h?.startsWith('Bearer ') ? h.slice(7).trim() : undefined;
 }
 
 function played(game: LiveGame, k: number) {
@@ -95,13 +95,24 @@ function seatState(game: LiveGame, viewer: Viewer, k = game.env.actions.length) 
     yourTurn: mine,
     view: (viewer === null ? env.publicView() : env.view(viewer)) as unknown as Record<string, unknown>,
     text: viewer === null ? null : env.text(viewer),
-    legalActions: mine ? named(env.legalActions(), viewer, env.players) : [],
+    legalActions: mine ? noted(env.legalActions(), viewer, env) : [],
+    openSeats: [...game.open.keys()].sort((a, b) => a - b),
     scores: game.env.done ? game.env.scores() : null,
     step: k,
     steps,
     events: stepEvents(game, k, viewer),
     lastAction: k > 0 ? played(game, k - 1) : null,
   };
+}
+
+/** A seat's legal actions with what each costs or causes where its name does not say. */
+function noted(legal: number[], seat: number, env: CzechPubEnv) {
+  const ruleset = env.config.ruleset;
+  const token = env.view(seat).table[seat].abstinence;
+  return named(legal, seat, env.players).map((a) => {
+    const note = actionConsequence(ruleset, a.id, token);
+    return note ? { ...a, note } : a;
+  });
 }
 
 function stepParam(game: LiveGame, k: number | undefined): number {
@@ -219,10 +230,13 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
     // A string body goes out as it is (fastify serializes only objects); the type provider expects the object.
     reply.type('application/json; charset=utf-8').send(botListing as unknown as z.infer<typeof S.botList>));
 
+  const texts = cardTexts(ruleset);
   app.get('/v1/ruleset', { schema: { response: { 200: S.rulesetAnswer } } }, async () => ({
     ruleset: ruleset as unknown as Record<string, unknown>,
     fingerprint: rulesetId.fingerprint,
-    cards: CARD_IDS.map((id, type) => ({ id, type, name: cardName(type), kind: cardKind(type) })),
+    cards: CARD_IDS.map((id, type) => ({ id, type, name: cardName(type), kind: cardKind(type), text: texts[id] })),
+    closingTime: { name: cardName(CLOSING_TIME), text: texts.closing_time },
+    glossary: glossary(ruleset),
     players: { min, max },
     actionSpaceVersion: ACTION_SPACE_VERSION,
     actionGroups: [...ACTION_GROUPS],
@@ -285,7 +299,7 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
   app.post('/v1/games', {
     schema: {
       body: z.object({
-        seats: z.array(specString).min(min).max(max).describe("'remote' for a seat played through the API, or a bot from GET /v1/bots, per seat."),
+        seats: z.array(specString).min(min).max(max).describe("Per seat: 'remote' for a seat played through the API (its token comes back here), 'open' for a seat anyone may take from the lobby (POST /v1/games/{id}/join), or a bot from GET /v1/bots."),
         seed: seedSchema.optional().describe('Deals the game. Without one, a random seed is drawn; it is shown in the replay once the game is over.'),
         reward: z.enum(REWARD_SCHEMES).optional(),
       }).strict(),
@@ -366,6 +380,9 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
       scores: game.env.scores(),
     };
   });
+
+  tableRoutes(app, store);
+  replayRoutes(app, store, ruleset);
 
   for (const [path, file] of webFiles()) {
     app.get(path, { schema: { hide: true } }, async (_req, reply) => reply.type(file.type).header('cache-control', 'no-cache').send(file.body));

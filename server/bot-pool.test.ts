@@ -15,7 +15,7 @@ afterEach(() => {
   for (const p of pools.splice(0)) p.close();
 });
 
-const limits = { maxGames: 100, maxGamesPerClient: 100, idleMs: 600_000 };
+const limits = { maxGames: 100, maxGamesPerClient: 100, idleMs: 600_000, maxOpenGames: 10 };
 const seats = ['ismcts:iterations=20', 'heuristic', 'ismcts:iterations=20:rollout=greedy'];
 
 describe('bot worker pool', () => {

@@ -134,6 +134,8 @@ export class Catalogue {
       description: e.description,
       options: Object.fromEntries(e.vary),
       servesPostedViews: e.needs === undefined,
+      // The live-game rule of games.ts: a bot that reads the world must run on the bot workers.
+      seatsLiveGames: e.needs !== 'world' || e.heavy,
       heavy: e.heavy,
     }));
   }

@@ -46,6 +46,8 @@ export const limitsSchema = z.object({
   maxGamesPerClient: int(1, 1_000_000),
   /** A game nobody asked about for this long is dropped. */
   idleMs: int(1000, 7 * 24 * 3600_000),
+  /** Games with seats open to anyone (the lobby) at once, in all. */
+  maxOpenGames: int(0, 10_000),
   /** Hard limit on one decision of a heavy bot (ismcts) on the worker threads: past it the worker is stopped and the seat plays its fallback. */
   decisionMs: int(10, 600_000),
   /** Heap limit of each bot worker thread, MB. */
@@ -84,6 +86,7 @@ export const DEFAULT_LIMITS: Limits = {
   maxGames: 1000,
   maxGamesPerClient: 50,
   idleMs: 30 * 60_000,
+  maxOpenGames: 100,
   decisionMs: 10_000,
   workerMemoryMb: 512,
   botWorkers: 1,

@@ -4,7 +4,7 @@ import { ApiError, GameStore, type LiveGame } from './games.ts';
 
 function store(maxGames = 2, idleMs = 60_000, maxGamesPerClient = 100) {
   const clock = { t: 1_000_000 };
-  return { clock, games: new GameStore({ maxGames, idleMs, maxGamesPerClient }, new Catalogue(), null, () => clock.t) };
+  return { clock, games: new GameStore({ maxGames, idleMs, maxGamesPerClient, maxOpenGames: 2 }, new Catalogue(), null, () => clock.t) };
 }
 
 const status = (f: () => unknown): number | null => {

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { describeAction } from '../env/actions.ts';
-import { CzechPubEnv } from '../env/env.ts';
+import { CzechPubEnv, type ResetOptions } from '../env/env.ts';
 import type { GameEvent } from '../env/events.ts';
 import { eventForSeat } from '../env/observation/visible.ts';
 import { narrateEvent } from '../env/narrate.ts';
@@ -17,8 +17,11 @@ import type { BotPool } from './bot-pool.ts';
 import { BotSpecError, type Catalogue } from './catalogue.ts';
 import { ClientCounts } from './client-counts.ts';
 
+/** A seat for a person who joins from the lobby: its token is handed out once, by join. */
+export const OPEN_SEAT = 'open';
+
 export interface CreateGame {
-  /** 'remote' or a catalogue bot spec, per seat. */
+  /** 'remote' (its token goes to the creator), 'open' (for the lobby) or a catalogue bot spec, per seat. */
   seats: string[];
   seed: string;
   reward: RewardScheme;
@@ -30,6 +33,8 @@ export interface StoreLimits {
   maxGames: number;
   maxGamesPerClient: number;
   idleMs: number;
+  /** Games with open seats waiting in the lobby at once, in all (a listing stays short and cheap). */
+  maxOpenGames: number;
 }
 
 /** A bot seat: an agent played in this thread, or a heavy one played on the bot workers. */
@@ -73,6 +78,9 @@ export interface LiveGame {
   touched: number;
   /** Called after every change, and with 'gone' when the game expires (event streams wait on it). */
   listeners: Set<(gone?: 'gone') => void>;
+  /** Open seats nobody has joined yet (their tokens are in `tokens`, unknown to anyone). */
+  open: Map<number, string>;
+  created: number;
 }
 
 /** Who reads: a seat, or null for an onlooker with the watch token. */
@@ -154,9 +162,11 @@ export class GameStore {
     if (this.games.size >= this.limits.maxGames) throw new ApiError(429, `too many live games (limit ${this.limits.maxGames}); try again later`);
     const id = randomBytes(9).toString('base64url');
     const labels: string[] = [];
+    const open = o.seats.some((s) => s === OPEN_SEAT);
+    if (open && this.openGames() >= this.limits.maxOpenGames) throw new ApiError(429, `the lobby holds ${this.limits.maxOpenGames} games with open seats, the most it may; join one of them, or try again later`);
     const bots = o.seats.map((s, seat): SeatBot | null => {
-      if (s === 'remote') {
-        labels.push(s);
+      if (s === 'remote' || s === OPEN_SEAT) {
+        labels.push('remote');
         return null;
       }
       try {
@@ -172,23 +182,69 @@ export class GameStore {
     const env = new CzechPubEnv({ seed: o.seed, players: o.seats.length, reward: o.reward, ruleset: this.catalogue.ruleset, log: true });
     const tokens = new Map<string, number>();
     const list: { seat: number; token: string }[] = [];
+    const openSeats = new Map<number, string>();
     o.seats.forEach((s, seat) => {
-      if (s !== 'remote') return;
+      if (s !== 'remote' && s !== OPEN_SEAT) return;
       const token = randomBytes(18).toString('base64url');
       tokens.set(token, seat);
-      list.push({ seat, token });
+      if (s === OPEN_SEAT) openSeats.set(seat, token);
+      else list.push({ seat, token });
     });
     const starts = o.seats.map((_, seat) => ({ seat, players: o.seats.length, seed: `${o.seed}/seat${seat}`, ruleset: this.catalogue.ruleset }));
     bots.forEach((b, seat) => (b && 'agent' in b ? b.agent.reset?.(starts[seat]) : undefined));
     const game: LiveGame = {
       id, env, seats: labels, bots, starts, tokens, client, settled: false, faults: [], watchToken: randomBytes(18).toString('base64url'), logAt: [env.eventCount], actors: [], scrub: null,
-      queue: Promise.resolve(), touched: this.now(), listeners: new Set(),
+      queue: Promise.resolve(), touched: this.now(), listeners: new Set(), open: openSeats, created: this.now(),
     };
     this.games.set(id, game);
     this.perClient.add(client);
     await this.run(game, () => this.playBots(game));
     this.settle(game);
     return { game, tokens: list };
+  }
+
+  /**
+   * A finished game replayed from its seed and actions (a tournament's record, already checked
+   * by replayGame), held like any finished game: its replay frames open with the watch token,
+   * and it is the first to go when room is needed.
+   */
+  adopt(config: ResetOptions, actions: readonly number[], seats: string[]): LiveGame {
+    this.expire(this.games.size >= this.limits.maxGames);
+    if (this.games.size >= this.limits.maxGames) this.evictFinished();
+    if (this.games.size >= this.limits.maxGames) throw new ApiError(429, `too many live games (limit ${this.limits.maxGames}); try again later`);
+    const env = new CzechPubEnv({ ...config, log: true });
+    const game: LiveGame = {
+      id: randomBytes(9).toString('base64url'), env, seats, bots: seats.map(() => null), starts: [], tokens: new Map(), client: 'replay', settled: true, faults: [],
+      watchToken: randomBytes(18).toString('base64url'), logAt: [env.eventCount], actors: [], scrub: null, queue: Promise.resolve(), touched: this.now(), listeners: new Set(),
+      open: new Map(), created: this.now(),
+    };
+    for (const a of actions) step(game, a);
+    this.games.set(game.id, game);
+    return game;
+  }
+
+  /** Games in progress with a seat open to join, newest first (at most maxOpenGames of them exist). */
+  lobby(): LiveGame[] {
+    this.expire();
+    return [...this.games.values()].filter((g) => g.open.size > 0 && !g.env.done).sort((a, b) => b.created - a.created);
+  }
+
+  private openGames(): number {
+    let n = 0;
+    for (const g of this.games.values()) if (g.open.size > 0 && !g.env.done) n++;
+    return n;
+  }
+
+  /** Hands out an open seat's token, once: the seat asked for, or the first open one. */
+  join(game: LiveGame, seat: number | undefined): { seat: number; token: string } {
+    if (game.env.done) throw new ApiError(409, 'the game is over');
+    if (game.open.size === 0) throw new ApiError(409, 'this game has no open seat left');
+    const chosen = seat ?? [...game.open.keys()].sort((a, b) => a - b)[0];
+    const token = game.open.get(chosen);
+    if (token === undefined) throw new ApiError(409, `seat ${chosen} is not open; open seats: ${[...game.open.keys()].sort((a, b) => a - b).join(', ')}`);
+    game.open.delete(chosen);
+    for (const l of game.listeners) l();
+    return { seat: chosen, token };
   }
 
   get(id: string): LiveGame {

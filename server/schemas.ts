@@ -14,7 +14,8 @@ const ERROR_TEXT: Record<number, string> = {
   401: 'No token: send Authorization: Bearer <token>.',
   403: 'The token opens no seat of this game, or may only watch; or the server runs no tournaments.',
   404: 'No such game, bot, tournament or step.',
-  409: 'Not now: not your turn, an illegal action, the game not over (replays), or already over.',
+  409: 'Not now: not your turn, an illegal action, the game not over (replays), or already over; no open seat left.',
+  422: 'A replay that cannot be played here: another ruleset, an illegal action, or a record that stops early.',
   413: 'Request body too large.',
   429: 'A limit: requests per second, live games or tournaments (in all or yours), event streams.',
 };
@@ -36,6 +37,7 @@ export const SECURITY_SCHEMES = {
 };
 
 const namedAction = z.object({ id: z.number().int(), name: z.string() });
+const seatAction = namedAction.extend({ note: z.string().optional().describe('What choosing it costs or causes, when its name does not say (points lost, an abstinence).') });
 const objectView = z.looseObject({}).describe('A seat\'s view (PlayerView, env/observation/view.ts), or the public view for the watch token.');
 const event = z.looseObject({ k: z.string(), text: z.string().nullable() }).describe('An event as the viewer saw it, with its narration.');
 
@@ -51,6 +53,7 @@ export const botList = z.object({
     description: z.string(),
     options: z.record(z.string(), botOption).describe('Options a client may set, with their range or values.'),
     servesPostedViews: z.boolean().describe('Whether POST /v1/bots/{spec}/act can ask it (search and language-model bots need a game held here).'),
+    seatsLiveGames: z.boolean().describe('Whether it can fill a seat of a game made by POST /v1/games (the page offers only these).'),
     heavy: z.boolean().describe('Its decisions run on the bot worker threads, under a time and memory limit.'),
   })),
 });
@@ -73,7 +76,8 @@ export const seatState = z.object({
   yourTurn: z.boolean(),
   view: objectView,
   text: z.string().nullable(),
-  legalActions: z.array(namedAction),
+  legalActions: z.array(seatAction),
+  openSeats: z.array(z.number().int()).describe('Seats waiting for someone to join from the lobby.'),
   scores: z.array(z.number()).nullable(),
   step: z.number().int(),
   steps: z.number().int(),
@@ -120,7 +124,9 @@ export const jobAnswer = z.object({
 export const rulesetAnswer = z.object({
   ruleset: z.looseObject({}).describe('Every number of the game (env/ruleset.ts).'),
   fingerprint: z.string().describe("The ruleset's fingerprint (env/spec.ts): results and checkpoints made under these rules record it."),
-  cards: z.array(z.object({ id: z.string(), type: z.number().int(), name: z.string(), kind: z.string() })),
+  cards: z.array(z.object({ id: z.string(), type: z.number().int(), name: z.string(), kind: z.string(), text: z.string().describe('What the card does, from the ruleset (env/card-text.ts).') })),
+  closingTime: z.object({ name: z.string(), text: z.string() }),
+  glossary: z.array(z.object({ term: z.string(), text: z.string() })).describe('The terms of the table (points and score, the chart, PAUSE, abstinence), from the ruleset.'),
   players: z.object({ min: z.number().int(), max: z.number().int() }),
   actionSpaceVersion: z.number().int(),
   actionGroups: z.array(z.object({ first: z.number().int(), last: z.number().int(), kind: z.string() })),
@@ -130,4 +136,39 @@ export const health = z.object({
   status: z.literal('ok'),
   uptimeSec: z.number(),
   ruleset: z.object({ name: z.string(), fingerprint: z.string() }).describe('The rules every game here is played under.'),
+});
+
+export const lobbyAnswer = z.object({
+  games: z.array(z.object({
+    id: z.string(),
+    players: z.number().int(),
+    seats: z.array(z.object({ seat: z.number().int(), who: z.string().describe("'person' or the bot's name"), open: z.boolean() })),
+    turn: z.number().int(),
+    ageSec: z.number(),
+  })),
+});
+
+const digestPreview = z.object({
+  points: z.number().int(),
+  drunkenness: z.number().int(),
+  total: z.number().int().nullable(),
+  passChance: z.number().nullable(),
+  abstinence: z.boolean(),
+  thrownOut: z.boolean(),
+  skips: z.boolean(),
+});
+
+export const previewAnswer = z.object({
+  step: z.number().int(),
+  now: digestPreview.nullable().describe('Digesting what is in front now (saying done with no reaction); null at any decision but choosing what to play.'),
+  actions: z.array(digestPreview.extend({ id: z.number().int(), name: z.string() })).describe('The same after playing each order or Flattery that is legal now.'),
+});
+
+export const replayOpened = z.object({
+  id: z.string(),
+  players: z.number().int(),
+  seats: z.array(z.string()),
+  watchToken: z.string().describe('Opens the replay frames: GET /v1/games/{id}/replay/{step}.'),
+  steps: z.number().int(),
+  scores: z.array(z.number()),
 });

@@ -1,0 +1,76 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CzechPubEnv } from '../env/env.ts';
+import { randInt, seedRng } from '../env/rng.ts';
+import { encodeReplay, recordOf, type ReplayRecord } from '../eval/replay-record.ts';
+import { buildServer } from './app.ts';
+
+let app: FastifyInstance;
+
+beforeAll(async () => {
+  app = await buildServer({ rateLimit: 0 });
+});
+
+afterAll(async () => {
+  await app.close();
+});
+
+/** A finished game between random players, as its record. */
+function playedRecord(seed: string, players = 3): { record: ReplayRecord; scores: number[] } {
+  const env = new CzechPubEnv({ seed, players, log: false });
+  const rng = seedRng(`${seed}:moves`);
+  while (!env.done) {
+    const legal = env.legalActions();
+    env.step(legal[randInt(rng, legal.length)]);
+  }
+  return { record: recordOf(env, seed, false), scores: env.scores() };
+}
+
+const post = async (payload: unknown) => {
+  const res = await app.inject({ method: 'POST', url: '/v1/replays', payload: payload as object });
+  return { status: res.statusCode, body: res.json() as Record<string, any> };
+};
+
+describe('POST /v1/replays', () => {
+  it('opens a link and a record as finished games whose replay frames end on the recorded scores', async () => {
+    const { record, scores } = playedRecord('replay-1');
+    for (const payload of [{ link: encodeReplay(record) }, { record, seats: ['heuristic', 'ppo', 'random'] }]) {
+      const r = await post(payload);
+      expect(r.status).toBe(201);
+      expect(r.body).toMatchObject({ players: 3, steps: record.actions.length, scores });
+      const last = await app.inject({ url: `/v1/games/${r.body.id}/replay/${r.body.steps}`, headers: { authorization: `Bearer ${r.body.watchToken}` } });
+      expect(last.statusCode).toBe(200);
+      expect(last.json().scores).toEqual(scores);
+      const first = await app.inject({ url: `/v1/games/${r.body.id}/replay/1`, headers: { authorization: `Bearer ${r.body.watchToken}` } });
+      expect(first.json().next.id).toBe(record.actions[1]);
+    }
+    expect((await post({ record, seats: ['a', 'b', 'c'] })).body.seats).toEqual(['a', 'b', 'c']);
+  });
+
+  it('refuses, naming the problem: a malformed link (400), another ruleset, an illegal action or an early stop (422), a bad shape (400)', async () => {
+    const { record } = playedRecord('replay-2', 2);
+    expect(await post({ link: 'r1.9.0.ab.cw.AA' })).toMatchObject({ status: 400, body: { error: "link: the replay link's players must be 2–6" } });
+    expect((await post({ link: 'x' })).body.error).toMatch(/^link: a replay link has 6 parts/);
+    expect((await post({ record: { ...record, ruleset: 'abc123' } })).body.error).toMatch(/played under ruleset abc123, this one is/);
+    expect((await post({ record: { ...record, ruleset: 'abc123' } })).status).toBe(422);
+    const illegal = [...record.actions];
+    illegal[0] = 197; // a shot choice where the first player chooses what to play
+    expect(await post({ record: { ...record, actions: illegal } })).toMatchObject({ status: 422, body: { error: expect.stringMatching(/^action 197 at step 0 is not legal there/) } });
+    expect((await post({ record: { ...record, actions: record.actions.slice(0, 5) } })).body.error).toMatch(/stops after 5 actions/);
+    expect((await post({ record: { ...record, actions: [300] } })).status).toBe(400);
+    expect((await post({ record: { ...record, path: '/etc/passwd' } })).body.error).toMatch(/invalid request/);
+    expect((await post({ link: encodeReplay(record), seats: ['only one'] })).body.error).toBe('seats: the game has 2 players, 1 names were sent');
+    expect((await post({ record, seats: ['<script>', 'b'] })).status).toBe(400);
+    expect((await post({ link: 'a'.repeat(9000) })).status).toBe(400);
+  });
+
+  it('holds replays within the server\'s game limit: an older finished one makes room', async () => {
+    const small = await buildServer({ rateLimit: 0, maxGames: 1 });
+    const { record } = playedRecord('replay-3', 2);
+    const a = await small.inject({ method: 'POST', url: '/v1/replays', payload: { record } });
+    const b = await small.inject({ method: 'POST', url: '/v1/replays', payload: { record } });
+    expect([a.statusCode, b.statusCode]).toEqual([201, 201]);
+    expect((await small.inject({ url: `/v1/games/${a.json().id}/replay/0`, headers: { authorization: `Bearer ${a.json().watchToken}` } })).statusCode).toBe(404);
+    await small.close();
+  });
+});

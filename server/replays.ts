@@ -1,0 +1,62 @@
+/**
+ * A tournament's game opened in the page: the client sends its replay link or its record
+ * (eval/replay-record.ts), the server replays it under its own ruleset with replayGame (every
+ * action checked), and holds it as a finished game whose frames the existing replay routes
+ * serve with the watch token. What a client sends is data only: never a path, a URL or code.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { NUM_ACTIONS } from '../env/actions.ts';
+import type { Ruleset } from '../env/ruleset.ts';
+import { decodeReplay, MAX_REPLAY_ACTIONS, replayGame, ReplayFormatError, type ReplayRecord } from '../eval/replay-record.ts';
+import { ApiError, type GameStore } from './games.ts';
+import * as S from './schemas.ts';
+
+/** A link is one line of a few thousand characters at most (decodeReplay checks it exactly). */
+const MAX_LINK = 8000;
+
+const record = z.object({
+  players: z.number().int().min(2).max(6),
+  seed: z.string().min(1).max(200),
+  askAll: z.boolean(),
+  ruleset: z.string().regex(/^[0-9a-f]{1,64}$/, 'a ruleset fingerprint (hex digits)'),
+  actions: z.array(z.number().int().min(0).max(NUM_ACTIONS - 1)).max(MAX_REPLAY_ACTIONS),
+}).strict();
+
+/** Names to show per seat (a tournament's agents): display text, nothing more. */
+const seatNames = z.array(z.string().min(1).max(80).regex(/^[\w .:=/+-]+$/, 'a seat name is letters, digits, spaces and _ . : = / + -')).max(6);
+
+export function replayRoutes(app: FastifyInstance, store: GameStore, ruleset: Ruleset): void {
+  app.withTypeProvider<ZodTypeProvider>().post('/v1/replays', {
+    schema: {
+      description: "A finished game from its replay link (a report's `#replay=` part) or its record (a games.jsonl line's fields): replayed under this server's rules, every action checked, then served like any finished game's replay (GET /v1/games/{id}/replay/{step} with the watch token).",
+      body: z.union([
+        z.object({ link: z.string().min(1).max(MAX_LINK), seats: seatNames.optional() }).strict(),
+        z.object({ record, seats: seatNames.optional() }).strict(),
+      ]),
+      response: { 201: S.replayOpened, ...S.errors(400, 413, 422, 429) },
+    },
+  }, async (req, reply) => {
+    const body = req.body;
+    let r: ReplayRecord;
+    try {
+      r = 'link' in body ? decodeReplay(body.link) : body.record;
+    } catch (e) {
+      if (e instanceof ReplayFormatError) throw new ApiError(400, `link: ${e.message}`);
+      throw e;
+    }
+    if (body.seats && body.seats.length !== r.players) throw new ApiError(400, `seats: the game has ${r.players} players, ${body.seats.length} names were sent`);
+    let env;
+    try {
+      env = replayGame(r, ruleset);
+    } catch (e) {
+      // Another ruleset, an illegal action, a record that stops early: the record is wrong, not the request's shape.
+      if (e instanceof ReplayFormatError) throw new ApiError(422, e.message);
+      throw e;
+    }
+    const seats = body.seats ?? Array.from({ length: r.players }, () => 'tournament seat');
+    const game = store.adopt({ seed: r.seed, players: r.players, ruleset, askAll: r.askAll, maxDecisions: MAX_REPLAY_ACTIONS }, env.actions, seats);
+    return reply.code(201).send({ id: game.id, players: r.players, seats, watchToken: game.watchToken, steps: env.actions.length, scores: env.scores() });
+  });
+}

@@ -1,0 +1,104 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeAction } from '../env/action-codec.ts';
+import { buildServer } from './app.ts';
+
+let app: FastifyInstance;
+
+beforeAll(async () => {
+  app = await buildServer({ rateLimit: 0, maxOpenGames: 2 });
+});
+
+afterAll(async () => {
+  await app.close();
+});
+
+async function call(method: 'GET' | 'POST', url: string, payload?: unknown, token?: string) {
+  const res = await app.inject({ method, url, payload: payload as object, headers: token ? { authorization: `Bearer ${token}` } : {} });
+  return { status: res.statusCode, body: res.json() as Record<string, any>, text: res.body };
+}
+
+describe('the lobby and open seats', () => {
+  it('lists a game with an open seat by public facts only, hands its seat out once, then no longer lists it', async () => {
+    const made = await call('POST', '/v1/games', { seats: ['remote', 'open', 'random'], seed: 'lobby-1' });
+    expect(made.status).toBe(201);
+    expect(made.body.tokens.map((t: { seat: number }) => t.seat)).toEqual([0]);
+    const lobby = await call('GET', '/v1/games');
+    expect(lobby.status).toBe(200);
+    const entry = lobby.body.games.find((g: { id: string }) => g.id === made.body.id);
+    expect(entry.seats).toEqual([{ seat: 0, who: 'person', open: false }, { seat: 1, who: 'person', open: true }, { seat: 2, who: 'random', open: false }]);
+    // Nothing secret: no token, no watch token, no seed, no hand.
+    for (const secret of [made.body.tokens[0].token, made.body.watchToken, 'lobby-1', 'hand']) expect(lobby.text).not.toContain(secret);
+
+    const joined = await call('POST', `/v1/games/${made.body.id}/join`, {});
+    expect(joined.status).toBe(200);
+    expect(joined.body.seat).toBe(1);
+    const view = await call('GET', `/v1/games/${made.body.id}/view`, undefined, joined.body.token);
+    expect(view.status).toBe(200);
+    expect(view.body.seat).toBe(1);
+    expect(view.body.openSeats).toEqual([]);
+    expect(lobby.text).not.toContain(joined.body.token);
+    const again = await call('POST', `/v1/games/${made.body.id}/join`, {});
+    expect(again).toMatchObject({ status: 409, body: { error: 'this game has no open seat left' } });
+    expect((await call('GET', '/v1/games')).body.games.some((g: { id: string }) => g.id === made.body.id)).toBe(false);
+  });
+
+  it('names what is wrong with a join, and holds the limit on games with open seats', async () => {
+    const made = await call('POST', '/v1/games', { seats: ['open', 'random', 'open'], seed: 'lobby-2' });
+    expect(made.status).toBe(201);
+    expect((await call('GET', `/v1/games/${made.body.id}/view`, undefined, 'x')).status).toBe(403);
+    expect(await call('POST', `/v1/games/${made.body.id}/join`, { seat: 1 })).toMatchObject({ status: 409, body: { error: 'seat 1 is not open; open seats: 0, 2' } });
+    expect((await call('POST', `/v1/games/${made.body.id}/join`, { seat: -1 })).status).toBe(400);
+    expect((await call('POST', `/v1/games/${made.body.id}/join`, { seat: 2, extra: 1 })).body.error).toMatch(/invalid request/);
+    expect((await call('POST', '/v1/games/nope/join', {})).status).toBe(404);
+    expect((await call('POST', `/v1/games/${made.body.id}/join`, { seat: 2 })).body.seat).toBe(2);
+    // maxOpenGames is 2: this game (seat 0 still open) and one more; the third is refused.
+    expect((await call('POST', '/v1/games', { seats: ['open', 'random'], seed: 'lobby-3' })).status).toBe(201);
+    const over = await call('POST', '/v1/games', { seats: ['open', 'random'], seed: 'lobby-4' });
+    expect(over.status).toBe(429);
+    expect(over.body.error).toMatch(/the lobby holds 2 games with open seats/);
+    // Games without open seats are not held back by the lobby's limit.
+    expect((await call('POST', '/v1/games', { seats: ['remote', 'random'], seed: 'lobby-5' })).status).toBe(201);
+  });
+});
+
+describe('GET /v1/games/:id/preview', () => {
+  it("previews exactly the seat's legal orders and Flattery when it chooses what to play, and nothing at other decisions", async () => {
+    const made = await call('POST', '/v1/games', { seats: ['remote', 'random', 'random'], seed: 'preview-1' });
+    const { id } = made.body;
+    const token = made.body.tokens[0].token;
+    expect((await call('GET', `/v1/games/${id}/preview`)).status).toBe(401);
+    expect((await call('GET', `/v1/games/${id}/preview`, undefined, made.body.watchToken)).body.error).toMatch(/watch token/);
+    expect((await call('GET', `/v1/games/${id}/preview`, undefined, 'wrong')).status).toBe(403);
+    let previewed = 0;
+    for (let i = 0; i < 60; i++) {
+      const view = await call('GET', `/v1/games/${id}/view`, undefined, token);
+      if (view.body.done) break;
+      const p = await call('GET', `/v1/games/${id}/preview`, undefined, token);
+      expect(p.status).toBe(200);
+      expect(p.body.step).toBe(view.body.step);
+      const drinks = view.body.legalActions.map((a: { id: number }) => a.id).filter((a: number) => ['order', 'flattery'].includes(decodeAction(a).kind));
+      if (view.body.view.decision.kind === 'play' && view.body.yourTurn) {
+        expect(p.body.now).not.toBeNull();
+        expect(p.body.actions.map((a: { id: number }) => a.id)).toEqual(drinks);
+        for (const a of p.body.actions) expect(a.passChance === null || (a.passChance >= 0 && a.passChance <= 1)).toBe(true);
+        previewed++;
+      } else {
+        expect(p.body).toMatchObject({ now: null, actions: [] });
+      }
+      const act = view.body.legalActions[view.body.legalActions.length > 1 ? 1 : 0].id;
+      expect((await call('POST', `/v1/games/${id}/actions`, { action: act }, token)).status).toBe(200);
+    }
+    expect(previewed).toBeGreaterThan(3);
+  });
+
+  it("notes each button's consequence: a discard makes the turn an abstinence, a shot choice names the points lost", async () => {
+    const made = await call('POST', '/v1/games', { seats: ['remote', 'random'], seed: 'notes-1' });
+    const view = await call('GET', `/v1/games/${made.body.id}/view`, undefined, made.body.tokens[0].token);
+    const discard = view.body.legalActions.find((a: { name: string }) => a.name.startsWith('discard'));
+    expect(discard.note).toMatch(/the turn is an abstinence \(you lose 1 point and move 1 back\)/);
+    const rules = await call('GET', '/v1/ruleset');
+    expect(rules.body.cards.find((c: { id: string }) => c.id === 'brawl').text).toMatch(/random card from every other player's hand/);
+    expect(rules.body.glossary.map((g: { term: string }) => g.term)).toContain('PAUSE');
+  });
+});

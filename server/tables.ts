@@ -1,0 +1,72 @@
+/**
+ * Tables for people: the lobby (games with seats open to anyone), joining one of those seats,
+ * and the move preview for the seat to act. The lobby says only what anyone at the table could
+ * see: seats, who fills them, whether a seat is free, the turn; never a token, a hand or a seed.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { describeAction } from '../env/actions.ts';
+import { canPreview, previewDigestion, previewsAction, type DigestPreview } from '../env/engine/preview.ts';
+import { bearer } from './bearer.ts';
+import type { GameStore, LiveGame } from './games.ts';
+import * as S from './schemas.ts';
+
+/** Lobby entries listed at most (the store holds at most maxOpenGames of them anyway). */
+export const LOBBY_LISTED = 100;
+
+/** What the lobby shows of a game: public facts only. */
+export function lobbyEntry(g: LiveGame) {
+  return {
+    id: g.id,
+    players: g.seats.length,
+    seats: g.seats.map((who, seat) => ({ seat, who: who === 'remote' ? 'person' : who, open: g.open.has(seat) })),
+    turn: g.env.state.turn,
+    ageSec: Math.round((Date.now() - g.created) / 1000),
+  };
+}
+
+/** The preview for the seat to act: digestion now, and after each order or Flattery it may play. */
+function preview(game: LiveGame, seat: number) {
+  const env = game.env;
+  const s = env.state;
+  const step = env.actions.length;
+  if (env.done || !canPreview(s, seat)) return { step, now: null, actions: [] };
+  const r = env.compiledRules;
+  const legal = env.legalActions();
+  const actions: (DigestPreview & { id: number; name: string })[] = legal.filter(previewsAction)
+    .map((id) => ({ id, name: describeAction(id, seat, env.players), ...previewDigestion(r, s, seat, id) }));
+  return { step, now: previewDigestion(r, s, seat), actions };
+}
+
+export function tableRoutes(app: FastifyInstance, store: GameStore): void {
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  const idParams = z.object({ id: z.string().min(1).max(64) });
+
+  typed.get('/v1/games', {
+    schema: {
+      description: 'The lobby: games in progress with a seat open to anyone (created with an `open` seat), newest first. Public facts only.',
+      response: { 200: S.lobbyAnswer, ...S.errors(429) },
+    },
+  }, async () => ({ games: store.lobby().slice(0, LOBBY_LISTED).map(lobbyEntry) }));
+
+  typed.post('/v1/games/:id/join', {
+    schema: {
+      params: idParams,
+      body: z.object({ seat: z.number().int().min(0).max(5).optional().describe('An open seat; default: the first open one.') }).strict(),
+      description: "Takes an open seat: its token, handed out once. Anyone may join a lobby game; that is what an open seat is for.",
+      response: { 200: z.object({ seat: z.number().int(), token: z.string() }), ...S.errors(400, 404, 409, 429) },
+    },
+  }, async (req) => store.join(store.get(req.params.id), req.body.seat));
+
+  typed.get('/v1/games/:id/preview', {
+    schema: {
+      security: S.SEAT_TOKEN, params: idParams,
+      description: "For the seat choosing what to play: what digesting would give now, and after each order or Flattery it may play (the engine's digestion on a copy; the die is not rolled). Empty at any other decision.",
+      response: { 200: S.previewAnswer, ...S.errors(401, 403, 404, 429) },
+    },
+  }, async (req) => {
+    const game = store.get(req.params.id);
+    return preview(game, store.seatOf(game, bearer(req)));
+  });
+}
