@@ -23,6 +23,8 @@ export interface GameRecord {
   agentMillis: number[];
   /** Per seat, for agents that report usage (LLM agents): what they spent in this game. */
   usage?: (AgentUsage | null)[];
+  /** Every action stepped from the reset, in order: with the seed and the rules, the whole game (eval/replay-record.ts). */
+  actions: number[];
 }
 
 export interface PlayOptions {
@@ -85,5 +87,6 @@ export async function playGame(agents: readonly Agent[], opts: PlayOptions): Pro
     agentDecisions,
     agentMillis,
     ...(usage.some((u) => u !== null) ? { usage } : {}),
+    actions: env.actions.slice(),
   };
 }

@@ -1,4 +1,5 @@
 /** Tournament reports: a Markdown leaderboard and a self-contained HTML page with a chart. */
+import { DEFAULT_VIEWER, viewerHref } from './highlights.ts';
 import { escapeHtml } from './html.ts';
 import type { TournamentResult } from './tournament.ts';
 
@@ -115,7 +116,17 @@ function usageHtml(r: TournamentResult): string {
   return htmlTable(head, rows);
 }
 
-export function reportHtml(r: TournamentResult): string {
+/** The games worth watching, each linked to the web viewer. */
+function highlightsHtml(r: TournamentResult, viewer: string): string {
+  if (r.highlights.length === 0) return '';
+  const items = r.highlights.map((h) => `<li><a href="${esc(viewerHref(viewer, h.link))}">Game ${h.index}</a>: ${esc(h.why)}</li>`);
+  return `<h2>Games worth watching</h2>
+<p>Each link opens the game in the web viewer at <code>${esc(viewer)}</code> (<code>czech-pub serve</code>); <code>czech-pub replay games.jsonl --game N</code> narrates it in a terminal.
+An upset is a win by an agent rated below the best-rated one, the widest gap first.</p>
+<ul>${items.join('\n')}</ul>`;
+}
+
+export function reportHtml(r: TournamentResult, viewer = DEFAULT_VIEWER): string {
   const c = r.config;
   const specs = r.summary.agents.map((a) => a.spec);
   const h2h = `<table><thead><tr><th>row above column</th>${specs.map((s) => `<th>${esc(s)}</th>`).join('')}</tr></thead><tbody>` +
@@ -137,6 +148,7 @@ ${leaderboardHtml(r)}
 <p>Games last ${num(r.summary.meanTurns)} turns and ${num(r.summary.meanDecisions)} decisions on average.</p>
 <h2>Head to head</h2>
 ${h2h}
+${highlightsHtml(r, viewer)}
 ${r.usage.length > 0 ? `<h2>Model usage</h2>\n${usageHtml(r)}` : ''}
 </body></html>
 `;

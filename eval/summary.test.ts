@@ -7,7 +7,7 @@ function game(index: number, deal: number, seating: number[], scores: number[], 
   return {
     index, deal, seed: `s/${deal}`, seating, scores, points: scores, winners: [], turns: 10, decisions: 40,
     out: seating.map((_, i) => out[i] ?? null), truncated: false,
-    agentDecisions: seating.map(() => 10), agentMillis: seating.map(() => 1),
+    agentDecisions: seating.map(() => 10), agentMillis: seating.map(() => 1), actions: [],
   };
 }
 

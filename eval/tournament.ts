@@ -14,7 +14,9 @@ import { rulesetMismatch } from '../agents/agent.ts';
 import { agentLabels, createAgent } from '../agents/default-registry.ts';
 import { DEFAULT_MAX_DECISIONS } from '../env/env.ts';
 import { DEFAULT_RULESET, parseRuleset, type Ruleset } from '../env/ruleset.ts';
-import { envSpec, type EnvSpec } from '../env/spec.ts';
+import { envSpec, rulesetFingerprint, type EnvSpec } from '../env/spec.ts';
+import { gameLine } from './game-line.ts';
+import { checkViewerUrl, DEFAULT_VIEWER, HighlightPicker, type Highlight } from './highlights.ts';
 import { leaderboardMarkdown, reportHtml } from './report.ts';
 import { runGames, type RunOptions, type RunOutcome } from './runner.ts';
 import { roundedGames, schedule } from './schedule.ts';
@@ -42,6 +44,8 @@ export interface TournamentOptions {
   /** Names the results give the agents, one per spec (default: the specs): a server's catalogue labels, not its specs. */
   labels?: string[];
   onGame?: (done: number, total: number) => void;
+  /** Where report.html's game links point: the web viewer's address (highlights.ts checkViewerUrl; default DEFAULT_VIEWER). */
+  viewer?: string;
   /** With workers 0: games played at once in this thread (for network-bound agents). */
   parallel?: number;
   /** Model prices for the usage report's cost estimate, by agent spec or model name. */
@@ -88,6 +92,8 @@ export interface TournamentResult {
   maxFallbackRate: number;
   /** What tables call each agent of config.agents: no paths or URLs (registry agentLabels), or a server's catalogue names. */
   labels: string[];
+  /** Games worth watching (highlights.ts), each with its replay link. */
+  highlights: Highlight[];
 }
 
 export class TournamentConfigError extends Error {
@@ -129,6 +135,12 @@ export function resolveConfig(o: TournamentOptions): TournamentConfig {
 
 export async function runTournament(o: TournamentOptions): Promise<TournamentResult> {
   const config = resolveConfig(o);
+  let viewer = DEFAULT_VIEWER;
+  try {
+    if (o.viewer !== undefined) viewer = checkViewerUrl(o.viewer);
+  } catch (e) {
+    throw new TournamentConfigError(`viewer: ${(e as Error).message}`);
+  }
   const games = schedule({ entries: config.players, games: config.games, seed: config.seed, duplicate: config.duplicate });
   const startedAt = new Date();
   const t0 = performance.now();
@@ -140,6 +152,8 @@ export async function runTournament(o: TournamentOptions): Promise<TournamentRes
   }
   let done = 0;
   const names = o.labels ?? agentLabels(config.agents);
+  const fingerprint = rulesetFingerprint(config.ruleset);
+  const picker = new HighlightPicker(names, config.askAll, fingerprint);
   const outcome = await (o.runner ?? runGames)({
     entries: config.agents,
     games,
@@ -151,11 +165,16 @@ export async function runTournament(o: TournamentOptions): Promise<TournamentRes
     signal: o.signal,
     resourceLimits: o.resourceLimits,
     onGame: (r: GameResult) => {
-      if (gamesFile) appendFileSync(gamesFile, `${JSON.stringify({ ...r, agents: r.seating.map((e) => names[e]) })}\n`);
+      if (gamesFile) appendFileSync(gamesFile, `${gameLine(r, names, config.askAll, fingerprint)}\n`);
+      picker.offer(r);
+      // The summary never reads the actions; the picker holds those it may link to. Kept for
+      // every game, a long run's memory would grow by about a kilobyte a game.
+      delete (r as Partial<GameResult>).actions;
       o.onGame?.(++done, games.length);
     },
   });
   const elapsedSec = (performance.now() - t0) / 1000;
+  const summary = summarize(names, outcome.results);
   const result: TournamentResult = {
     format: RESULTS_FORMAT,
     env: envSpec(config.ruleset),
@@ -170,18 +189,19 @@ export async function runTournament(o: TournamentOptions): Promise<TournamentRes
     gamesPerSec: outcome.results.length / elapsedSec,
     startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
-    summary: summarize(names, outcome.results),
+    summary,
+    highlights: picker.pick(summary),
     usage: summarizeUsage(names, outcome.results, o.prices, o.maxFallbackRate ?? DEFAULT_MAX_FALLBACK_RATE),
     maxFallbackRate: o.maxFallbackRate ?? DEFAULT_MAX_FALLBACK_RATE,
   };
-  if (o.out) writeReports(o.out, result);
+  if (o.out) writeReports(o.out, result, viewer);
   return result;
 }
 
-export function writeReports(dir: string, r: TournamentResult): void {
+export function writeReports(dir: string, r: TournamentResult, viewer = DEFAULT_VIEWER): void {
   writeFileSync(join(dir, 'results.json'), `${JSON.stringify(r, null, 2)}\n`);
   writeFileSync(join(dir, 'leaderboard.md'), leaderboardMarkdown(r));
-  writeFileSync(join(dir, 'report.html'), reportHtml(r));
+  writeFileSync(join(dir, 'report.html'), reportHtml(r, viewer));
 }
 
 /** The summary `--json` prints: the headline figures of each agent. */
