@@ -224,9 +224,12 @@ export function viewOfFacts(r: CompiledRules, f: SeatFacts): PlayerView {
   };
 }
 
+/** makeView's scratch facts: viewOfFacts copies out everything it keeps, so one set serves every call. */
+const scratch = new SeatFacts();
+
 /** What `seat` may see of `s`. */
 export function makeView(r: CompiledRules, s: GameState, seat: number): PlayerView {
-  return viewOfFacts(r, seatFacts(r, s, seat));
+  return viewOfFacts(r, seatFacts(r, s, seat, scratch));
 }
 
 /**
