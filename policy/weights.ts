@@ -114,13 +114,7 @@ export class JsNet {
 
   forward(x: ArrayLike<number>, mask: ArrayLike<number>, logits: Float32Array): number {
     const { layers, shape } = this.weights;
-    let h: ArrayLike<number> = x;
-    for (let i = 0; i < shape.hidden.length; i++) {
-      affine(layers[i], h, this.bufs[i]);
-      const out = this.bufs[i];
-      for (let j = 0; j < out.length; j++) out[j] = Math.tanh(out[j]);
-      h = out;
-    }
+    const h = this.trunk(x);
     const trunk = shape.hidden.length;
     affine(layers[trunk], h, logits);
     if (shape.advice) {
@@ -130,6 +124,26 @@ export class JsNet {
     for (let a = 0; a < logits.length; a++) if (!mask[a]) logits[a] = MASKED_LOGIT;
     affine(layers[trunk + 1], h, this.value);
     return this.value[0];
+  }
+
+  /** The value alone (what forward returns), without the policy head's logits. */
+  valueOf(x: ArrayLike<number>): number {
+    const h = this.trunk(x);
+    affine(this.weights.layers[this.weights.shape.hidden.length + 1], h, this.value);
+    return this.value[0];
+  }
+
+  /** The trunk's last hidden layer for `x` (a scratch buffer). */
+  private trunk(x: ArrayLike<number>): ArrayLike<number> {
+    const { layers, shape } = this.weights;
+    let h: ArrayLike<number> = x;
+    for (let i = 0; i < shape.hidden.length; i++) {
+      affine(layers[i], h, this.bufs[i]);
+      const out = this.bufs[i];
+      for (let j = 0; j < out.length; j++) out[j] = Math.tanh(out[j]);
+      h = out;
+    }
+    return h;
   }
 }
 
