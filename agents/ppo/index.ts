@@ -5,7 +5,7 @@
  */
 import { parseOptions, type AgentFamily } from '../registry.ts';
 import { DEFAULT_MODEL, loadPolicy, PpoAgent, shippedModel } from './ppo-agent.ts';
-import { PPO_SEARCH_DEFAULTS, PpoSearchAgent } from './search.ts';
+import { HORIZONS, PPO_SEARCH_DEFAULTS, PpoSearchAgent } from './search.ts';
 
 export { DEFAULT_MODEL, loadPolicy, PpoAgent, shippedModel } from './ppo-agent.ts';
 export { PPO_SEARCH_DEFAULTS, PpoSearchAgent } from './search.ts';
@@ -61,6 +61,7 @@ export const PPO_AGENTS = {
       if (!(o.mass > 0 && o.mass <= 1)) fail('mass', 'in (0, 1]');
       if (!Number.isInteger(o.candidates) || o.candidates < 1) fail('candidates', 'an integer ≥ 1');
       if (!(o.confidence >= 0)) fail('confidence', '≥ 0');
+      if (!(HORIZONS as readonly string[]).includes(o.horizon)) fail('horizon', HORIZONS.join(' or '));
       if (o.rollout === '' || o.rollout.startsWith('ppo-search') || o.rollout.startsWith('ismcts')) fail('rollout', 'a fast synchronous agent (heuristic, cautious, greedy, random, ppo)');
       const makeAgent = (s: string) => registry.create(s);
       try {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { playGame } from '../../eval/game.ts';
+import type { CzechPubEnv } from '../../env/env.ts';
 import { createAgent } from '../default-registry.ts';
 import { loadPolicy, shippedModel } from './ppo-agent.ts';
 import { valueScale, type PpoSearchAgent } from './search.ts';
@@ -60,7 +61,38 @@ describe('ppo-search', () => {
     expect(sure).toBeLessThan(always / 2);
   });
 
+  it('scores every look at the start of the seat’s next own turn (horizon=turn), or at its next real choice (horizon=choice)', async () => {
+    const scoredAt = async (horizon: string) => {
+      const search = createAgent(`ppo-search:iterations=8:horizon=${horizon}`) as PpoSearchAgent;
+      const kinds = { nextTurn: 0, sameTurn: 0, othersTurn: 0 };
+      let rootTurn = -1;
+      const act = search.act.bind(search);
+      search.act = (obs) => {
+        rootTurn = obs.view.turn;
+        return act(obs);
+      };
+      const inner = search as unknown as { valueOf(world: CzechPubEnv, seat: number): number };
+      const valueOf = inner.valueOf.bind(search);
+      inner.valueOf = (world, seat) => {
+        const s = world.state;
+        expect(world.currentPlayer).toBe(seat);
+        if (s.active !== seat) kinds.othersTurn++;
+        else if (s.turn === rootTurn) kinds.sameTurn++;
+        else kinds.nextTurn++;
+        return valueOf(world, seat);
+      };
+      await playGame([search, createAgent('heuristic'), createAgent('heuristic'), createAgent('heuristic')], { seed: 'horizon' });
+      return kinds;
+    };
+    const turn = await scoredAt('turn');
+    expect(turn.nextTurn).toBeGreaterThan(0);
+    expect(turn.sameTurn + turn.othersTurn).toBe(0);
+    const choice = await scoredAt('choice');
+    expect(choice.sameTurn).toBeGreaterThan(0);
+  });
+
   it('refuses bad options naming them', () => {
+    expect(() => createAgent('ppo-search:horizon=never')).toThrow(/option 'horizon' must be turn or choice/);
     expect(() => createAgent('ppo-search:iterations=0')).toThrow(/option 'iterations' must be an integer ≥ 1/);
     expect(() => createAgent('ppo-search:mass=2')).toThrow(/option 'mass' must be in \(0, 1\]/);
     expect(() => createAgent('ppo-search:confidence=-1')).toThrow(/option 'confidence' must be ≥ 0/);
