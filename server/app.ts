@@ -43,7 +43,7 @@ import { randomBytes } from 'node:crypto';
 import sjson from 'secure-json-parse';
 import { z } from 'zod';
 import type { Agent } from '../agents/agent.ts';
-import { ACTION_GROUPS, ACTION_SPACE_VERSION, describeAction, NUM_ACTIONS } from '../env/actions.ts';
+import { ACTION_GROUPS, ACTION_SPACE_VERSION, decodeAction, describeAction, NUM_ACTIONS } from '../env/actions.ts';
 import { actionConsequence, cardTexts, glossary } from '../env/card-text.ts';
 import { CARD_IDS, cardKind, cardName, CLOSING_TIME } from '../env/cards.ts';
 import type { CzechPubEnv } from '../env/env.ts';
@@ -90,6 +90,7 @@ function seatState(game: LiveGame, viewer: Viewer, k = game.env.actions.length) 
   return {
     id: game.id,
     seat: viewer,
+    seats: game.seats,
     done: game.env.done,
     toAct,
     yourTurn: mine,
@@ -105,13 +106,18 @@ function seatState(game: LiveGame, viewer: Viewer, k = game.env.actions.length) 
   };
 }
 
-/** A seat's legal actions with what each costs or causes where its name does not say. */
+/**
+ * A seat's legal actions with what each costs or causes where its name does not say, and the
+ * card from the hand each play puts down (so the page can play a card clicked in the hand).
+ */
 function noted(legal: number[], seat: number, env: CzechPubEnv) {
   const ruleset = env.config.ruleset;
   const token = env.view(seat).table[seat].abstinence;
   return named(legal, seat, env.players).map((a) => {
     const note = actionConsequence(ruleset, a.id, token);
-    return note ? { ...a, note } : a;
+    const d = decodeAction(a.id);
+    const plays = d.group === 'order' || d.group === 'pub' ? CARD_IDS[d.card] : undefined;
+    return { ...a, ...(note ? { note } : {}), ...(plays ? { plays } : {}) };
   });
 }
 

@@ -37,7 +37,10 @@ export const SECURITY_SCHEMES = {
 };
 
 const namedAction = z.object({ id: z.number().int(), name: z.string() });
-const seatAction = namedAction.extend({ note: z.string().optional().describe('What choosing it costs or causes, when its name does not say (points lost, an abstinence).') });
+const seatAction = namedAction.extend({
+  note: z.string().optional().describe('What choosing it costs or causes, when its name does not say (points lost, an abstinence).'),
+  plays: z.string().optional().describe('The card id it plays from the hand (orders and pub cards).'),
+});
 const objectView = z.looseObject({}).describe('A seat\'s view (PlayerView, env/observation/view.ts), or the public view for the watch token.');
 const event = z.looseObject({ k: z.string(), text: z.string().nullable() }).describe('An event as the viewer saw it, with its narration.');
 
@@ -71,6 +74,7 @@ export const created = z.object({
 export const seatState = z.object({
   id: z.string(),
   seat: z.number().int().nullable().describe('The token\'s seat; null for the watch token.'),
+  seats: z.array(z.string()).describe("'remote' or the bot's name with its options, per seat."),
   done: z.boolean(),
   toAct: z.number().int().nullable(),
   yourTurn: z.boolean(),

@@ -109,7 +109,7 @@ describe.runIf(RUN)('the web page in Chromium', () => {
     const gameCalls = requests.filter((r) => r.path.startsWith(`/v1/games/${gameId}`));
     expect(gameCalls.length).toBeGreaterThan(clicks);
     for (const r of gameCalls) {
-      expect(r.path).toMatch(/\/(view|actions)$/);
+      expect(r.path).toMatch(/\/(view|actions|preview|stream)$/);
       expect(r.auth).toBe(`Bearer ${token}`);
     }
     expect(requests.every((r) => r.path.startsWith('/v1/'))).toBe(true);
@@ -159,10 +159,11 @@ describe.runIf(RUN)('the web page in Chromium', () => {
 
   it("offers the server's bots in every seat menu, and seats one with the options set in its controls", async () => {
     const { page, errors } = await openPage();
-    const { bots } = (await (await fetch(`${base}/v1/bots`)).json()) as { bots: { name: string }[] };
+    const { bots } = (await (await fetch(`${base}/v1/bots`)).json()) as { bots: { name: string; seatsLiveGames: boolean }[] };
+    expect(bots.every((b) => b.seatsLiveGames)).toBe(true);
     const menus = await page.locator('select.seat-agent').evaluateAll((ss) => ss.map((s) => [...(s as HTMLSelectElement).options].map((o) => o.value)));
     expect(menus.length).toBeGreaterThan(1);
-    for (const menu of menus) expect(menu).toEqual(['remote', ...bots.map((b) => b.name)]);
+    for (const menu of menus) expect(menu).toEqual(['remote', 'friend', 'open', ...bots.map((b) => b.name)]);
 
     await page.selectOption('#players', '2');
     const seat = (n: number) => `select.seat-agent[data-seat="${n}"]`;

@@ -36,6 +36,14 @@ export const api = {
   view: (id, token, at) => call('GET', `${game(id)}/view${at === undefined ? '' : `?at=${at}`}`, { token }),
   /** @param {string} id @param {string} token @param {number} action */
   act: (id, token, action) => call('POST', `${game(id)}/actions`, { token, body: { action } }),
+  /** What digesting would give the seat to play, now and with each order. @param {string} id @param {string} token */
+  preview: (id, token) => call('GET', `${game(id)}/preview`, { token }),
+  /** Games with a seat open to anyone. */
+  lobby: () => call('GET', '/games'),
+  /** Takes an open seat: its token. @param {string} id @param {number} [seat] */
+  join: (id, seat) => call('POST', `${game(id)}/join`, { body: seat === undefined ? {} : { seat } }),
+  /** A tournament game from its link or record, opened as a finished game. @param {{ link: string } | { record: unknown }} what @param {string[]} [seats] */
+  openReplay: (what, seats) => call('POST', '/replays', { body: seats ? { ...what, seats } : what }),
   /** @param {string} id @param {string} token @param {number} step */
   replayStep: (id, token, step) => call('GET', `${game(id)}/replay/${step}`, { token }),
 };

@@ -1,23 +1,35 @@
 /**
- * The page: loads the ruleset and the bots, shows the setup form, and hands a started game to
- * live play (a seat is the person's) or to a replay (watch mode, or "Replay this game").
+ * The page: loads the ruleset and the bots, shows the setup form and the lobby, and hands a
+ * game to live play (a seat's token, or the watch token to look on) or to a replay (watch
+ * mode, "Replay this game", a tournament game). Where the page is lives in the fragment:
+ *
+ *   #game=<id>&seat=<token>    a seat (a reload, or a friend's join link, returns to it)
+ *   #game=<id>&watch=<token>   looking on
+ *   #replay=<link>             a tournament game (a report's link)
+ *
+ * The last seat taken is also kept in localStorage, so the setup screen offers to go back.
  */
 import { api } from './api.js';
-import { byId } from './dom.js';
+import { byId, el, fill } from './dom.js';
+import { bindCardHelp, bindRulesPanel, renderRules } from './help.js';
 import { Play } from './play.js';
 import { Replay } from './replay.js';
+import { gameFromJsonl } from './replay-file.js';
 import { setRules } from './rules.js';
 import { renderSetup } from './setup.js';
+import { keepLinks, renderLinks, renderLobby } from './tables.js';
 import { bindPace, clearError, expose, setState, showError } from './ui.js';
 
 /** @type {Play | Replay | null} */
 let current = null;
 /**
- * The game on the table: its seats' specs, the person's seat and token (null when only watching),
- * and the watch token.
- * @type {{ id: string, seats: string[], you: number | null, token: string | null, watchToken: string } | null}
+ * The game on the table: its seats' specs, the person's seat and token (null when only
+ * watching), and the watch token when the page has it.
+ * @type {{ id: string, seats: string[], you: number | null, token: string | null, watchToken: string | null } | null}
  */
 let game = null;
+
+const LAST = 'czech-pub:last';
 
 /** @param {'setup' | 'game'} screen */
 function showScreen(screen) {
@@ -29,6 +41,7 @@ function showScreen(screen) {
 function clearBoard() {
   for (const id of ['table', 'prompt', 'actions', 'log', 'replay-controls']) byId(id).replaceChildren();
   byId('skip').hidden = true;
+  byId('links').hidden = true;
 }
 
 /** @param {Play | Replay | null} next */
@@ -36,6 +49,11 @@ function switchTo(next) {
   current?.stop();
   current = next;
   clearBoard();
+}
+
+/** Sets the fragment without a new history entry or a hashchange of our own making. @param {string} hash */
+function setHash(hash) {
+  history.replaceState(null, '', hash ? `#${hash}` : location.pathname);
 }
 
 /** @param {import('./setup.js').GameChoice} choice */
@@ -54,23 +72,59 @@ async function startGame(choice) {
   } finally {
     start.disabled = false;
   }
-  const mine = created.tokens[0] ?? null;
-  game = { id: created.id, seats: created.seats, you: mine?.seat ?? null, token: mine?.token ?? null, watchToken: created.watchToken };
-  expose({ gameId: game.id, token: game.token, watchToken: game.watchToken, mode: mine ? 'play' : 'watch' });
+  /** @type {{ seat: number, token: string }[]} */
+  const tokens = created.tokens;
+  const mine = tokens.find((t) => t.seat === choice.you) ?? null;
+  const friends = tokens.filter((t) => t !== mine);
+  const people = friends.length > 0 || choice.seats.includes('open');
+  if (people) keepLinks(created.id, friends, created.watchToken);
+  if (mine) return enter(created.id, mine.token, created.watchToken);
+  if (people) return enter(created.id, created.watchToken, created.watchToken);
+  game = { id: created.id, seats: created.seats, you: null, token: null, watchToken: created.watchToken };
+  expose({ gameId: game.id, token: null, watchToken: game.watchToken, mode: 'watch' });
   showScreen('game');
-  if (mine) {
-    const play = new Play({ id: game.id, token: mine.token, you: mine.seat, seats: game.seats }, replayGame);
-    switchTo(play);
-    await play.start();
-  } else {
-    watch(true);
+  watch(true);
+}
+
+/**
+ * Opens a game with a token: a seat's (play) or the watch token (look on live). The token's
+ * seat comes from the server, so a link says nothing the token does not.
+ * @param {string} id @param {string} token @param {string | null} [watchToken]
+ */
+async function enter(id, token, watchToken = null) {
+  clearError();
+  let view;
+  try {
+    view = await api.view(id, token);
+  } catch (e) {
+    showError(e);
+    backToSetup();
+    return;
   }
+  const you = view.seat;
+  game = { id, seats: view.seats, you, token: you === null ? null : token, watchToken: you === null ? token : watchToken };
+  setHash(new URLSearchParams(you === null ? { game: id, watch: token } : { game: id, seat: token }).toString());
+  if (you !== null) {
+    try {
+      localStorage.setItem(LAST, JSON.stringify({ id, token }));
+    } catch {
+      // No storage: the fragment still brings the seat back on a reload.
+    }
+  }
+  expose({ gameId: id, token: game.token, watchToken: game.watchToken, mode: you === null ? 'watch' : 'play' });
+  showScreen('game');
+  const play = new Play({ id, token, you, seats: view.seats }, replayGame);
+  switchTo(play);
+  renderLinks(id);
+  await play.start();
 }
 
 /** The game on the table as a replay, drawn from the person's seat if they had one. @param {boolean} autoplay */
 async function watch(autoplay) {
   if (!game) return;
-  const replay = new Replay({ id: game.id, token: game.token ?? game.watchToken, seats: game.seats, you: game.you });
+  const token = game.token ?? game.watchToken;
+  if (!token) return;
+  const replay = new Replay({ id: game.id, token, seats: game.seats, you: game.you });
   switchTo(replay);
   setState('replay');
   await replay.start(autoplay);
@@ -82,34 +136,103 @@ function replayGame() {
   return watch(false);
 }
 
+/**
+ * A tournament game: the server replays and checks it, then serves its frames.
+ * @param {{ link: string } | { record: unknown }} what @param {string[]} [seats]
+ */
+async function openTournamentGame(what, seats) {
+  clearError();
+  let opened;
+  try {
+    opened = await api.openReplay(what, seats);
+  } catch (e) {
+    showError(e);
+    return;
+  }
+  game = { id: opened.id, seats: opened.seats, you: null, token: null, watchToken: opened.watchToken };
+  expose({ gameId: game.id, token: null, watchToken: game.watchToken, mode: 'replay' });
+  showScreen('game');
+  await watch(false);
+}
+
+async function openFromFile() {
+  const file = /** @type {HTMLInputElement} */ (byId('replay-file')).files?.[0];
+  if (!file) return showError(new Error('choose a games.jsonl file first'));
+  try {
+    const picked = gameFromJsonl(await file.text(), Number(/** @type {HTMLInputElement} */ (byId('replay-number')).value));
+    await openTournamentGame(picked.what, picked.seats);
+  } catch (e) {
+    showError(e);
+  }
+}
+
 function backToSetup() {
   switchTo(null);
-  clearError();
   game = null;
+  setHash('');
   expose({ gameId: null, token: null, watchToken: null, mode: 'setup' });
   showScreen('setup');
   setState('setup');
+  offerReturn();
+  renderLobby((id, token) => enter(id, token));
+}
+
+/** "Back to your game": the seat last taken on this browser, if it is still held. */
+function offerReturn() {
+  /** @type {{ id: string, token: string } | null} */
+  let last = null;
+  try {
+    last = JSON.parse(localStorage.getItem(LAST) ?? 'null');
+  } catch {
+    last = null;
+  }
+  const box = byId('resume');
+  box.hidden = !last;
+  if (last) {
+    const { id, token } = last;
+    fill(box, el('button', { type: 'button', id: 'resume-game', onclick: () => enter(id, token) }, 'Back to your last game'));
+  }
+}
+
+/** Where the fragment points: a seat, a watch, a tournament game, or the setup screen. */
+async function route() {
+  const h = new URLSearchParams(location.hash.slice(1));
+  const id = h.get('game');
+  const link = h.get('replay');
+  if (id && (h.get('seat') || h.get('watch'))) return enter(id, /** @type {string} */ (h.get('seat') ?? h.get('watch')));
+  if (link) return openTournamentGame({ link });
+  backToSetup();
 }
 
 async function boot() {
   bindPace();
+  bindCardHelp();
+  bindRulesPanel();
   expose({ mode: 'setup' });
   setState('setup');
-  byId('new-game').addEventListener('click', backToSetup);
+  byId('new-game').addEventListener('click', () => { clearError(); backToSetup(); });
   byId('skip').addEventListener('click', () => { if (current instanceof Play) current.skip(); });
+  byId('lobby-refresh').addEventListener('click', () => renderLobby((id, token) => enter(id, token)));
+  byId('replay-open').addEventListener('click', openFromFile);
   document.addEventListener('keydown', (e) => {
     const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement || e.target instanceof HTMLTextAreaElement;
     if (current instanceof Replay && !typing) current.key(e);
   });
   window.addEventListener('unhandledrejection', (e) => showError(e.reason));
+  window.addEventListener('hashchange', route);
   try {
     const [rules, bots] = await Promise.all([api.ruleset(), api.bots()]);
     setRules(rules);
-    const listed = bots.bots.map((/** @type {import('./setup.js').Bot} */ b) => ({ name: b.name, description: b.description, options: b.options }));
+    renderRules();
+    // Only bots that can fill a seat of a live game are offered.
+    const listed = bots.bots.filter((/** @type {{ seatsLiveGames: boolean }} */ b) => b.seatsLiveGames)
+      .map((/** @type {import('./setup.js').Bot} */ b) => ({ name: b.name, description: b.description, options: b.options }));
     renderSetup(/** @type {HTMLFormElement} */ (byId('setup-form')), rules.players, listed, startGame);
   } catch (e) {
     showError(e);
+    return;
   }
+  await route();
 }
 
 boot();

@@ -1,6 +1,7 @@
 /**
- * Cards as page elements. Display names and kinds (beer, shot, non-alcoholic, pub card, X card)
- * come from the ruleset; the kind picks a colour.
+ * Cards as page elements. Display names, kinds (beer, shot, non-alcoholic, pub card, X card)
+ * and what each card does come from the ruleset; the kind picks a colour. Every card carries
+ * data-card, which the help box (help.js) reads on hover and tap.
  */
 import { el } from './dom.js';
 import { cardIds, cardInfo } from './rules.js';
@@ -16,7 +17,7 @@ export const cardName = (id) => cardInfo(id)?.name ?? id;
  * @param {{ note?: string, mini?: boolean }} [o]
  */
 export function cardEl(id, o = {}) {
-  return el(`span.card.k-${cardInfo(id)?.kind ?? 'pub'}`, { dataset: { card: id }, title: cardName(id), class: o.mini ? 'mini' : null },
+  return el(`span.card.k-${cardInfo(id)?.kind ?? 'pub'}`, { dataset: { card: id }, tabindex: 0, 'aria-label': cardName(id), class: o.mini ? 'mini' : null },
     el('span.card-name', {}, cardName(id)),
     o.note ? el('span.card-note', {}, o.note) : null);
 }

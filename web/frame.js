@@ -6,7 +6,7 @@
  * @typedef {import('../env/observation/view.ts').PlayerView} PlayerView
  * @typedef {import('../env/observation/view.ts').PlayerPublicView} PlayerPublicView
  * @typedef {import('../env/observation/view.ts').FrontCardView} FrontCardView
- * @typedef {{ id: number, name: string }} NamedAction
+ * @typedef {{ id: number, name: string, note?: string, plays?: string }} NamedAction  (a seat's own legal actions carry `note` and `plays`)
  * @typedef {{ seat: number, id: number, name: string }} TakenAction
  * @typedef {{ k: string, text: string | null }} NarratedEvent
  *
@@ -47,5 +47,5 @@ export const who = (seat, f) => (seat === f.you ? 'You' : seatName(seat));
 /** "ppo", "you". @param {number} seat @param {Frame} f */
 export function seatAgent(seat, f) {
   if (seat === f.you) return 'you';
-  return f.seats[seat] === REMOTE ? 'remote player' : f.seats[seat];
+  return f.seats[seat] === REMOTE ? 'person' : f.seats[seat];
 }

@@ -2,7 +2,7 @@
 import { cardEl, cardName, countedCards, shotIds } from './cards.js';
 import { el } from './dom.js';
 import { seatAgent, seatName } from './frame.js';
-import { drunkChart } from './rules.js';
+import { drunkChart, termText } from './rules.js';
 
 /**
  * @typedef {import('./frame.js').Frame} Frame
@@ -15,15 +15,20 @@ const signed = (n) => (n > 0 ? `+${n}` : `${n}`);
 
 /**
  * The drunkenness chart (rows = levels, each with its printed spaces), the player's space marked.
- * @param {{ level: number, space: number }} p
+ * @param {{ level: number, space: number, spaceValue: number }} p
  */
 function chartEl(p) {
-  return el('table.chart', { 'aria-label': `drunkenness level ${p.level}, space ${p.space + 1}` },
+  // Explained where it stands: the table's title is the glossary's, each space says what its number does.
+  return el('table.chart', { 'aria-label': `drunkenness level ${p.level}, space ${p.space + 1}`, title: termText('Drunkenness chart') },
+    el('caption', {}, `drunkenness: level ${p.level}, space ${signed(p.spaceValue)} added to each roll`),
     el('tbody', {}, drunkChart().map((row, i) => {
       const current = i === p.level - 1;
       return el('tr', { class: current ? 'current' : null, dataset: { level: i + 1 } },
         el('th', {}, i + 1),
-        row.spaces.map((v, s) => el('td', { class: current && s === p.space ? 'here' : null }, signed(v))));
+        row.spaces.map((v, s) => {
+          const here = current && s === p.space;
+          return el('td', { class: here ? 'here' : null, title: `level ${i + 1}: ${signed(v)} to the roll's total${here ? ' (here now)' : ''}` }, signed(v));
+        }));
     })));
 }
 
@@ -43,7 +48,7 @@ function tokensEl(p) {
   const owned = new Set(/** @type {string[]} */ (p.shotTokens));
   return el('div.tokens', {},
     shotIds().map((s) => el(`span.token.t-${s}`, { class: owned.has(s) ? 'owned' : null, title: `${cardName(s)} token${owned.has(s) ? '' : ' (not yet)'}` }, cardName(s)[0])),
-    p.abstinence > 0 ? el('span.abstinence', { title: `abstinence token, ${p.abstinence === 1 ? 'one stripe' : 'two stripes'}`, dataset: { stripes: p.abstinence } }, `abstinence ${'|'.repeat(p.abstinence)}`) : null,
+    p.abstinence > 0 ? el('span.abstinence', { title: `abstinence token, ${p.abstinence === 1 ? 'one stripe' : 'two stripes'}. ${termText('Abstinence')}`, dataset: { stripes: p.abstinence } }, `abstinence ${'|'.repeat(p.abstinence)}`) : null,
     p.titles.map((t) => el('span.title', {}, t)));
 }
 
@@ -55,7 +60,7 @@ function badges(p, view, now) {
   const out = [];
   if (now.active) out.push(el('span.badge.b-turn', {}, 'turn'));
   if (now.deciding) out.push(el('span.badge.b-deciding', {}, 'deciding'));
-  if (p.paused) out.push(el('span.badge.b-pause', {}, 'PAUSE'));
+  if (p.paused) out.push(el('span.badge.b-pause', { title: termText('PAUSE') }, 'PAUSE'));
   if (p.out) out.push(el('span.badge.b-out', {}, p.out === 'wasted' ? 'WASTED' : 'THROWN OUT'));
   if (p.insulted) out.push(el('span.badge.b-insulted', {}, 'insulted'));
   if (p.copying !== null) out.push(el('span.badge.b-copying', {}, `copies ${seatName(p.copying)}`));
@@ -75,8 +80,8 @@ export function playerPanel(p, f) {
     el('div.place', {},
       el('header', {}, el('span.name', {}, seatName(p.seat)), el('span.agent', {}, seatAgent(p.seat, f)), badges(p, view, now)),
       el('div.stats', {},
-        el('span', {}, 'points ', el('b.points', {}, p.points)),
-        el('span', {}, 'score ', el('b.score', {}, p.score)),
+        el('span', { title: termText('Points and score') }, 'points ', el('b.points', {}, p.points)),
+        el('span', { title: `points + shot-type bonus. ${termText('Points and score')}` }, 'score ', el('b.score', {}, p.score)),
         el('span', {}, 'hand ', el('b.hand-size', {}, p.handSize))),
       chartEl(p),
       tokensEl(p),

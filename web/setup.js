@@ -1,11 +1,16 @@
 /**
- * The "start a game" form: player count, who sits in each seat (the person, or a bot from the
- * server's catalogue with any of the options it lets a client set), seed. At most one seat is
- * the person's; with none, the bots play it out and the page shows the game as a replay (watch mode).
+ * The "start a game" form: player count, who sits in each seat (the person, a friend who gets
+ * a join link, anyone from the lobby, or a bot from the server's catalogue with any of the
+ * options it lets a client set), seed. At most one seat is the person's; with no person and no
+ * friend or lobby seat, the bots play it out and the page shows the game as a replay (watch mode).
  */
 import { el, fill } from './dom.js';
 import { REMOTE } from './frame.js';
 const DEFAULT_BOT = 'ppo';
+/** A seat for someone the person invites: played through the API like the person's own. */
+export const FRIEND = 'friend';
+/** A seat anyone may take from the lobby (the server's 'open' seat). */
+export const OPEN = 'open';
 
 /**
  * What GET /v1/bots says a client may set on a bot: a number range, or a list of values.
@@ -13,7 +18,7 @@ const DEFAULT_BOT = 'ppo';
  */
 /** A catalogue entry, as the form needs it. @typedef {{ name: string, description: string, options: Record<string, BotOption> }} Bot */
 /** A seat: REMOTE or a bot's name, and the options set on it, as a spec writes them. @typedef {{ who: string, set: Record<string, string> }} Seat */
-/** @typedef {{ seats: string[], seed: string }} GameChoice */
+/** @typedef {{ seats: string[], seed: string, you: number | null }} GameChoice  `you`: the person's seat, if they took one */
 
 /**
  * @param {HTMLFormElement} form
@@ -38,9 +43,11 @@ export function renderSetup(form, players, bots, onStart) {
 
   const rows = () => /** @type {HTMLElement[]} */ ([...seats.children]);
   const refresh = () => {
-    const watching = !rows().some((r) => seatSelect(r).value === REMOTE);
-    start.textContent = watching ? 'Watch the bots play' : 'Start game';
-    hint.textContent = watching ? 'No seat is yours: the bots play the game out, and you watch it as a replay.' : '';
+    const people = rows().map((r) => seatSelect(r).value).filter((v) => v === REMOTE || v === FRIEND || v === OPEN);
+    const watching = people.length === 0;
+    start.textContent = watching ? 'Watch the bots play' : people.includes(REMOTE) ? 'Start game' : 'Open the table';
+    hint.textContent = watching ? 'No seat is yours: the bots play the game out, and you watch it as a replay.'
+      : people.some((v) => v !== REMOTE) ? 'Each friend\'s seat gets its own join link; lobby seats are listed for anyone to take. The game waits for them.' : '';
   };
   const layOut = () => {
     const kept = rows().map(readSeat);
@@ -68,7 +75,9 @@ export function renderSetup(form, players, bots, onStart) {
     start);
   form.onsubmit = (e) => {
     e.preventDefault();
-    onStart({ seats: rows().map((r) => seatSpec(readSeat(r))), seed: /** @type {HTMLInputElement} */ (seed).value.trim() });
+    const chosen = rows().map(readSeat);
+    const you = chosen.findIndex((c) => c.who === REMOTE);
+    onStart({ seats: chosen.map(seatSpec), seed: /** @type {HTMLInputElement} */ (seed).value.trim(), you: you < 0 ? null : you });
   };
 }
 
@@ -82,6 +91,8 @@ export function renderSetup(form, players, bots, onStart) {
 function seatRow(seat, choice, bots, onChange) {
   const select = /** @type {HTMLSelectElement} */ (el('select.seat-agent', { dataset: { seat }, 'aria-label': `Player ${seat}` },
     el('option', { value: REMOTE }, 'You'),
+    el('option', { value: FRIEND, title: 'a person you send a join link to' }, 'A friend (join link)'),
+    el('option', { value: OPEN, title: 'listed in the lobby: the first person to join takes it' }, 'Anyone (lobby)'),
     bots.map((b) => el('option', { value: b.name, title: b.description }, b.name))));
   select.value = choice.who;
   const options = el('span.seat-options');
@@ -133,8 +144,8 @@ function readSeat(row) {
   return { who: seatSelect(row).value, set };
 }
 
-/** The seat's spec: REMOTE for the person, else `name` and `:key=value` per option set. @param {Seat} s */
-const seatSpec = (s) => s.who + Object.entries(s.set).map(([key, value]) => `:${key}=${value}`).join('');
+/** The seat's spec: REMOTE for the person and a friend, 'open' for the lobby, else `name` and `:key=value` per option set. @param {Seat} s */
+const seatSpec = (s) => (s.who === FRIEND ? REMOTE : s.who) + Object.entries(s.set).map(([key, value]) => `:${key}=${value}`).join('');
 
 /** @param {number} n @param {{ min: number, max: number }} p */
 const clamp = (n, p) => Math.min(p.max, Math.max(p.min, n));
