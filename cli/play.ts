@@ -1,98 +1,118 @@
 /**
- * `czech-pub play`: one seeded game between random agents, narrated event by event, with
- * a final score table. The agents pick uniformly among the legal actions, drawing from a
- * generator seeded from the game seed, so the same seed prints the same game.
+ * `czech-pub play`: one seeded game between agents of the registry (heuristic bots by
+ * default), narrated event by event with every card shown, and a final score table. With
+ * `--human SEAT` a person plays that seat at the terminal and sees only what the seat may see
+ * until the game is over (cli/human.ts). Bots are reset with the seeds a tournament gives
+ * them, so the same seed (and the same answers from the person) plays the same game.
  */
-import { NUM_ACTIONS } from '../env/actions.ts';
-import { DEFAULT_MAX_DECISIONS } from '../env/env.ts';
-import { applyStep, createState, finalScores, legalActionsFast, winners } from '../env/engine/index.ts';
-import type { GameEvent } from '../env/events.ts';
-import { narrateEvent, type NarrateOptions } from '../env/narrate.ts';
-import { randInt, seedRng } from '../env/rng.ts';
+import { rulesetMismatch } from '../agents/agent.ts';
+import { agentLabels, createAgent } from '../agents/default-registry.ts';
+import type { Agent } from '../agents/agent.ts';
 import type { Ruleset } from '../env/ruleset.ts';
-import { popcount } from '../env/state.ts';
-import { EXIT_OK, type Io } from './io.ts';
+import { playToEnd } from '../eval/game.ts';
+import { encodeReplay, recordOf } from '../eval/replay-record.ts';
+import { HumanSeat, InputEndedError } from './human.ts';
+import { EXIT_FAILURE, EXIT_OK, UsageError, type Io } from './io.ts';
 import { helpText, parseOptions, PLAYERS_MAX, PLAYERS_MIN, type CommandSpec } from './options.ts';
-import { formatTable } from './table.ts';
+import { narrationLines, scoreLines, seatsLine } from './game-text.ts';
+import { asUsageError } from './tournament.ts';
+
+export const DEFAULT_PLAY_AGENT = 'heuristic';
 
 export const PLAY = {
   name: 'play',
-  description: 'Plays one game between random agents and prints what happens, turn by turn.',
+  description: `Plays one game between agents (heuristic bots unless --agents says otherwise) and prints
+what happens, turn by turn, every card shown. With --human SEAT you play that seat: you see
+only what it may see, the legal actions numbered, and type a number for each decision.`,
   options: {
-    players: { type: 'int', arg: 'N', min: PLAYERS_MIN, max: PLAYERS_MAX, default: 4, help: 'number of players' },
+    players: { type: 'int', arg: 'N', min: PLAYERS_MIN, max: PLAYERS_MAX, defaultText: '4, or the seats --agents and --human fill', help: 'number of players' },
     seed: { type: 'string', arg: 'S', default: '1', help: 'game seed, any text; the same seed prints the same game' },
+    agents: { type: 'list', defaultText: `${DEFAULT_PLAY_AGENT} in every seat`, help: 'agent specs, one per seat (with --human: one per other seat, in seat order), e.g. heuristic,ppo,random,ismcts' },
+    human: { type: 'int', arg: 'SEAT', min: 0, max: (ctx) => PLAYERS_MAX(ctx) - 1, help: 'you play this seat (0 starts), reading your choices from standard input' },
     'ask-all': { type: 'flag', help: 'ask every eligible player at every window, even with one legal action' },
     ruleset: { type: 'ruleset', help: 'play under the ruleset in this JSON file (env/ruleset.ts; default the standard rules)' },
   },
 } as const satisfies CommandSpec;
 
-export interface PlayOptions {
+export interface PlaySetup {
   players: number;
-  seed: string;
-  askAll: boolean;
-  /** Default: the standard rules. */
-  ruleset?: Ruleset;
+  /** Agent spec by seat; the human's seat holds null. */
+  seats: (string | null)[];
 }
 
-/**
- * Plays the game and returns the printed lines. It drives the engine directly because the
- * narration is the spectator's: the full log, every card shown, which the env only hands
- * out filtered for one seat.
- */
-export function playGame(opts: PlayOptions): string[] {
-  const log: GameEvent[] = [];
-  const { rules, state } = createState({ players: opts.players, seed: opts.seed, askAll: opts.askAll, ruleset: opts.ruleset }, log);
-  const rng = seedRng(`${opts.seed}/agents`);
-  const legal = new Int32Array(NUM_ACTIONS);
-  while (!state.over && state.decisions < DEFAULT_MAX_DECISIONS) {
-    const n = legalActionsFast(rules, state, legal);
-    applyStep(rules, state, legal[randInt(rng, n)], log, true);
+/** Who sits where, from the options; every mistake is a UsageError naming it. */
+export function playSetup(o: { players?: number; agents?: string[]; human?: number }, ruleset: Ruleset): PlaySetup {
+  const human = o.human;
+  const others = o.agents;
+  const players = o.players ?? (others ? others.length + (human === undefined ? 0 : 1) : 4);
+  const { min, max } = ruleset.players;
+  if (players < min || players > max) throw new UsageError(`--agents${human === undefined ? '' : ' and --human'} seat ${players} players; the ruleset plays ${min}-${max}`);
+  if (human !== undefined && human >= players) throw new UsageError(`--human ${human}: the seats of ${players} players are 0-${players - 1}`);
+  const bots = players - (human === undefined ? 0 : 1);
+  if (others && others.length !== bots) {
+    throw new UsageError(human === undefined
+      ? `${others.length} agents for ${players} players: give one agent spec per seat`
+      : `${others.length} agents for the ${bots} seats besides yours (${players} players): give one spec per other seat`);
   }
-
-  const lines = [
-    `Czech Pub: ${opts.players} players, seed ${opts.seed}, random agents` +
-      `${opts.askAll ? ', everyone asked at every window' : ''} (ruleset ${rules.ruleset.name}).`,
-  ];
-  const narrate: NarrateOptions = { ruleset: rules.ruleset };
-  for (const ev of log) {
-    if (ev.k === 'turn') {
-      narrate.active = ev.seat;
-      lines.push('', `=== Turn ${ev.turn}: Player ${ev.seat} ===`);
-      continue;
-    }
-    const line = narrateEvent(ev, narrate);
-    if (line !== null) lines.push(`  ${line}`);
-  }
-
-  const scores = finalScores(rules, state);
-  const best = winners(rules, state);
-  const rows = scores.map((score, seat) => [
-    `Player ${seat}${best.includes(seat) ? ' *' : ''}`,
-    String(state.points[seat]),
-    String(popcount(state.tokens[seat])),
-    String(score - state.points[seat]),
-    String(score),
-  ]);
-  lines.push(
-    '',
-    state.over
-      ? `Final scores after ${state.turn} turns and ${state.decisions} decisions:`
-      : `Stopped after ${state.decisions} decisions without an end; scores as they stand:`,
-    ...formatTable(['player', 'points', 'shot types', 'bonus', 'score'], rows),
-    best.length > 1
-      ? `Winners (shared): ${best.map((s) => `Player ${s}`).join(', ')}, with ${scores[best[0]]} each.`
-      : `Winner: Player ${best[0]} with ${scores[best[0]]}.`,
-  );
-  return lines;
+  const specs = others ?? new Array<string>(bots).fill(DEFAULT_PLAY_AGENT);
+  let next = 0;
+  return { players, seats: Array.from({ length: players }, (_, seat) => (seat === human ? null : specs[next++])) };
 }
 
-export function playCommand(args: readonly string[], io: Io): number {
+function bot(spec: string, ruleset: Ruleset): Agent {
+  let agent: Agent;
+  try {
+    agent = createAgent(spec);
+  } catch (e) {
+    throw asUsageError(e);
+  }
+  const mismatch = rulesetMismatch(agent, ruleset);
+  if (mismatch) throw new UsageError(mismatch);
+  return agent;
+}
+
+export async function playCommand(args: readonly string[], io: Io): Promise<number> {
   const parsed = parseOptions(PLAY, args);
   if (!parsed) {
     io.out(helpText(PLAY));
     return EXIT_OK;
   }
-  const { players, seed, askAll } = parsed.values;
-  for (const line of playGame({ players, seed, askAll, ruleset: parsed.ruleset })) io.out(line);
-  return EXIT_OK;
+  const { seed, askAll } = parsed.values;
+  const ruleset = parsed.ruleset;
+  const { players, seats } = playSetup(parsed.values, ruleset);
+  const humanSeat = seats.indexOf(null);
+  // One agent per seat, made before anything is printed: a bad spec is a usage error.
+  const bots = seats.map((spec) => (spec === null ? null : bot(spec, ruleset)));
+  const labels = agentLabels(seats.map((s) => s ?? 'you'));
+  const names = seats.map((s, seat) => (s === null ? 'you' : labels[seat]));
+  const custom = parsed.given.has('ruleset');
+
+  io.out(`Czech Pub: ${players} players, seed ${seed}${askAll ? ', everyone asked at every window' : ''} (ruleset ${ruleset.name}).`);
+  io.out(seatsLine(names));
+  if (humanSeat < 0) {
+    const { env } = await playToEnd(bots as Agent[], { seed, ruleset: custom ? ruleset : undefined, askAll, log: true });
+    for (const line of [...narrationLines(env.fullLog, { ruleset }), ...scoreLines(env, names)]) io.out(line);
+    return EXIT_OK;
+  }
+
+  if (!io.input) throw new UsageError('--human reads your choices from standard input, and there is none here');
+  io.out(`You are Player ${humanSeat}: type the number of your choice at each decision. Other seats' cards stay hidden until the end.`);
+  const input = io.input();
+  const human = new HumanSeat(io, input, ruleset);
+  const agents = bots.map((b) => b ?? human);
+  try {
+    const { env } = await playToEnd(agents, { seed, ruleset: custom ? ruleset : undefined, askAll, log: true });
+    human.tell(env.events(humanSeat));
+    for (const line of scoreLines(env, names)) io.out(line);
+    const link = encodeReplay(recordOf(env, seed, askAll, ruleset));
+    io.out('');
+    io.out(`Every card of this game: czech-pub replay --link ${link}${custom ? ' --ruleset FILE' : ''}`);
+    return EXIT_OK;
+  } catch (e) {
+    if (!(e instanceof InputEndedError)) throw e;
+    io.err(`czech-pub play: ${e.message}.`);
+    return EXIT_FAILURE;
+  } finally {
+    input.close();
+  }
 }

@@ -44,6 +44,11 @@ export class IllegalAgentActionError extends Error {
 
 /** Plays a game with agents[seat] at each seat. Agents are reset with a per-seat seed. */
 export async function playGame(agents: readonly Agent[], opts: PlayOptions): Promise<GameRecord> {
+  return (await playToEnd(agents, opts)).record;
+}
+
+/** As playGame, with the finished env too (its log, when kept: for narrating the game). */
+export async function playToEnd(agents: readonly Agent[], opts: PlayOptions): Promise<{ env: CzechPubEnv; record: GameRecord }> {
   const players = agents.length;
   const env = new CzechPubEnv({
     seed: opts.seed, players, ruleset: opts.ruleset, askAll: opts.askAll,
@@ -75,7 +80,7 @@ export async function playGame(agents: readonly Agent[], opts: PlayOptions): Pro
     seen.add(a);
     return a.takeUsage?.() ?? null;
   });
-  return {
+  const record: GameRecord = {
     seed: opts.seed,
     scores: env.scores(),
     points: s.points.slice(),
@@ -89,4 +94,5 @@ export async function playGame(agents: readonly Agent[], opts: PlayOptions): Pro
     ...(usage.some((u) => u !== null) ? { usage } : {}),
     actions: env.actions.slice(),
   };
+  return { env, record };
 }
