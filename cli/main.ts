@@ -12,13 +12,15 @@ import { ENGINE_VERSION, rulesetFingerprint } from '../env/spec.ts';
 import { benchCommand } from './bench.ts';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, processIo, UsageError, type Io } from './io.ts';
 import { playCommand } from './play.ts';
+import { replayCommand } from './replay.ts';
 import { tournamentCommand } from './tournament.ts';
 
 type Run = (args: readonly string[], io: Io) => number | Promise<number>;
 
 /** Each command parses its own arguments and prints its own --help. */
 const COMMANDS: Record<string, { summary: string; run: Run }> = {
-  play: { summary: 'play one seeded game between random agents and print it', run: playCommand },
+  play: { summary: 'play one seeded game between bots, or against them (--human), and print it', run: playCommand },
+  replay: { summary: 'tell a finished game of a games.jsonl file (or a replay link) turn by turn', run: replayCommand },
   bench: { summary: 'measure speed: bench env, bench train, bench api', run: benchCommand },
   tournament: { summary: 'play agents against each other and rank them', run: tournamentCommand },
   ladder: { summary: 'rate agents against each other across table sizes in one leaderboard', run: async (args, io) => (await import('./ladder.ts')).ladderCommand(args, io) },

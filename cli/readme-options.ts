@@ -6,6 +6,7 @@
 import { benchSpecs } from './bench.ts';
 import { helpText, type CommandSpec } from './options.ts';
 import { PLAY } from './play.ts';
+import { REPLAY } from './replay.ts';
 import { TOURNAMENT } from './tournament.ts';
 
 async function specs(): Promise<CommandSpec[]> {
@@ -15,7 +16,7 @@ async function specs(): Promise<CommandSpec[]> {
   const { WORKER } = await import('./worker.ts');
   const { LADDER } = await import('./ladder.ts');
   const { BRIDGE } = await import('./bridge.ts');
-  return [PLAY, ...(await benchSpecs()), TOURNAMENT, LADDER, TRAIN, LLM_BENCH, SERVE, WORKER, BRIDGE];
+  return [PLAY, REPLAY, ...(await benchSpecs()), TOURNAMENT, LADDER, TRAIN, LLM_BENCH, SERVE, WORKER, BRIDGE];
 }
 
 /** One block per command; a footer made at run time (the agent list) is left to --help. */

@@ -1,4 +1,8 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_VIEWER } from '../eval/highlights.ts';
 import { bufferIo } from './io.ts';
 import { main } from './main.ts';
 
@@ -30,12 +34,23 @@ describe('czech-pub tournament', () => {
       [['tournament', '--agents', 'random,random', '--games', '0'], /--games must be a whole number/],
       [['tournament', '--agents', 'random,,random'], /empty entry/],
       [['tournament', '--agents', 'random,random', '--bogus'], /unknown option '--bogus'/],
+      [['tournament', '--agents', 'random,random', '--viewer', 'file:///etc/passwd'], /--viewer 'file:\/\/\/etc\/passwd' must be an http:\/\/ or https:\/\/ URL/],
+      [['tournament', '--agents', 'random,random', '--viewer', 'localhost'], /--viewer 'localhost' is not a URL/],
     ];
     for (const [args, message] of cases) {
       const io = bufferIo();
       expect(await main(args, io)).toBe(2);
       expect(io.stderr.join('\n')).toMatch(message);
     }
+  });
+
+  it("report.html links to the viewer at --viewer, by default where 'czech-pub serve' listens", async () => {
+    const { SERVE } = await import('./serve.ts');
+    expect(DEFAULT_VIEWER).toBe(`http://${SERVE.options.host.default}:${SERVE.options.port.default}/`);
+    const dir = mkdtempSync(join(tmpdir(), 'czech-pub-viewer-'));
+    expect(await main(['tournament', '--agents', 'heuristic,random', '--games', '4', '--workers', '0', '--out', dir, '--viewer', 'https://pub.example/watch/'], bufferIo())).toBe(0);
+    const html = readFileSync(join(dir, 'report.html'), 'utf8');
+    expect(html).toMatch(/<a href="https:\/\/pub\.example\/watch\/#replay=r1\.2\.0\.[0-9a-f]+\.[\w-]+\.[\w-]+">Game \d+<\/a>/);
   });
 
   it('--help lists the known agents', async () => {

@@ -8,6 +8,7 @@ import cliProgress from 'cli-progress';
 import { availableParallelism } from 'node:os';
 import { knownAgents } from '../agents/default-registry.ts';
 import { leaderboardMarkdown } from '../eval/report.ts';
+import { checkViewerUrl, DEFAULT_VIEWER } from '../eval/highlights.ts';
 import { jsonSummary, runTournament, TournamentConfigError } from '../eval/tournament.ts';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Io } from './io.ts';
 import { loadQueue } from './queue-option.ts';
@@ -34,6 +35,7 @@ sits in every seat equally often, and (by default) each deal played once per rot
     },
     batch: { type: 'int', arg: 'B', min: 1, max: 100_000, defaultText: 'sized to about 1 s of play', help: 'with --queue: games per queued job' },
     out: { type: 'folder', help: 'write games.jsonl, results.json, leaderboard.md and report.html here' },
+    viewer: { type: 'string', arg: 'URL', default: DEFAULT_VIEWER, help: "the web viewer report.html links its games worth watching to ('czech-pub serve')" },
     'no-duplicate': { type: 'flag', help: 'a fresh deal for every game instead of duplicated deals' },
     'ask-all': { type: 'flag', help: 'ask every eligible player at every window' },
     ruleset: { type: 'ruleset', help: 'play under the ruleset in this JSON file (recorded in the results)' },
@@ -97,6 +99,12 @@ export async function tournamentCommand(args: readonly string[], io: Io): Promis
   const players = parsed.values.players ?? agents.length;
   const workers = parsed.given.has('parallel') ? 0 : (parsed.values.workers ?? availableParallelism());
   if (parsed.given.has('batch') && !parsed.given.has('queue')) throw new UsageError('--batch sizes queued jobs: give --queue too');
+  let viewer: string;
+  try {
+    viewer = checkViewerUrl(parsed.values.viewer);
+  } catch (e) {
+    throw new UsageError(`--viewer ${(e as Error).message}`);
+  }
   let runner: RunnerOf<typeof runTournament> | undefined;
   if (parsed.values.queue !== undefined) {
     const { queueRunner } = await loadQueue(parsed.values.queue);
@@ -113,7 +121,7 @@ export async function tournamentCommand(args: readonly string[], io: Io): Promis
   try {
     const result = await runTournament({
       agents, players, games, seed, workers, parallel, duplicate: !parsed.values.noDuplicate, askAll: parsed.values.askAll,
-      ruleset: parsed.ruleset, out, signal: controller.signal, runner,
+      ruleset: parsed.ruleset, out, viewer, signal: controller.signal, runner,
       onGame: (done, total) => bar.update(done, total),
     });
     bar.stop();
