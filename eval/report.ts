@@ -119,7 +119,14 @@ function usageHtml(r: TournamentResult): string {
 /** The games worth watching, each linked to the web viewer. */
 function highlightsHtml(r: TournamentResult, viewer: string): string {
   if (r.highlights.length === 0) return '';
-  const items = r.highlights.map((h) => `<li><a href="${esc(viewerHref(viewer, h.link))}">Game ${h.index}</a>: ${esc(h.why)}</li>`);
+  // A game picked twice (the closest finish is often an upset too) is listed once.
+  const byGame = new Map<number, { link: string; why: string[] }>();
+  for (const h of r.highlights) {
+    const g = byGame.get(h.index) ?? { link: h.link, why: [] };
+    g.why.push(h.why);
+    byGame.set(h.index, g);
+  }
+  const items = [...byGame].map(([index, g]) => `<li><a href="${esc(viewerHref(viewer, g.link))}">Game ${index}</a>: ${esc(g.why.join(' '))}</li>`);
   return `<h2>Games worth watching</h2>
 <p>Each link opens the game in the web viewer at <code>${esc(viewer)}</code> (<code>czech-pub serve</code>); <code>czech-pub replay games.jsonl --game N</code> narrates it in a terminal.
 An upset is a win by an agent rated below the best-rated one, the widest gap first.</p>
