@@ -13,6 +13,14 @@ async function run(...argv: string[]) {
   return { code, out: io.stdout, err: io.stderr };
 }
 
+/** Exit `code`, nothing on stdout and one line on stderr. */
+function expectOneLine(r: Awaited<ReturnType<typeof run>>, code: number, what: string): string {
+  expect(r.code, what).toBe(code);
+  expect(r.out, what).toEqual([]);
+  expect(r.err, what).toHaveLength(1);
+  return r.err[0];
+}
+
 let dir: string;
 let file: string;
 let lines: { index: number; scores: number[]; agents: string[]; turns: number }[];
@@ -84,12 +92,9 @@ describe('czech-pub replay', () => {
       [[file, '--frob'], "unknown option '--frob'"],
     ];
     for (const [args, phrase] of cases) {
-      const r = await run(...args);
-      expect(r.code, args.join(' ')).toBe(2);
-      expect(r.out, args.join(' ')).toEqual([]);
-      expect(r.err, args.join(' ')).toHaveLength(1);
-      expect(r.err[0]).toContain(phrase);
-      expect(r.err[0]).toMatch(/\(see 'czech-pub replay --help'\)$/);
+      const line = expectOneLine(await run(...args), 2, args.join(' '));
+      expect(line).toContain(phrase);
+      expect(line).toMatch(/\(see 'czech-pub replay --help'\)$/);
     }
   });
 
@@ -113,12 +118,9 @@ describe('czech-pub replay', () => {
       [['--link', 'r1.x'], /^czech-pub replay: the link: a replay link has 6 parts/],
     ];
     for (const [args, message] of cases) {
-      const r = await run(...args);
-      expect(r.code, args.join(' ')).toBe(1);
-      expect(r.out, args.join(' ')).toEqual([]);
-      expect(r.err, args.join(' ')).toHaveLength(1);
-      expect(r.err[0]).toMatch(message);
-      expect(r.err[0]).not.toMatch(/\n|    at /);
+      const line = expectOneLine(await run(...args), 1, args.join(' '));
+      expect(line).toMatch(message);
+      expect(line).not.toMatch(/\n|    at /);
     }
   });
 });
