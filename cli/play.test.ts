@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { registerAgent } from '../agents/default-registry.ts';
 import { bufferIo } from './io.ts';
 import { main } from './main.ts';
 
@@ -92,6 +93,15 @@ describe('czech-pub play', () => {
     expect(r.out.filter((l) => l === 'Your choices (Player 0):').length).toBe(2);
     expect(r.err).toEqual(['czech-pub play: standard input ended at decision 2 of Player 0; the game is abandoned.']);
     expect(r.out.some((l) => l.startsWith('Final scores'))).toBe(false);
+  });
+
+  it('a bot that fails mid-game stops it with one line and exit 1', async () => {
+    registerAgent('play-test-broken', { description: 'fails its first decision', create: (spec) => ({ spec, act: () => Promise.reject(new Error('the model server went away\n    at somewhere')) }) });
+    for (const human of [[], ['--human', '1']]) {
+      const r = await playAs(new Array<string>(50).fill('1'), '--agents', human.length ? 'play-test-broken,heuristic' : 'play-test-broken,heuristic,heuristic', ...human);
+      expect(r.code).toBe(1);
+      expect(r.err).toEqual(['czech-pub play: the game stopped: the model server went away']);
+    }
   });
 
   it('bad seats and agents are usage errors, one line each', async () => {

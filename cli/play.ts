@@ -71,6 +71,12 @@ function bot(spec: string, ruleset: Ruleset): Agent {
   return agent;
 }
 
+/** A bot that failed mid-game (a model server down, an illegal choice) ends it with one line, as a tournament reports it. */
+function agentFailed(e: unknown, io: Io): number {
+  io.err(`czech-pub play: the game stopped: ${(e instanceof Error ? e.message : String(e)).split('\n')[0]}`);
+  return EXIT_FAILURE;
+}
+
 export async function playCommand(args: readonly string[], io: Io): Promise<number> {
   const parsed = parseOptions(PLAY, args);
   if (!parsed) {
@@ -90,7 +96,12 @@ export async function playCommand(args: readonly string[], io: Io): Promise<numb
   io.out(`Czech Pub: ${players} players, seed ${seed}${askAll ? ', everyone asked at every window' : ''} (ruleset ${ruleset.name}).`);
   io.out(seatsLine(names));
   if (humanSeat < 0) {
-    const { env } = await playToEnd(bots as Agent[], { seed, ruleset: custom ? ruleset : undefined, askAll, log: true });
+    let env;
+    try {
+      ({ env } = await playToEnd(bots as Agent[], { seed, ruleset: custom ? ruleset : undefined, askAll, log: true }));
+    } catch (e) {
+      return agentFailed(e, io);
+    }
     for (const line of [...narrationLines(env.fullLog, { ruleset }), ...scoreLines(env, names)]) io.out(line);
     return EXIT_OK;
   }
@@ -109,7 +120,7 @@ export async function playCommand(args: readonly string[], io: Io): Promise<numb
     io.out(`Every card of this game: czech-pub replay --link ${link}${custom ? ' --ruleset FILE' : ''}`);
     return EXIT_OK;
   } catch (e) {
-    if (!(e instanceof InputEndedError)) throw e;
+    if (!(e instanceof InputEndedError)) return agentFailed(e, io);
     io.err(`czech-pub play: ${e.message}.`);
     return EXIT_FAILURE;
   } finally {
