@@ -88,6 +88,7 @@ describe('czech-pub replay', () => {
       [['--link', 'r1.x', '--game', '1'], 'a link is one game already'],
       [[file, '--game', '-1'], '--game must be a whole number'],
       [[join(dir, 'nothing.jsonl'), '--game', '0'], 'cannot read it (ENOENT)'],
+      [[dir, '--game', '0'], 'is not a file: name a tournament'],
       [[file, '--game', '0', '--ruleset', rules], `was played under ruleset`],
       [[file, '--frob'], "unknown option '--frob'"],
     ];
@@ -113,7 +114,8 @@ describe('czech-pub replay', () => {
       [[bad, '--game', String(illegal.index)], /: action 197 at step 0 is not legal there \(legal: /],
       [[bad, '--game', String(old.index)], /bad\.jsonl line 3 \(game \d+\): it has no actions: written before games\.jsonl recorded them/],
       [[bad, '--game', '50'], /line 6 \(game 50\): not a game record: seating, agents and scores differ in length/],
-      [[bad, '--game', '999'], /game 999 is not in .*bad\.jsonl \(5 games there; line 4 is not JSON, so it may have been there\)$/],
+      [[bad, '--game', '999'], /game 999 is not in .*bad\.jsonl \(5 games there; line 4 is not a game record, so it may have been there\)$/],
+      [[join(dir, 'results.json'), '--game', '0'], /results\.json holds no game records \(a tournament's games\.jsonl has one per line\)$/],
       [[file, '--game', '999'], /game 999 is not in .*games\.jsonl \(6 games there\)$/],
       [['--link', 'r1.x'], /^czech-pub replay: the link: a replay link has 6 parts/],
     ];

@@ -5,7 +5,7 @@
  * Usage mistakes exit 2; a file or link that does not hold a replayable game exits 1, with
  * one line saying why.
  */
-import { createReadStream } from 'node:fs';
+import { createReadStream, statSync } from 'node:fs';
 import { rulesetFingerprint } from '../env/spec.ts';
 import { GameLineError, parseGameLine, replayRecordOfLine } from '../eval/game-line.ts';
 import { decodeReplay, replayGame, ReplayFormatError, type ReplayRecord } from '../eval/replay-record.ts';
@@ -53,6 +53,13 @@ function splitFile(args: readonly string[]): { files: string[]; options: string[
 
 /** The line of game `index` in a games.jsonl file, read a line at a time (a long run's file is large). */
 async function findGame(file: string, index: number) {
+  let isFile = false;
+  try {
+    isFile = statSync(file).isFile();
+  } catch (e) {
+    throw new UsageError(`${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  if (!isFile) throw new UsageError(`${file} is not a file: name a tournament's games.jsonl`);
   const stream = createReadStream(file, 'utf8');
   const opened = new Promise<void>((resolve, reject) => {
     stream.once('open', () => resolve());
@@ -76,8 +83,12 @@ async function findGame(file: string, index: number) {
       let at: unknown = prefix ? Number(prefix[1]) : undefined;
       if (at === undefined) {
         try {
-          at = (JSON.parse(text) as { index?: unknown })?.index;
+          const raw: unknown = JSON.parse(text);
+          at = raw !== null && typeof raw === 'object' ? (raw as { index?: unknown }).index : undefined;
         } catch {
+          // a line cut short (a run killed mid-write) may have held the game
+        }
+        if (!Number.isInteger(at)) {
           unreadable ??= lineNo;
           continue;
         }
@@ -95,7 +106,8 @@ async function findGame(file: string, index: number) {
     lines.close();
     stream.destroy();
   }
-  const why = unreadable !== undefined ? `; line ${unreadable} is not JSON, so it may have been there` : '';
+  if (games === 0) throw new BadData(`${file} holds no game records (a tournament's games.jsonl has one per line)`);
+  const why = unreadable !== undefined ? `; line ${unreadable} is not a game record, so it may have been there` : '';
   throw new BadData(`game ${index} is not in ${file} (${games} game${games === 1 ? '' : 's'} there${why})`);
 }
 
