@@ -48,7 +48,9 @@ describe('czech-pub tournament', () => {
     const { SERVE } = await import('./serve.ts');
     expect(DEFAULT_VIEWER).toBe(`http://${SERVE.options.host.default}:${SERVE.options.port.default}/`);
     const dir = mkdtempSync(join(tmpdir(), 'czech-pub-viewer-'));
-    expect(await main(['tournament', '--agents', 'heuristic,random', '--games', '4', '--workers', '0', '--out', dir, '--viewer', 'https://pub.example/watch/'], bufferIo())).toBe(0);
+    const io = bufferIo();
+    expect(await main(['tournament', '--agents', 'heuristic,random', '--games', '4', '--workers', '0', '--out', dir, '--viewer', 'https://pub.example/watch/'], io)).toBe(0);
+    expect(io.stdout.at(-1)).toMatch(new RegExp(`^Games worth watching \\(report\\.html links them to https://pub\\.example/watch/\\): [\\d, ]+; e\\.g\\. czech-pub replay ${dir}/games\\.jsonl --game \\d+$`));
     const html = readFileSync(join(dir, 'report.html'), 'utf8');
     expect(html).toMatch(/<a href="https:\/\/pub\.example\/watch\/#replay=r1\.2\.0\.[0-9a-f]+\.[\w-]+\.[\w-]+">Game \d+<\/a>/);
   });

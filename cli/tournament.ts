@@ -129,6 +129,10 @@ export async function tournamentCommand(args: readonly string[], io: Io): Promis
     else {
       io.out(leaderboardMarkdown(result));
       if (out) io.out(`Results in ${out}/ (results.json, leaderboard.md, report.html, games.jsonl).`);
+      const watch = [...new Set(result.highlights.map((h) => h.index))];
+      if (out && watch.length > 0) {
+        io.out(`Games worth watching (report.html links them to ${viewer}): ${watch.join(', ')}; e.g. czech-pub replay ${out}/games.jsonl --game ${watch[0]}`);
+      }
     }
     if (result.stoppedBy !== undefined) io.err(`stopped after ${result.gamesPlayed} of ${result.gamesScheduled} games: ${result.stoppedBy}`);
     return result.complete ? EXIT_OK : EXIT_FAILURE;
