@@ -55,6 +55,7 @@ describe('czech-pub replay', () => {
     const link = io.stdout.at(-1)!.match(/--link (\S+)$/)![1];
     const r = await run('--link', link);
     expect(r.code).toBe(0);
+    expect((await run('--link', `http://127.0.0.1:8787/#replay=${link}`)).out).toEqual(r.out);
     expect(r.out[0]).toBe('Czech Pub, a replay link: 3 players, seed 9 (ruleset czech-pub-standard).');
     const gameOver = (out: string[]) => out.find((l) => l.startsWith('  Game over. Scores: '));
     expect(gameOver(r.out)).toBeDefined();
