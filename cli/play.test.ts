@@ -82,6 +82,23 @@ describe('czech-pub play', () => {
     expect(again.out).toEqual(r.out);
   });
 
+  it('--human never names a card only another seat holds, over several games', async () => {
+    let hiddenTakes = 0;
+    for (const seed of ['s1', 's2', 's3', 's4']) {
+      const r = await playAs(new Array<string>(2000).fill('2'), '--seed', seed, '--human', '0', '--agents', 'heuristic,cautious,greedy');
+      expect(r.code, seed).toBe(0);
+      const during = r.out.slice(0, r.out.findIndex((l) => l.startsWith('  Game over. Scores: ')));
+      for (const seat of [1, 2, 3]) expect(drawsOf(during, seat), seed).toEqual([]);
+      // A card taken between two other hands is "a card" to the person.
+      const takes = during.filter((l) => / takes .* from Player \d's hand/.test(l) && !l.includes('Player 0'));
+      expect(takes.every((l) => l.includes(' takes a card from ')), seed).toBe(true);
+      hiddenTakes += takes.length;
+      expect(during.some((l) => /^Your hand \(\d+\): /.test(l))).toBe(true);
+      expect(during.filter((l) => l.startsWith('Your hand')).length).toBe(during.filter((l) => l === 'Your choices (Player 0):').length);
+    }
+    expect(hiddenTakes, 'the games covered a take between two other seats').toBeGreaterThan(0);
+  });
+
   it('--human asks again after an answer that is not a choice, and stops with exit 1 when input ends', async () => {
     const r = await playAs(['0', '99', 'beer', '1'], '--seed', '3', '--human', '0');
     expect(r.code).toBe(1);
