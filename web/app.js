@@ -78,8 +78,8 @@ async function startGame(choice) {
   const friends = tokens.filter((t) => t !== mine);
   const people = friends.length > 0 || choice.seats.includes('open');
   if (people) keepLinks(created.id, friends, created.watchToken);
-  if (mine) return enter(created.id, mine.token, created.watchToken);
-  if (people) return enter(created.id, created.watchToken, created.watchToken);
+  if (mine) return enter(created.id, mine.token, created.watchToken, true);
+  if (people) return enter(created.id, created.watchToken, created.watchToken, true);
   game = { id: created.id, seats: created.seats, you: null, token: null, watchToken: created.watchToken };
   expose({ gameId: game.id, token: null, watchToken: game.watchToken, mode: 'watch' });
   showScreen('game');
@@ -90,8 +90,9 @@ async function startGame(choice) {
  * Opens a game with a token: a seat's (play) or the watch token (look on live). The token's
  * seat comes from the server, so a link says nothing the token does not.
  * @param {string} id @param {string} token @param {string | null} [watchToken]
+ * @param {boolean} [fresh]  just made here: walk through its first steps
  */
-async function enter(id, token, watchToken = null) {
+async function enter(id, token, watchToken = null, fresh = false) {
   clearError();
   let view;
   try {
@@ -113,7 +114,7 @@ async function enter(id, token, watchToken = null) {
   }
   expose({ gameId: id, token: game.token, watchToken: game.watchToken, mode: you === null ? 'watch' : 'play' });
   showScreen('game');
-  const play = new Play({ id, token, you, seats: view.seats }, replayGame);
+  const play = new Play({ id, token, you, seats: view.seats }, replayGame, fresh);
   switchTo(play);
   renderLinks(id);
   await play.start();

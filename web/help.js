@@ -39,6 +39,7 @@ function show(id, anchor) {
     el('p.help-text', { id: 'card-help-text' }, info.text),
     extra.length > 0 ? el('div.help-now', {}, extra) : null);
   box.dataset.card = id;
+  box.classList.toggle('pinned', pinned === anchor);
   box.hidden = false;
   // Beside the card on a wide screen; a narrow one shows it as a sheet (style.css).
   const r = anchor.getBoundingClientRect();
@@ -51,6 +52,12 @@ function show(id, anchor) {
 function hide() {
   pinned = null;
   byId('card-help').hidden = true;
+}
+
+/** The table is redrawn: a help box left by hover would float over a card that is gone. */
+export function dropHoverHelp() {
+  if (pinned && !pinned.isConnected) pinned = null;
+  if (!pinned) byId('card-help').hidden = true;
 }
 
 /** @param {EventTarget | null} t @returns {HTMLElement | null} */
@@ -84,8 +91,9 @@ export function bindCardHelp() {
       hide();
       return;
     }
-    pinned = c;
-    show(id, c);
+    pinned = pinned === c ? null : c;
+    if (pinned) show(id, c);
+    else byId('card-help').hidden = true;
   });
   document.addEventListener('keydown', (e) => { if (e.key === 'Escape') hide(); });
 }

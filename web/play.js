@@ -13,7 +13,7 @@ import { promptContent } from './centre.js';
 import { byId, el, fill } from './dom.js';
 import { endPanel } from './end.js';
 import { makeFrame, seatName } from './frame.js';
-import { setCardHooks } from './help.js';
+import { dropHoverHelp, setCardHooks } from './help.js';
 import { follow } from './live.js';
 import { appendEntry, stepEntry } from './log.js';
 import { previewLine } from './preview.js';
@@ -36,10 +36,15 @@ export class Play {
   /** @type {{ stop: () => void } | null} */
   stream = null;
 
-  /** @param {PlayGame} game @param {() => void} onReplay */
-  constructor(game, onReplay) {
+  /**
+   * @param {PlayGame} game @param {() => void} onReplay
+   * @param {boolean} [fresh]  a game just made: its first steps are walked through; a game
+   *   rejoined (a reload, a link) opens at the present, with a log from there on.
+   */
+  constructor(game, onReplay, fresh = false) {
     this.game = game;
     this.onReplay = onReplay;
+    this.fresh = fresh;
   }
 
   stop() {
@@ -53,6 +58,13 @@ export class Play {
   }
 
   async start() {
+    if (!this.fresh) {
+      await this.guard(async () => {
+        const now = await api.view(this.game.id, this.game.token);
+        this.shown = now.step - 1;
+        if (now.step > 0) appendEntry(byId('log'), el('li.step', {}, el('div.step-head', {}, `Joined at step ${now.step}`)));
+      });
+    }
     await this.sync();
     if (!this.stopped) this.stream = follow(this.game.id, this.game.token, 0, () => this.sync());
   }
@@ -139,6 +151,7 @@ export class Play {
       el('h2', {}, `Your hand (${data.view.handSize})`),
       el('div.hand', { id: 'hand' }, countedCards(data.view.hand)));
     renderTable(byId('table'), f, hand);
+    dropHoverHelp();
     const yours = this.game.you !== null && data.view.decision.seat === this.game.you;
     fill(byId('prompt'), yours || this.game.you === null ? promptContent(data.view, f) : data.done ? null : el('span.waiting', {}, this.waitingFor(data)));
     byId('actions').replaceChildren();

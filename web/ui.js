@@ -41,9 +41,25 @@ function paceMs() {
   return Number(/** @type {HTMLInputElement} */ (byId('pace')).value);
 }
 
+const PACE = 'czech-pub:pace';
+
+/** The pace control, kept across reloads. */
 export function bindPace() {
   const input = /** @type {HTMLInputElement} */ (byId('pace'));
-  const show = () => { byId('pace-value').textContent = `${input.value} ms`; };
+  try {
+    const kept = localStorage.getItem(PACE);
+    if (kept !== null) input.value = kept;
+  } catch {
+    // No storage: the default pace.
+  }
+  const show = () => {
+    byId('pace-value').textContent = `${input.value} ms`;
+    try {
+      localStorage.setItem(PACE, input.value);
+    } catch {
+      // No storage: the pace holds until the page is left.
+    }
+  };
   input.addEventListener('input', show);
   show();
 }

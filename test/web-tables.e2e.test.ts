@@ -1,0 +1,350 @@
+/**
+ * The web page's tables for people, its help and its tournament replays, end to end in
+ * headless Chromium against a server on 127.0.0.1: two browser contexts play one game through
+ * their links (each seeing only its own hand, one reloading mid-game), the preview is checked
+ * against the engine's digestion of the same game, the lobby seats a third browser, a card's
+ * help shows on hover, a tournament game opens from its link and from a games.jsonl, and a
+ * 390-px phone keeps the actions in view at every decision. Screenshots go to $SCREENSHOT_DIR
+ * (default results/e2e/).
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAgent } from '../agents/default-registry.ts';
+import { EnvObservation } from '../agents/observation.ts';
+import { A_DONE, A_PASS } from '../env/actions.ts';
+import { CzechPubEnv } from '../env/env.ts';
+import type { GameEvent } from '../env/events.ts';
+import { randInt, seedRng, type RngState } from '../env/rng.ts';
+import { encodeReplay, recordOf } from '../eval/replay-record.ts';
+import { buildServer } from '../server/app.ts';
+import { browserTestsRun, launchChromium } from './helpers/browser.ts';
+
+const SHOTS = process.env.SCREENSHOT_DIR ?? 'results/e2e';
+const RUN = browserTestsRun();
+
+let app: FastifyInstance;
+let browser: Browser;
+let base = '';
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  if (!RUN) return;
+  app = await buildServer({ rateLimit: 0 });
+  base = await app.listen({ host: '127.0.0.1', port: 0 });
+  browser = await launchChromium();
+  mkdirSync(SHOTS, { recursive: true });
+});
+
+afterAll(async () => {
+  for (const c of contexts) await c.close();
+  await browser?.close();
+  await app?.close();
+});
+
+/** A fresh browser (its own localStorage) with one page; page errors are collected. */
+async function newPage(width = 1280, height = 900): Promise<{ page: Page; errors: string[] }> {
+  const context = await browser.newContext({ viewport: { width, height } });
+  contexts.push(context);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  return { page, errors };
+}
+
+async function api(path: string, token?: string, body?: unknown) {
+  const res = await fetch(base + path, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return (await res.json()) as Record<string, any>;
+}
+
+const pageState = (page: Page) => page.evaluate(() => document.body.dataset.state);
+const settled = (page: Page) => page.waitForFunction(() => ['your-turn', 'playing', 'over'].includes(document.body.dataset.state ?? ''), undefined, { timeout: 30_000 });
+
+/** The enabled action ids on the page. */
+const shownActions = (page: Page) => page.locator('button.action:enabled').evaluateAll((bs) => bs.map((b) => Number((b as HTMLElement).dataset.action)));
+
+/** Mostly plays a card, often says done, sometimes anything: a person who only passes is soon thrown out. */
+function pick(rng: RngState, shown: number[]): number {
+  const plays = shown.filter((a) => a < A_DONE);
+  const r = randInt(rng, 10);
+  if (plays.length > 0 && r < 5) return plays[randInt(rng, plays.length)];
+  if (shown.includes(A_DONE) && r < 9) return A_DONE;
+  return shown[randInt(rng, shown.length)];
+}
+
+/** The hand a seat's page shows, as counts by card id. */
+const handOnPage = (page: Page) => page.locator('#hand .card').evaluateAll((cs) => {
+  const counts: Record<string, number> = {};
+  for (const c of cs) counts[(c as HTMLElement).dataset.card!] = (counts[(c as HTMLElement).dataset.card!] ?? 0) + 1;
+  return counts;
+});
+
+interface Previewed {
+  step: number;
+  seat: number;
+  points: number;
+  drunkenness: number;
+  total: number | null;
+}
+
+describe.runIf(RUN)('tables for people, help and tournament replays in Chromium', () => {
+  it('two browsers play one game through their links against bots, each seeing only its own hand; a reload returns to the seat; the preview matches the digestion', async () => {
+    const a = await newPage();
+    await a.page.goto(base);
+    await a.page.waitForSelector('#start');
+    await a.page.selectOption('#players', '4');
+    for (const [seat, who] of ['remote', 'friend', 'heuristic', 'random'].entries()) await a.page.selectOption(`select.seat-agent[data-seat="${seat}"]`, who);
+    await a.page.fill('#seed', 'e2e-table');
+    await a.page.fill('#pace', '0');
+    await a.page.click('#start');
+    await settled(a.page);
+    // The creator's page shows the friend's join link and the onlookers' link.
+    const friendLink = await a.page.inputValue('#links input[data-seat="1"]');
+    expect(friendLink).toMatch(/#game=[\w-]+&seat=[\w-]+$/);
+    expect(await a.page.inputValue('#links input[data-watch]')).toMatch(/#game=[\w-]+&watch=[\w-]+$/);
+    const b = await newPage();
+    await b.page.goto(friendLink);
+    await settled(b.page);
+    await a.page.screenshot({ path: join(SHOTS, 'join.png') });
+
+    const pages = [a, b];
+    const tokens: string[] = [];
+    for (const p of pages) tokens.push((await p.page.evaluate(() => (window as any).czechPub)).token);
+    expect(tokens[0]).not.toBe(tokens[1]);
+    const gameId: string = (await a.page.evaluate(() => (window as any).czechPub)).gameId;
+    expect(await b.page.evaluate(() => (window as any).czechPub.gameId)).toBe(gameId);
+    // Every game request a page makes carries its own seat's token, never the other's.
+    const auths: string[][] = [[], []];
+    pages.forEach((p, i) => p.page.on('request', (r) => { if (new URL(r.url()).pathname.startsWith(`/v1/games/${gameId}`)) auths[i].push(r.headers().authorization ?? ''); }));
+
+    const rng = seedRng('e2e-table-clicks');
+    const previews: Previewed[] = [];
+    let clicks = 0;
+    let reloaded = false;
+    let helped = false;
+    for (;;) {
+      const now = await api(`/v1/games/${gameId}/view`, tokens[0]);
+      if (now.done) break;
+      const seat: number = now.toAct;
+      expect([0, 1]).toContain(seat);
+      const { page } = pages[seat];
+      // The other person's page learns of the turn through the event stream.
+      await page.waitForFunction(() => document.body.dataset.state === 'your-turn', undefined, { timeout: 30_000 });
+      const view = await api(`/v1/games/${gameId}/view`, tokens[seat]);
+      expect(view.step).toBe(now.step);
+      expect(await handOnPage(page)).toEqual(Object.fromEntries(Object.entries(view.view.hand).filter(([, n]) => (n as number) > 0)));
+      // No other seat's hand is drawn anywhere on a seat's page.
+      expect(await page.locator('.seat-hand').count()).toBe(0);
+      const shown = await shownActions(page);
+      expect([...shown].sort((x, y) => x - y)).toEqual(view.legalActions.map((x: { id: number }) => x.id).sort((x: number, y: number) => x - y));
+      const nowLine = page.locator('#preview [data-role="now"]');
+      if (await nowLine.count()) {
+        const data = await nowLine.evaluate((n) => ({ ...(n as HTMLElement).dataset }));
+        previews.push({ step: view.step, seat, points: Number(data.points), drunkenness: Number(data.drunkenness), total: data.total === '' ? null : Number(data.total) });
+      }
+      // The help box: a hand card's text on hover, with what playing it now would give.
+      if (!helped && seat === 0 && (await page.locator('#preview').count()) > 0) {
+        const order = view.legalActions.find((x: { plays?: string; id: number }) => x.plays && x.id < 10);
+        if (order) {
+          await page.locator(`#hand .card[data-card="${order.plays}"]`).first().hover();
+          await page.waitForSelector('#card-help:not([hidden]) .help-now .preview-line');
+          await page.screenshot({ path: join(SHOTS, 'preview.png') });
+          helped = true;
+          await page.mouse.move(1, 1);
+        }
+      }
+      const choice = pick(rng, shown);
+      // A card in the hand plays when clicked (one legal way to play it); else its button.
+      const asCard = view.legalActions.filter((x: { plays?: string }) => x.plays && x.plays === view.legalActions.find((y: { id: number }) => y.id === choice)?.plays);
+      if (choice < A_DONE && asCard.length === 1) await page.locator(`#hand .card[data-card="${asCard[0].plays}"]`).first().click();
+      else await page.click(`button.action[data-action="${choice}"]`);
+      await settled(page);
+      clicks++;
+      expect(clicks).toBeLessThan(3000);
+      if (!reloaded && seat === 1 && clicks > 12) {
+        await b.page.reload();
+        await settled(b.page);
+        const back = await b.page.evaluate(() => (window as any).czechPub);
+        expect({ gameId: back.gameId, token: back.token }).toEqual({ gameId, token: tokens[1] });
+        expect(await b.page.getAttribute('.player.you', 'data-seat')).toBe('1');
+        reloaded = true;
+      }
+    }
+    expect(reloaded).toBe(true);
+    expect(helped).toBe(true);
+    for (const p of pages) await p.page.waitForFunction(() => document.body.dataset.state === 'over', undefined, { timeout: 30_000 });
+    const final = await api(`/v1/games/${gameId}/view`, tokens[1]);
+    for (const p of pages) {
+      const rows = await p.page.locator('#final-scores [data-seat]').evaluateAll((rs) => rs.map((r) => ({ ...(r as HTMLElement).dataset })));
+      expect(rows.map((r) => Number(r.score))).toEqual(final.scores);
+      // The breakdown adds up: points + shot-type bonus = score, points as the view has them.
+      rows.forEach((r, s) => {
+        expect(Number(r.points)).toBe(final.view.table[s].points);
+        expect(Number(r.points) + Number(r.bonus)).toBe(Number(r.score));
+      });
+    }
+    await b.page.screenshot({ path: join(SHOTS, 'end-breakdown.png') });
+    auths.forEach((list, i) => {
+      expect(list.length).toBeGreaterThan(10);
+      for (const h of list) expect(h).toBe(`Bearer ${tokens[i]}`);
+    });
+
+    // The preview against the engine: replay the game and digest each previewed "done" where nobody reacted.
+    const replay = await api(`/v1/games/${gameId}/replay`, tokens[0]);
+    const env = new CzechPubEnv({ seed: replay.seed, players: replay.players, log: true });
+    let checked = 0;
+    const actions: number[] = replay.actions;
+    const bySeatStep = new Map(previews.map((p) => [p.step, p]));
+    for (let k = 0; k < actions.length; k++) {
+      const p = bySeatStep.get(k);
+      const from = env.eventCount;
+      env.step(actions[k]);
+      if (!p || actions[k] !== A_DONE) continue;
+      // Step on (a copy) until the seat digests; count it only if every reaction in between was a pass.
+      const probe = env.clone();
+      let quiet = true;
+      for (let j = k + 1; j < actions.length && !probe.fullLog.slice(from).some((e) => e.k === 'digest'); j++) {
+        if (actions[j] !== A_PASS) quiet = false;
+        probe.step(actions[j]);
+      }
+      const digest = probe.fullLog.slice(from).find((e): e is Extract<GameEvent, { k: 'digest' }> => e.k === 'digest' && e.seat === p.seat && e.copyOf === undefined);
+      if (!quiet || !digest) continue;
+      expect({ points: p.points, drunkenness: p.drunkenness, total: p.total }).toEqual({ points: digest.points, drunkenness: digest.drunkenness, total: digest.total ?? null });
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(3);
+    expect([...a.errors, ...b.errors]).toEqual([]);
+  }, 300_000);
+
+  it('lists a game with an open seat in the lobby, and a third browser takes it with Join', async () => {
+    const made = await api('/v1/games', undefined, { seats: ['random', 'open', 'heuristic'], seed: 'e2e-lobby' });
+    const c = await newPage();
+    await c.page.goto(base);
+    const entry = c.page.locator(`.lobby-game[data-game="${made.id}"]`);
+    await entry.waitFor();
+    expect(await entry.textContent()).toContain('Player 1 free');
+    await c.page.screenshot({ path: join(SHOTS, 'lobby.png') });
+    await entry.locator('button').click();
+    await settled(c.page);
+    const me = await c.page.evaluate(() => (window as any).czechPub);
+    expect(me.gameId).toBe(made.id);
+    expect((await api(`/v1/games/${made.id}/view`, me.token)).seat).toBe(1);
+    expect(await c.page.getAttribute('.player.you', 'data-seat')).toBe('1');
+    // Taken: the lobby no longer offers it.
+    expect((await api('/v1/games')).games.some((g: { id: string }) => g.id === made.id)).toBe(false);
+    expect(c.errors).toEqual([]);
+  });
+
+  it("shows a card's help on hover and tap, the rules panel with every card, and the consequence of a discard", async () => {
+    const rules = await api('/v1/ruleset');
+    const d = await newPage();
+    await d.page.goto(base);
+    await d.page.waitForSelector('#start');
+    await d.page.selectOption('#players', '2');
+    await d.page.selectOption('select.seat-agent[data-seat="1"]', 'heuristic');
+    await d.page.fill('#seed', 'e2e-help');
+    await d.page.click('#start');
+    await d.page.waitForFunction(() => document.body.dataset.state === 'your-turn', undefined, { timeout: 30_000 });
+    const card = d.page.locator('#hand .card').first();
+    const id = await card.getAttribute('data-card');
+    await card.hover();
+    await d.page.waitForSelector('#card-help:not([hidden])');
+    expect(await d.page.textContent('#card-help-text')).toBe(rules.cards.find((c: { id: string }) => c.id === id).text);
+    await d.page.screenshot({ path: join(SHOTS, 'card-help.png') });
+    // A card on the table (a chart, a pile) explains itself too: the discard pile's top card when there is one, else a front card.
+    await d.page.mouse.move(1, 1);
+    await d.page.waitForSelector('#card-help', { state: 'hidden' });
+    const discard = await d.page.locator('.group-note').allTextContents();
+    expect(discard.join(' ')).toMatch(/the turn is an abstinence \(you lose \d+ points? and move \d+ back\)/);
+    expect(await d.page.getAttribute('.player.you .chart', 'title')).toBe(rules.glossary.find((g: { term: string }) => g.term === 'Drunkenness chart').text);
+    await d.page.click('#rules-open');
+    const listed = await d.page.locator('#rules-body dd[data-card]').evaluateAll((ds) => ds.map((x) => (x as HTMLElement).dataset.card));
+    expect(listed).toEqual([...rules.cards.map((c: { id: string }) => c.id), 'closing_time']);
+    expect(await d.page.locator('#rules-body .glossary dt').allTextContents()).toEqual(rules.glossary.map((g: { term: string }) => g.term));
+    expect(d.errors).toEqual([]);
+  });
+
+  it('opens a tournament game from its #replay= link and from a games.jsonl, and steps through to the recorded final scores', async () => {
+    const specs = ['heuristic', 'greedy', 'random'];
+    const agents = specs.map(createAgent);
+    const env = new CzechPubEnv({ seed: 'e2e-tournament', players: 3, log: true });
+    agents.forEach((ag, seat) => ag.reset?.({ seat, players: 3, seed: `e2e-tournament/seat${seat}` }));
+    while (!env.done) env.step(await agents[env.currentPlayer].act(new EnvObservation(env, env.currentPlayer)));
+    const record = recordOf(env, 'e2e-tournament', false);
+    const scores = env.scores();
+    const e = await newPage();
+    await e.page.goto(`${base}/#replay=${encodeReplay(record)}`);
+    await e.page.waitForFunction((n) => document.getElementById('replay-step')?.textContent === `Step 0 / ${n}`, record.actions.length);
+    await e.page.click('#replay-forward');
+    await e.page.click('#replay-forward');
+    expect(await e.page.textContent('#replay-step')).toBe(`Step 2 / ${record.actions.length}`);
+    await e.page.waitForFunction((id) => document.querySelector('button.action.chosen')?.getAttribute('data-action') === String(id), record.actions[2]);
+    await e.page.click('#replay-last');
+    await e.page.waitForSelector('#final-scores');
+    const shown = async () => (await e.page.locator('#final-scores [data-seat]').evaluateAll((rs) => rs.map((r) => Number((r as HTMLElement).dataset.score))));
+    expect(await shown()).toEqual(scores);
+    await e.page.screenshot({ path: join(SHOTS, 'replay.png') });
+
+    // The same game as line 2 of a games.jsonl (line 1 another game), picked with the file picker.
+    await e.page.click('#new-game');
+    const lines = [JSON.stringify({ seed: 'other', agents: specs }), JSON.stringify({ ...record, agents: specs, scores })];
+    await e.page.setInputFiles('#replay-file', { name: 'games.jsonl', mimeType: 'application/json', buffer: Buffer.from(`${lines.join('\n')}\n`) });
+    await e.page.fill('#replay-number', '1');
+    await e.page.click('#replay-open');
+    await e.page.waitForFunction(() => /game 1 has no replay link and no record \(missing players, askAll, ruleset, actions\)/.test(document.getElementById('message')?.textContent ?? ''));
+    await e.page.fill('#replay-number', '2');
+    await e.page.click('#replay-open');
+    await e.page.waitForFunction((n) => document.getElementById('replay-step')?.textContent === `Step 0 / ${n}`, record.actions.length);
+    expect(await e.page.locator('.player .agent').allTextContents()).toEqual(expect.arrayContaining(specs));
+    await e.page.click('#replay-last');
+    await e.page.waitForSelector('#final-scores');
+    expect(await shown()).toEqual(scores);
+    // A link under other rules is refused with the server's reason.
+    await e.page.goto(`${base}/#replay=${encodeReplay({ ...record, ruleset: 'abc' })}`);
+    await e.page.waitForFunction(() => /played under ruleset abc/.test(document.getElementById('message')?.textContent ?? ''));
+    expect(e.errors.filter((x) => !/status of 422/.test(x))).toEqual([]);
+  });
+
+  it('keeps the prompt and the actions in view at every decision on a 390-px phone', async () => {
+    const f = await newPage(390, 844);
+    await f.page.goto(base);
+    await f.page.waitForSelector('#start');
+    await f.page.selectOption('#players', '2');
+    await f.page.selectOption('select.seat-agent[data-seat="1"]', 'heuristic');
+    await f.page.fill('#seed', 'e2e-phone');
+    await f.page.fill('#pace', '0');
+    await f.page.click('#start');
+    const rng = seedRng('e2e-phone-clicks');
+    let decisions = 0;
+    for (;;) {
+      await f.page.waitForFunction(() => ['your-turn', 'over'].includes(document.body.dataset.state ?? ''), undefined, { timeout: 30_000 });
+      if ((await pageState(f.page)) === 'over') break;
+      const buttons = await f.page.locator('button.action:enabled').evaluateAll((bs) => bs.map((b) => {
+        const r = b.getBoundingClientRect();
+        return { top: r.top, bottom: r.bottom, left: r.left, right: r.right };
+      }));
+      expect(buttons.length).toBeGreaterThan(0);
+      // The first button and the prompt are on screen without scrolling.
+      const first = buttons[0];
+      expect(first.top).toBeGreaterThanOrEqual(0);
+      expect(first.bottom).toBeLessThanOrEqual(844);
+      expect(first.right).toBeLessThanOrEqual(390);
+      const prompt = await f.page.locator('#prompt').boundingBox();
+      expect(prompt!.y).toBeGreaterThanOrEqual(0);
+      expect(prompt!.y + prompt!.height).toBeLessThanOrEqual(844);
+      if (decisions === 6) await f.page.screenshot({ path: join(SHOTS, 'phone.png') });
+      await f.page.click(`button.action[data-action="${pick(rng, await shownActions(f.page))}"]`);
+      decisions++;
+      expect(decisions).toBeLessThan(2000);
+    }
+    expect(decisions).toBeGreaterThan(10);
+    expect(f.errors).toEqual([]);
+  }, 180_000);
+});
