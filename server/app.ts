@@ -350,7 +350,7 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
   app.get('/v1/games/:id/stream', {
     schema: {
       ...tokenRoute, querystring: sinceQuery,
-      description: 'Server-Sent Events: each event\'s id is the seat\'s event count, so a reconnect with Last-Event-ID resumes; a comment line every heartbeat; ends with `end` or `gone`.',
+      description: 'Server-Sent Events: each event\'s id is the seat\'s event count, so a reconnect with Last-Event-ID resumes; `step` (no id) when the game moved on without an event the seat sees, or a seat was joined; a comment line every heartbeat; ends with `end` or `gone`.',
       response: { 200: z.string().describe('text/event-stream'), ...S.errors(400, 401, 403, 404, 429) },
     },
   }, async (req, reply) => {

@@ -3,7 +3,9 @@
  * to it, so a client that reconnects (a browser's EventSource does by itself, sending
  * Last-Event-ID) resumes where it was. A comment line every `heartbeatMs` keeps proxies from
  * closing an idle stream and finds dead clients; the stream ends with `end` (final scores) or
- * `gone` (the game expired, or the server is stopping). Streams are limited in all and per client.
+ * `gone` (the game expired, or the server is stopping). A `step` event (no id) says the game
+ * moved on when the move made no event the seat sees (a pass), or a seat was joined, so a
+ * page waiting for its turn learns of it. Streams are limited in all and per client.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ClientCounts } from './client-counts.ts';
@@ -38,6 +40,8 @@ export class Streams {
     this.open++;
     this.perClient.add(client);
     let cursor = from;
+    let step = game.env.actions.length;
+    let open = game.open.size;
     reply.hijack();
     const res = reply.raw;
     // The request timeout cut idle requests; a stream is held open on purpose, kept alive by the heartbeat.
@@ -56,6 +60,11 @@ export class Streams {
     const flush = (gone?: 'gone') => {
       if (closed) return;
       if (cursor < game.env.eventCount) for (const ev of narratedEvents(game, viewer, cursor)) res.write(`id: ${++cursor}\ndata: ${JSON.stringify(ev)}\n\n`);
+      if (step !== game.env.actions.length || open !== game.open.size) {
+        step = game.env.actions.length;
+        open = game.open.size;
+        res.write(`event: step\ndata: ${JSON.stringify({ step, openSeats: [...game.open.keys()].sort((a, b) => a - b) })}\n\n`);
+      }
       if (game.env.done) {
         res.write(`event: end\ndata: ${JSON.stringify({ scores: game.env.scores() })}\n\n`);
         close();

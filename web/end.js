@@ -15,23 +15,23 @@ import { termText } from './rules.js';
  */
 export function endPanel(scores, winners, f, onReplay) {
   const names = winners.map((s) => who(s, f));
-  const th = (/** @type {string} */ text, /** @type {string} */ title = '') => el('th', { title: title || null }, text);
+  const th = (/** @type {string} */ text, title = '', cls = '') => el('th', { title: title || null, class: cls || null }, text);
   return el('section.end', { id: 'end' },
     el('h2', {}, 'Game over'),
     el('p.winners', {}, winners.length > 1 ? `Shared win: ${names.join(', ')}` : `Winner: ${names[0] ?? 'nobody'}`),
     el('div.end-scroll', {}, el('table', { id: 'final-scores' },
-      el('thead', {}, el('tr', {}, th('Seat'), th('Agent'), th('Points'), th('Shot types'), th('Bonus', termText('Points and score')), th('Titles'), th('Score'), th(''))),
+      el('thead', {}, el('tr', {}, th('Seat'), th('Agent', '', 'opt'), th('Points'), th('Shot types', '', 'opt'), th('Bonus', termText('Points and score')), th('Titles'), th('Score'), th(''))),
       el('tbody', {}, scores.map((score, seat) => {
         const p = f.view.table[seat];
         return el('tr', { dataset: { seat, score, points: p.points, bonus: score - p.points }, class: winners.includes(seat) ? 'winner' : null },
-          el('td', {}, seatName(seat)), el('td', {}, seatAgent(seat, f)),
+          el('td', {}, seatName(seat)), el('td.opt', {}, seatAgent(seat, f)),
           el('td.num', {}, p.points),
-          el('td', {}, `${p.shotTokens.length}`),
+          el('td.opt', {}, `${p.shotTokens.length}`),
           el('td.num', {}, `+${score - p.points}`),
           el('td', {}, p.titles.join(', ') || '—'),
           el('td.num.total', {}, score),
           el('td', {}, [winners.includes(seat) ? 'winner' : '', p.out ? ` (${p.out === 'wasted' ? 'wasted' : 'thrown out'})` : '']));
       })))),
-    el('p.small', {}, 'Score = points + shot-type bonus. ', termText('Points and score')),
+    el('p.small', {}, termText('Points and score')),
     onReplay ? el('button.primary', { id: 'replay-game', type: 'button', onclick: onReplay }, 'Replay this game') : null);
 }

@@ -31,8 +31,9 @@ export class Play {
   shown = -1;
   /** What the current step was settled with, so a stream event that changed nothing redraws nothing. */
   settledKey = '';
-  busy = false;
-  again = false;
+  /** Syncs and actions, one at a time. @type {Promise<unknown>} */
+  queue = Promise.resolve();
+  syncQueued = false;
   /** @type {{ stop: () => void } | null} */
   stream = null;
 
@@ -69,36 +70,34 @@ export class Play {
     if (!this.stopped) this.stream = follow(this.game.id, this.game.token, 0, () => this.sync());
   }
 
-  /** Catches up with the game as it stands now; calls that arrive meanwhile run once after it. */
-  async sync() {
-    if (this.busy) {
-      this.again = true;
-      return;
-    }
-    this.busy = true;
-    try {
-      do {
-        this.again = false;
-        await this.guard(async () => this.walk(await api.view(this.game.id, this.game.token)));
-      } while (this.again && !this.stopped);
-    } finally {
-      this.busy = false;
-    }
+  /**
+   * Catches up with the game as it stands now. Syncs and actions run one at a time, in order
+   * (an older answer drawn after a newer one would show a stale turn); syncs asked for while
+   * one waits its turn are one sync.
+   */
+  sync() {
+    if (this.syncQueued) return this.queue;
+    this.syncQueued = true;
+    return this.enqueue(async () => {
+      this.syncQueued = false;
+      await this.guard(async () => this.walk(await api.view(this.game.id, this.game.token)));
+    });
   }
 
   /** @param {number} action */
-  async act(action) {
+  act(action) {
     clearError();
     setCardHooks(null);
     disableActions(byId('actions'));
     setState('waiting');
-    this.busy = true;
-    try {
-      await this.guard(async () => this.walk(await api.act(this.game.id, this.game.token, action)));
-    } finally {
-      this.busy = false;
-    }
-    if (this.again) this.sync();
+    return this.enqueue(() => this.guard(async () => this.walk(await api.act(this.game.id, this.game.token, action))));
+  }
+
+  /** @param {() => Promise<void>} f */
+  enqueue(f) {
+    const next = this.queue.then(f, f);
+    this.queue = next.catch(() => undefined);
+    return next;
   }
 
   /** Runs a request; on failure shows the error and offers to catch up again. @param {() => Promise<void>} f */
@@ -147,7 +146,7 @@ export class Play {
   /** @param {SeatState} data */
   show(data) {
     const f = this.frame(data.view);
-    const hand = this.game.you === null ? null : el('section.hand-area', { 'aria-label': 'your hand' },
+    const hand = this.game.you === null || data.done ? null : el('section.hand-area', { 'aria-label': 'your hand' },
       el('h2', {}, `Your hand (${data.view.handSize})`),
       el('div.hand', { id: 'hand' }, countedCards(data.view.hand)));
     renderTable(byId('table'), f, hand);

@@ -20,7 +20,7 @@ const signed = (n) => (n > 0 ? `+${n}` : `${n}`);
 function chartEl(p) {
   // Explained where it stands: the table's title is the glossary's, each space says what its number does.
   return el('table.chart', { 'aria-label': `drunkenness level ${p.level}, space ${p.space + 1}`, title: termText('Drunkenness chart') },
-    el('caption', {}, `drunkenness: level ${p.level}, space ${signed(p.spaceValue)} added to each roll`),
+    el('caption', {}, `level ${p.level}: ${signed(p.spaceValue)} to each roll`),
     el('tbody', {}, drunkChart().map((row, i) => {
       const current = i === p.level - 1;
       return el('tr', { class: current ? 'current' : null, dataset: { level: i + 1 } },

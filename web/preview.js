@@ -10,15 +10,15 @@
  */
 import { el } from './dom.js';
 
-/** @param {number} n */
-const signed = (n) => (n > 0 ? `+${n}` : `${n}`);
+/** "+1 point", "-3 points". @param {number} n */
+const points = (n) => `${n > 0 ? '+' : ''}${n} point${Math.abs(n) === 1 ? '' : 's'}`;
 
 /** "+3 points, drunkenness 1, roll total 2: the die passes 5 in 6 (83%)". @param {DigestPreview} p */
 export function previewWords(p) {
   if (p.skips) return 'you skip this digestion (I\'ll get the same)';
-  if (p.abstinence) return `an abstinence: ${signed(p.points)} points${p.thrownOut ? ', and you are thrown out' : ''}`;
+  if (p.abstinence) return p.thrownOut ? 'an abstinence: you are thrown out' : `an abstinence: ${points(p.points)}`;
   const pass = p.passChance === null ? '' : `, ${Math.round(p.passChance * 100)}% chance to pass the roll`;
-  return `${signed(p.points)} points, drunkenness ${p.drunkenness}, roll total ${p.total}${pass}`;
+  return `${points(p.points)}, drunkenness ${p.drunkenness}, roll total ${p.total}${pass}`;
 }
 
 /** @param {string} lead @param {DigestPreview} p @param {Record<string, string | number>} [data] */
