@@ -6,7 +6,11 @@
  * |--------|------------------------------|---------------------------------------------------------|
  * | GET    | /v1/bots                     | the catalogue: bots that can fill a seat, their options |
  * | POST   | /v1/bots/:spec/act           | stateless: a seat's view and legal actions in, an action out |
- * | POST   | /v1/games                    | a game: seats ('remote' or an agent spec); remote tokens |
+ * | POST   | /v1/games                    | a game: seats ('remote', 'open' or an agent spec); remote tokens |
+ * | GET    | /v1/games                    | the lobby: games with an open seat, public facts only   |
+ * | POST   | /v1/games/:id/join           | an open seat's token, handed out once                   |
+ * | GET    | /v1/games/:id/preview        | the seat to play: what digesting would give, now and per order |
+ * | POST   | /v1/replays                  | a tournament game (link or record), replayed and checked, for the replay frames |
  * | GET    | /v1/ruleset                  | the rules' numbers (chart, titles, ...) and card names  |
  * | GET    | /v1/games/:id/view?at=K      | the token's seat: view, text, legal actions with names; |
  * |        |                              | the state after K actions and what action K did         |
@@ -43,10 +47,9 @@ import { randomBytes } from 'node:crypto';
 import sjson from 'secure-json-parse';
 import { z } from 'zod';
 import type { Agent } from '../agents/agent.ts';
-import { ACTION_GROUPS, ACTION_SPACE_VERSION, decodeAction, describeAction, NUM_ACTIONS } from '../env/actions.ts';
-import { actionConsequence, cardTexts, glossary } from '../env/card-text.ts';
+import { ACTION_GROUPS, ACTION_SPACE_VERSION, describeAction, NUM_ACTIONS } from '../env/actions.ts';
+import { cardTexts, glossary } from '../env/card-text.ts';
 import { CARD_IDS, cardKind, cardName, CLOSING_TIME } from '../env/cards.ts';
-import type { CzechPubEnv } from '../env/env.ts';
 import { OBS_SIZE } from '../env/observation/encode.ts';
 import { REWARD_SCHEMES } from '../env/rewards.ts';
 import { compileRuleset, type Ruleset } from '../env/ruleset.ts';
@@ -56,13 +59,14 @@ import { PostedObservation } from './bot-obs.ts';
 import { BotPool } from './bot-pool.ts';
 import { BotSpecError, Catalogue, MAX_SPEC_LENGTH } from './catalogue.ts';
 import { resolveLimits, type Limits, type ServerConfig } from './config.ts';
-import { ApiError, envAt, GameStore, named, stepEvents, narratedEvents, type LiveGame, type Viewer } from './games.ts';
+import { ApiError, envAt, GameStore, named, stepEvents, narratedEvents, type LiveGame } from './games.ts';
 import { JobStore } from './jobs.ts';
 import * as S from './schemas.ts';
 import { Streams } from './stream.ts';
 import { parsePostedView } from './view-schema.ts';
 import { LruMap } from './lru.ts';
 import { webFiles } from './web.ts';
+import { played, seatState, stepParam } from './seat-state.ts';
 import { replayRoutes } from './replays.ts';
 import { tableRoutes } from './tables.ts';
 
@@ -74,57 +78,6 @@ export interface ServerOptions extends Partial<Limits> {
   /** Told of what the operator should know at start (a catalogue entry left out); default: the log, as a warning. */
   notice?: (line: string) => void;
   logger?: boolean;
-}
-
-function played(game: LiveGame, k: number) {
-  const id = game.env.actions[k];
-  return { seat: game.actors[k], id, name: describeAction(id, game.actors[k], game.env.players) };
-}
-
-/** What a viewer sees of the game after its first k actions (default: now), and what action k did. */
-function seatState(game: LiveGame, viewer: Viewer, k = game.env.actions.length) {
-  const steps = game.env.actions.length;
-  const env = envAt(game, k);
-  const toAct = env.done ? null : env.currentPlayer;
-  const mine = viewer !== null && k === steps && toAct === viewer;
-  return {
-    id: game.id,
-    seat: viewer,
-    seats: game.seats,
-    done: game.env.done,
-    toAct,
-    yourTurn: mine,
-    view: (viewer === null ? env.publicView() : env.view(viewer)) as unknown as Record<string, unknown>,
-    text: viewer === null ? null : env.text(viewer),
-    legalActions: mine ? noted(env.legalActions(), viewer, env) : [],
-    openSeats: [...game.open.keys()].sort((a, b) => a - b),
-    scores: game.env.done ? game.env.scores() : null,
-    step: k,
-    steps,
-    events: stepEvents(game, k, viewer),
-    lastAction: k > 0 ? played(game, k - 1) : null,
-  };
-}
-
-/**
- * A seat's legal actions with what each costs or causes where its name does not say, and the
- * card from the hand each play puts down (so the page can play a card clicked in the hand).
- */
-function noted(legal: number[], seat: number, env: CzechPubEnv) {
-  const ruleset = env.config.ruleset;
-  const token = env.view(seat).table[seat].abstinence;
-  return named(legal, seat, env.players).map((a) => {
-    const note = actionConsequence(ruleset, a.id, token);
-    const d = decodeAction(a.id);
-    const plays = d.group === 'order' || d.group === 'pub' ? CARD_IDS[d.card] : undefined;
-    return { ...a, ...(note ? { note } : {}), ...(plays ? { plays } : {}) };
-  });
-}
-
-function stepParam(game: LiveGame, k: number | undefined): number {
-  const steps = game.env.actions.length;
-  if (k !== undefined && k > steps) throw new ApiError(400, `at: the game has had ${steps} actions; ask for 0 to ${steps}`);
-  return k ?? steps;
 }
 
 /**

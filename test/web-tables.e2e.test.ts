@@ -7,9 +7,7 @@
  * 390-px phone keeps the actions in view at every decision. Screenshots go to $SCREENSHOT_DIR
  * (default results/e2e/).
  */
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgent } from '../agents/default-registry.ts';
@@ -19,29 +17,24 @@ import { CzechPubEnv } from '../env/env.ts';
 import type { GameEvent } from '../env/events.ts';
 import { randInt, seedRng, type RngState } from '../env/rng.ts';
 import { encodeReplay, recordOf } from '../eval/replay-record.ts';
-import { buildServer } from '../server/app.ts';
-import { browserTestsRun, launchChromium } from './helpers/browser.ts';
+import { browserTestsRun, pageErrors, startPageServer } from './helpers/browser.ts';
 
 const SHOTS = process.env.SCREENSHOT_DIR ?? 'results/e2e';
 const RUN = browserTestsRun();
 
-let app: FastifyInstance;
 let browser: Browser;
 let base = '';
+let stop = async () => {};
 const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
   if (!RUN) return;
-  app = await buildServer({ rateLimit: 0 });
-  base = await app.listen({ host: '127.0.0.1', port: 0 });
-  browser = await launchChromium();
-  mkdirSync(SHOTS, { recursive: true });
+  ({ base, browser, stop } = await startPageServer(SHOTS));
 });
 
 afterAll(async () => {
   for (const c of contexts) await c.close();
-  await browser?.close();
-  await app?.close();
+  await stop();
 });
 
 /** A fresh browser (its own localStorage) with one page; page errors are collected. */
@@ -49,10 +42,7 @@ async function newPage(width = 1280, height = 900): Promise<{ page: Page; errors
   const context = await browser.newContext({ viewport: { width, height } });
   contexts.push(context);
   const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  return { page, errors };
+  return { page, errors: pageErrors(page) };
 }
 
 async function api(path: string, token?: string, body?: unknown) {

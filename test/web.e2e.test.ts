@@ -6,44 +6,31 @@
  * $SCREENSHOT_DIR (default results/e2e/); the README's come from
  * `SCREENSHOT_DIR=docs/screenshots npx vitest run test/web.e2e.test.ts`.
  */
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { A_DONE } from '../env/actions.ts';
 import { randInt, seedRng } from '../env/rng.ts';
-import { buildServer } from '../server/app.ts';
-import { browserTestsRun, launchChromium } from './helpers/browser.ts';
+import { browserTestsRun, pageErrors, startPageServer } from './helpers/browser.ts';
 
 const SHOTS = process.env.SCREENSHOT_DIR ?? 'results/e2e';
 
-let app: FastifyInstance;
 let browser: Browser;
 let base = '';
+let stop = async () => {};
 
 const RUN = browserTestsRun();
 
 beforeAll(async () => {
   if (!RUN) return;
-  app = await buildServer({ rateLimit: 0 });
-  base = await app.listen({ host: '127.0.0.1', port: 0 });
-  browser = await launchChromium();
-  mkdirSync(SHOTS, { recursive: true });
+  ({ base, browser, stop } = await startPageServer(SHOTS));
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-});
+afterAll(() => stop());
 
 async function openPage(): Promise<{ page: Page; errors: string[] }> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
+  const errors = pageErrors(page);
   await page.goto(base);
   await page.waitForSelector('#start');
   return { page, errors };

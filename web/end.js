@@ -28,7 +28,7 @@ export function endPanel(scores, winners, f, onReplay) {
           el('td.num', {}, p.points),
           el('td.num', {}, `+${score - p.points}`),
           el('td.num.total', {}, score),
-          el('td', {}, p.titles.join(', ') || '—'),
+          el('td.titles', {}, p.titles.join(', ') || '—'),
           el('td.opt', {}, `${p.shotTokens.length}`),
           el('td.opt', {}, [winners.includes(seat) ? 'winner' : '', p.out ? ` (${p.out === 'wasted' ? 'wasted' : 'thrown out'})` : '']));
       })))),

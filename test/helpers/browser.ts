@@ -3,8 +3,9 @@
  * (`npx playwright install` cannot download browsers on this network). The flags keep
  * Chromium from reaching for Google's hosts, which a closed network refuses.
  */
-import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { existsSync, mkdirSync } from 'node:fs';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { buildServer } from '../../server/app.ts';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -27,4 +28,26 @@ export async function launchChromium(): Promise<Browser> {
     executablePath: CHROMIUM,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
+}
+
+/** A server on 127.0.0.1 (no rate limit) and Chromium, for one file of page tests; `stop` closes both. */
+export async function startPageServer(screenshots: string): Promise<{ base: string; browser: Browser; stop: () => Promise<void> }> {
+  const app = await buildServer({ rateLimit: 0 });
+  const base = await app.listen({ host: '127.0.0.1', port: 0 });
+  const browser = await launchChromium().catch(async (e) => {
+    await app.close();
+    throw e;
+  });
+  mkdirSync(screenshots, { recursive: true });
+  return { base, browser, stop: async () => { await browser.close(); await app.close(); } };
+}
+
+/** The page's uncaught errors and console errors, as they come. */
+export function pageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  return errors;
 }
