@@ -102,3 +102,27 @@ describe('GET /v1/games/:id/preview', () => {
     expect(rules.body.glossary.map((g: { term: string }) => g.term)).toContain('PAUSE');
   });
 });
+
+describe('the event stream and open seats', () => {
+  it("sends a 'step' event when a seat is joined, though no game event happened", async () => {
+    const live = await buildServer({ rateLimit: 0 });
+    const base = await live.listen({ host: '127.0.0.1', port: 0 });
+    try {
+      const made = await (await fetch(`${base}/v1/games`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seats: ['remote', 'open', 'random'], seed: 'stream-join' }) })).json();
+      const ctrl = new AbortController();
+      const res = await fetch(`${base}/v1/games/${made.id}/stream`, { headers: { authorization: `Bearer ${made.tokens[0].token}` }, signal: ctrl.signal });
+      const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let text = '';
+      // The events so far come at once; then the join.
+      while (!text.includes('\n\n')) text += (await reader.read()).value;
+      expect(text).not.toContain('event: step');
+      const joined = await fetch(`${base}/v1/games/${made.id}/join`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      expect(joined.status).toBe(200);
+      while (!text.includes('event: step')) text += (await reader.read()).value;
+      expect(text).toMatch(/event: step\ndata: \{"step":\d+,"openSeats":\[\]\}/);
+      ctrl.abort();
+    } finally {
+      await live.close();
+    }
+  });
+});

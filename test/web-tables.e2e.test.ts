@@ -38,8 +38,8 @@ afterAll(async () => {
 });
 
 /** A fresh browser (its own localStorage) with one page; page errors are collected. */
-async function newPage(width = 1280, height = 900): Promise<{ page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport: { width, height } });
+async function newPage(width = 1280, height = 900, hasTouch = false): Promise<{ page: Page; errors: string[] }> {
+  const context = await browser.newContext({ viewport: { width, height }, hasTouch });
   contexts.push(context);
   const page = await context.newPage();
   return { page, errors: pageErrors(page) };
@@ -262,6 +262,37 @@ describe.runIf(RUN)('tables for people, help and tournament replays in Chromium'
     expect(listed).toEqual([...rules.cards.map((c: { id: string }) => c.id), 'closing_time']);
     expect(await d.page.locator('#rules-body .glossary dt').allTextContents()).toEqual(rules.glossary.map((g: { term: string }) => g.term));
     expect(d.errors).toEqual([]);
+  });
+
+  it("on a touch screen a tap on a hand card shows its help, and a second tap plays it", async () => {
+    const rules = await api('/v1/ruleset');
+    const t = await newPage(390, 844, true);
+    await t.page.goto(base);
+    await t.page.waitForSelector('#start');
+    await t.page.selectOption('#players', '2');
+    await t.page.selectOption('select.seat-agent[data-seat="1"]', 'heuristic');
+    await t.page.fill('#seed', 'e2e-touch');
+    await t.page.click('#start');
+    await t.page.waitForFunction(() => document.body.dataset.state === 'your-turn', undefined, { timeout: 30_000 });
+    const { gameId, token } = await t.page.evaluate(() => (window as any).czechPub);
+    const view = await api(`/v1/games/${gameId}/view`, token);
+    const ways = (card: string) => view.legalActions.filter((x: { plays?: string }) => x.plays === card).length;
+    const card = (view.legalActions as { plays?: string }[]).map((x) => x.plays).find((c): c is string => !!c && ways(c) === 1);
+    expect(card).toBeDefined();
+    const el = t.page.locator(`#hand .card[data-card="${card}"]`).first();
+    await el.tap();
+    await t.page.waitForSelector('#card-help:not([hidden])');
+    expect(await t.page.textContent('#card-help-text')).toBe(rules.cards.find((c: { id: string }) => c.id === card).text);
+    expect(await pageState(t.page)).toBe('your-turn');
+    expect((await api(`/v1/games/${gameId}/view`, token)).step).toBe(view.step);
+    await el.tap();
+    await settled(t.page);
+    const after = await api(`/v1/games/${gameId}/view`, token);
+    expect(after.step).toBeGreaterThan(view.step);
+    // The action taken at that step is the one way to play the tapped card.
+    const played = await api(`/v1/games/${gameId}/view?at=${view.step + 1}`, token);
+    expect(played.lastAction.id).toBe(view.legalActions.find((x: { plays?: string }) => x.plays === card).id);
+    expect(t.errors).toEqual([]);
   });
 
   it('opens a tournament game from its #replay= link and from a games.jsonl, and steps through to the recorded final scores', async () => {
