@@ -206,15 +206,19 @@ export class GameStore {
   /**
    * A finished game replayed from its seed and actions (a tournament's record, already checked
    * by replayGame), held like any finished game: its replay frames open with the watch token,
-   * and it is the first to go when room is needed.
+   * and it is the first to go when room is needed. A client holds at most maxGamesPerClient
+   * of them (its oldest goes first), so one client cannot push everyone's replays out.
    */
-  adopt(config: ResetOptions, actions: readonly number[], seats: string[]): LiveGame {
+  adopt(config: ResetOptions, actions: readonly number[], seats: string[], client = 'local'): LiveGame {
+    const owner = `replay:${client}`;
+    const mine = [...this.games.values()].filter((g) => g.client === owner).sort((a, b) => a.created - b.created);
+    for (const g of mine.slice(0, Math.max(0, mine.length - this.limits.maxGamesPerClient + 1))) this.drop(g);
     this.expire(this.games.size >= this.limits.maxGames);
     if (this.games.size >= this.limits.maxGames) this.evictFinished();
     if (this.games.size >= this.limits.maxGames) throw new ApiError(429, `too many live games (limit ${this.limits.maxGames}); try again later`);
     const env = new CzechPubEnv({ ...config, log: true });
     const game: LiveGame = {
-      id: randomBytes(9).toString('base64url'), env, seats, bots: seats.map(() => null), starts: [], tokens: new Map(), client: 'replay', settled: true, faults: [],
+      id: randomBytes(9).toString('base64url'), env, seats, bots: seats.map(() => null), starts: [], tokens: new Map(), client: owner, settled: true, faults: [],
       watchToken: randomBytes(18).toString('base64url'), logAt: [env.eventCount], actors: [], scrub: null, queue: Promise.resolve(), touched: this.now(), listeners: new Set(),
       open: new Map(), created: this.now(),
     };

@@ -73,4 +73,16 @@ describe('POST /v1/replays', () => {
     expect((await small.inject({ url: `/v1/games/${a.json().id}/replay/0`, headers: { authorization: `Bearer ${a.json().watchToken}` } })).statusCode).toBe(404);
     await small.close();
   });
+
+  it('keeps at most maxGamesPerClient replays per client: its own oldest goes, another client\'s stay', async () => {
+    const srv = await buildServer({ rateLimit: 0, maxGamesPerClient: 2 });
+    const { record } = playedRecord('replay-4', 2);
+    const open = async (ip: string) => (await srv.inject({ method: 'POST', url: '/v1/replays', payload: { record }, remoteAddress: ip })).json();
+    const frame = async (r: { id: string; watchToken: string }) => (await srv.inject({ url: `/v1/games/${r.id}/replay/0`, headers: { authorization: `Bearer ${r.watchToken}` } })).statusCode;
+    const other = await open('10.0.0.2');
+    const mine = [await open('10.0.0.1'), await open('10.0.0.1'), await open('10.0.0.1')];
+    expect(await Promise.all(mine.map(frame))).toEqual([404, 200, 200]);
+    expect(await frame(other)).toBe(200);
+    await srv.close();
+  });
 });

@@ -56,7 +56,7 @@ export function replayRoutes(app: FastifyInstance, store: GameStore, ruleset: Ru
       throw e;
     }
     const seats = body.seats ?? Array.from({ length: r.players }, () => 'tournament seat');
-    const game = store.adopt({ seed: r.seed, players: r.players, ruleset, askAll: r.askAll, maxDecisions: MAX_REPLAY_ACTIONS }, env.actions, seats);
+    const game = store.adopt({ seed: r.seed, players: r.players, ruleset, askAll: r.askAll, maxDecisions: MAX_REPLAY_ACTIONS }, env.actions, seats, req.ip);
     return reply.code(201).send({ id: game.id, players: r.players, seats, watchToken: game.watchToken, steps: env.actions.length, scores: env.scores() });
   });
 }
