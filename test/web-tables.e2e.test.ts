@@ -1,7 +1,8 @@
 /**
  * The web page's tables for people, its help and its tournament replays, end to end in
  * headless Chromium against a server on 127.0.0.1: two browser contexts play one game through
- * their links (each seeing only its own hand, one reloading mid-game), the preview is checked
+ * their links (each seeing only its own hand, one reloading mid-game, an onlooker following
+ * with the watch link), the preview is checked
  * against the engine's digestion of the same game, the lobby seats a third browser, a card's
  * help shows on hover, a tournament game opens from its link and from a games.jsonl, and a
  * 390-px phone keeps the actions in view at every decision. Screenshots go to $SCREENSHOT_DIR
@@ -106,6 +107,12 @@ describe.runIf(RUN)('tables for people, help and tournament replays in Chromium'
     await settled(b.page);
     await b.page.fill('#pace', '0');
     await a.page.screenshot({ path: join(SHOTS, 'join.png') });
+    // An onlooker follows the game live: the public view, no hand.
+    const w = await newPage();
+    await w.page.goto(await a.page.inputValue('#links input[data-watch]'));
+    await settled(w.page);
+    await w.page.fill('#pace', '0');
+    expect(await w.page.evaluate(() => [document.body.dataset.mode, (window as any).czechPub.token])).toEqual(['watch', null]);
 
     const pages = [a, b];
     const tokens: string[] = [];
@@ -172,9 +179,10 @@ describe.runIf(RUN)('tables for people, help and tournament replays in Chromium'
     }
     expect(reloaded).toBe(true);
     expect(helped).toBe(true);
-    for (const p of pages) await p.page.waitForFunction(() => document.body.dataset.state === 'over', undefined, { timeout: 30_000 });
+    for (const p of [...pages, w]) await p.page.waitForFunction(() => document.body.dataset.state === 'over', undefined, { timeout: 30_000 });
+    expect(await w.page.locator('#hand, .seat-hand').count()).toBe(0);
     const final = await api(`/v1/games/${gameId}/view`, tokens[1]);
-    for (const p of pages) {
+    for (const p of [...pages, w]) {
       const rows = await p.page.locator('#final-scores [data-seat]').evaluateAll((rs) => rs.map((r) => ({ ...(r as HTMLElement).dataset })));
       expect(rows.map((r) => Number(r.score))).toEqual(final.scores);
       // The breakdown adds up: points + shot-type bonus = score, points as the view has them.
@@ -213,7 +221,7 @@ describe.runIf(RUN)('tables for people, help and tournament replays in Chromium'
       checked++;
     }
     expect(checked).toBeGreaterThan(3);
-    expect([...a.errors, ...b.errors]).toEqual([]);
+    expect([...a.errors, ...b.errors, ...w.errors]).toEqual([]);
   }, 300_000);
 
   it('lists a game with an open seat in the lobby, and a third browser takes it with Join', async () => {
