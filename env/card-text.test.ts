@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { A_DISCARD, A_SHOT_BEER, A_SHOT_NOTHING } from './action-codec.ts';
+import { A_DISCARD, A_SHOT_BEER, A_SHOT_NOTHING, A_STOP_DISCARD } from './action-codec.ts';
 import { actionConsequence, cardTexts, glossary } from './card-text.ts';
 import { CARD_IDS } from './cards.ts';
 import { DEFAULT_RULESET, parseRuleset } from './ruleset.ts';
@@ -17,5 +17,6 @@ describe('card texts', () => {
     expect(actionConsequence(changed, A_SHOT_NOTHING, 0)).toBe('You lose 9 points.');
     expect(actionConsequence(changed, A_DISCARD, 1)).toMatch(/abstinence \(you lose 6 points/);
     expect(actionConsequence(changed, A_DISCARD, 2)).toMatch(/thrown out/);
+    expect(actionConsequence(changed, A_STOP_DISCARD, 0)).toMatch(/abstinence \(you lose 4 points/);
   });
 });

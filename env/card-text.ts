@@ -92,6 +92,8 @@ export function actionConsequence(r: Ruleset, action: number, abstinenceToken: n
   switch (d.kind) {
     case 'discard':
       return `Discarding means no card can be played this turn: the turn is an abstinence (${abst}).`;
+    case 'stop_discard':
+      return `You draw up to your hand size; the turn is an abstinence (${abst}).`;
     case 'shot_beer':
       return `You lose ${pts(sc.beerLoss)}; the beer gives nothing.`;
     case 'shot_small':
