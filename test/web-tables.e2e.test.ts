@@ -345,7 +345,7 @@ describe.runIf(RUN)('tables for people, help and tournament replays in Chromium'
   });
 
   it('keeps the prompt and the actions in view at every decision on a 390-px phone', async () => {
-    const f = await newPage(390, 844);
+    const f = await newPage(390, 844, true);
     await f.page.goto(base);
     await f.page.waitForSelector('#start');
     await f.page.selectOption('#players', '2');
@@ -372,7 +372,7 @@ describe.runIf(RUN)('tables for people, help and tournament replays in Chromium'
       expect(prompt!.y).toBeGreaterThanOrEqual(0);
       expect(prompt!.y + prompt!.height).toBeLessThanOrEqual(844);
       if (decisions === 6) await f.page.screenshot({ path: join(SHOTS, 'phone.png') });
-      await f.page.click(`button.action[data-action="${pick(rng, await shownActions(f.page))}"]`);
+      await f.page.tap(`button.action[data-action="${pick(rng, await shownActions(f.page))}"]`);
       decisions++;
       expect(decisions).toBeLessThan(2000);
     }
