@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CzechPubEnv } from '../env/env.ts';
 import { randInt, seedRng } from '../env/rng.ts';
+import { gameLine } from '../eval/game-line.ts';
 import { encodeReplay, recordOf, type ReplayRecord } from '../eval/replay-record.ts';
 import { buildServer } from './app.ts';
 
@@ -45,6 +46,11 @@ describe('POST /v1/replays', () => {
       expect(first.json().next.id).toBe(record.actions[1]);
     }
     expect((await post({ record, seats: ['a', 'b', 'c'] })).body.seats).toEqual(['a', 'b', 'c']);
+    // A tournament's games.jsonl line as eval writes it: its agents name the seats.
+    const names = ['heuristic', 'greedy', 'random'];
+    const line = gameLine({ index: 7, deal: 7, seed: record.seed, seating: [2, 0, 1], scores, points: scores, winners: [], turns: 0, decisions: record.actions.length, out: [null, null, null], truncated: false, agentDecisions: [0, 0, 0], agentMillis: [0, 0, 0], actions: record.actions }, names, false, record.ruleset);
+    const fromLine = await post({ line });
+    expect(fromLine).toMatchObject({ status: 201, body: { seats: ['random', 'heuristic', 'greedy'], scores } });
   });
 
   it('refuses, naming the problem: a malformed link (400), another ruleset, an illegal action or an early stop (422), a bad shape (400)', async () => {
@@ -60,7 +66,9 @@ describe('POST /v1/replays', () => {
     expect((await post({ record: { ...record, actions: [300] } })).status).toBe(400);
     expect((await post({ record: { ...record, path: '/etc/passwd' } })).body.error).toMatch(/invalid request/);
     expect((await post({ link: encodeReplay(record), seats: ['only one'] })).body.error).toBe('seats: the game has 2 players, 1 names were sent');
-    expect((await post({ record, seats: ['<script>', 'b'] })).status).toBe(400);
+    expect((await post({ record, seats: ['a\u0007', 'b'] })).body.error).toMatch(/no control characters/);
+    expect(await post({ line: '{"index":1' })).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^line: not JSON/) } });
+    expect((await post({ line: JSON.stringify({ index: 0, seed: 'x' }) })).body.error).toMatch(/^line: it has no actions/);
     expect((await post({ link: 'a'.repeat(9000) })).status).toBe(400);
   });
 

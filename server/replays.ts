@@ -9,12 +9,15 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { NUM_ACTIONS } from '../env/actions.ts';
 import type { Ruleset } from '../env/ruleset.ts';
+import { GameLineError, parseGameLine, replayRecordOfLine } from '../eval/game-line.ts';
 import { decodeReplay, MAX_REPLAY_ACTIONS, replayGame, ReplayFormatError, type ReplayRecord } from '../eval/replay-record.ts';
 import { ApiError, type GameStore } from './games.ts';
 import * as S from './schemas.ts';
 
 /** A link is one line of a few thousand characters at most (decodeReplay checks it exactly). */
 const MAX_LINK = 8000;
+/** A games.jsonl line: its figures and up to MAX_REPLAY_ACTIONS actions of at most 4 characters each. */
+const MAX_LINE = 4 * MAX_REPLAY_ACTIONS + 16_000;
 
 const record = z.object({
   players: z.number().int().min(2).max(6),
@@ -24,15 +27,17 @@ const record = z.object({
   actions: z.array(z.number().int().min(0).max(NUM_ACTIONS - 1)).max(MAX_REPLAY_ACTIONS),
 }).strict();
 
-/** Names to show per seat (a tournament's agents): display text, nothing more. */
-const seatNames = z.array(z.string().min(1).max(80).regex(/^[\w .:=/+-]+$/, 'a seat name is letters, digits, spaces and _ . : = / + -')).max(6);
+/** Names to show per seat (a tournament's agents): display text only, put on the page as text. */
+const seatName = z.string().min(1).max(200).regex(/^[^\u0000-\u001f\u007f]+$/, 'a seat name has no control characters');
+const seatNames = z.array(seatName).max(6);
 
 export function replayRoutes(app: FastifyInstance, store: GameStore, ruleset: Ruleset): void {
   app.withTypeProvider<ZodTypeProvider>().post('/v1/replays', {
     schema: {
-      description: "A finished game from its replay link (a report's `#replay=` part) or its record (a games.jsonl line's fields): replayed under this server's rules, every action checked, then served like any finished game's replay (GET /v1/games/{id}/replay/{step} with the watch token).",
+      description: "A finished game from its replay link (a report's `#replay=` part), a tournament's games.jsonl line as it is (its agents name the seats), or a record: replayed under this server's rules, every action checked, then served like any finished game's replay (GET /v1/games/{id}/replay/{step} with the watch token).",
       body: z.union([
         z.object({ link: z.string().min(1).max(MAX_LINK), seats: seatNames.optional() }).strict(),
+        z.object({ line: z.string().min(1).max(MAX_LINE) }).strict(),
         z.object({ record, seats: seatNames.optional() }).strict(),
       ]),
       response: { 201: S.replayOpened, ...S.errors(400, 413, 422, 429) },
@@ -40,13 +45,24 @@ export function replayRoutes(app: FastifyInstance, store: GameStore, ruleset: Ru
   }, async (req, reply) => {
     const body = req.body;
     let r: ReplayRecord;
+    let names: string[] | undefined;
     try {
-      r = 'link' in body ? decodeReplay(body.link) : body.record;
+      if ('line' in body) {
+        // eval/game-line.ts reads the line: the format has one reader.
+        const line = parseGameLine(body.line);
+        r = replayRecordOfLine(line);
+        names = line.agents.map((a, seat) => (seatName.safeParse(a).success ? a : `seat ${seat}`));
+      } else {
+        r = 'link' in body ? decodeReplay(body.link) : body.record;
+        names = body.seats;
+      }
     } catch (e) {
       if (e instanceof ReplayFormatError) throw new ApiError(400, `link: ${e.message}`);
+      if (e instanceof GameLineError) throw new ApiError(400, `line: ${e.message}`);
       throw e;
     }
-    if (body.seats && body.seats.length !== r.players) throw new ApiError(400, `seats: the game has ${r.players} players, ${body.seats.length} names were sent`);
+    if (r.actions.length > MAX_REPLAY_ACTIONS) throw new ApiError(400, `a replay has at most ${MAX_REPLAY_ACTIONS} actions`);
+    if (names && names.length !== r.players) throw new ApiError(400, `seats: the game has ${r.players} players, ${names.length} names were sent`);
     let env;
     try {
       env = replayGame(r, ruleset);
@@ -55,7 +71,7 @@ export function replayRoutes(app: FastifyInstance, store: GameStore, ruleset: Ru
       if (e instanceof ReplayFormatError) throw new ApiError(422, e.message);
       throw e;
     }
-    const seats = body.seats ?? Array.from({ length: r.players }, () => 'tournament seat');
+    const seats = names ?? Array.from({ length: r.players }, () => 'tournament seat');
     const game = store.adopt({ seed: r.seed, players: r.players, ruleset, askAll: r.askAll, maxDecisions: MAX_REPLAY_ACTIONS }, env.actions, seats, req.ip);
     return reply.code(201).send({ id: game.id, players: r.players, seats, watchToken: game.watchToken, steps: env.actions.length, scores: env.scores() });
   });

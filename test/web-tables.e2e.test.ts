@@ -17,6 +17,7 @@ import { A_DONE, A_PASS } from '../env/actions.ts';
 import { CzechPubEnv } from '../env/env.ts';
 import type { GameEvent } from '../env/events.ts';
 import { randInt, seedRng, type RngState } from '../env/rng.ts';
+import { gameLine } from '../eval/game-line.ts';
 import { encodeReplay, recordOf } from '../eval/replay-record.ts';
 import { browserTestsRun, pageErrors, startPageServer } from './helpers/browser.ts';
 
@@ -324,14 +325,18 @@ describe.runIf(RUN)('tables for people, help and tournament replays in Chromium'
     expect(await shown()).toEqual(scores);
     await e.page.screenshot({ path: join(SHOTS, 'replay.png') });
 
-    // The same game as line 2 of a games.jsonl (line 1 another game), picked with the file picker.
+    // The same game as game 4 of a games.jsonl as a tournament writes it (eval/game-line.ts), after another game's line.
     await e.page.click('#new-game');
-    const lines = [JSON.stringify({ seed: 'other', agents: specs }), JSON.stringify({ ...record, agents: specs, scores })];
+    const result = { index: 4, deal: 4, seed: record.seed, seating: [0, 1, 2], scores, points: scores, winners: [], turns: 0, decisions: record.actions.length, out: [null, null, null], truncated: false, agentDecisions: [0, 0, 0], agentMillis: [0, 0, 0], actions: record.actions };
+    const lines = [gameLine({ ...result, index: 9, actions: record.actions.slice(0, 2) }, specs, false, record.ruleset), gameLine(result, specs, false, record.ruleset)];
     await e.page.setInputFiles('#replay-file', { name: 'games.jsonl', mimeType: 'application/json', buffer: Buffer.from(`${lines.join('\n')}\n`) });
-    await e.page.fill('#replay-number', '1');
+    await e.page.fill('#replay-number', '3');
     await e.page.click('#replay-open');
-    await e.page.waitForFunction(() => /game 1 has no replay link and no record \(missing players, askAll, ruleset, actions\)/.test(document.getElementById('message')?.textContent ?? ''));
-    await e.page.fill('#replay-number', '2');
+    await e.page.waitForFunction(() => /the file's 2 games have no game 3/.test(document.getElementById('message')?.textContent ?? ''));
+    await e.page.fill('#replay-number', '9');
+    await e.page.click('#replay-open');
+    await e.page.waitForFunction(() => /stops after 2 actions/.test(document.getElementById('message')?.textContent ?? ''));
+    await e.page.fill('#replay-number', '4');
     await e.page.click('#replay-open');
     await e.page.waitForFunction((n) => document.getElementById('replay-step')?.textContent === `Step 0 / ${n}`, record.actions.length);
     expect(await e.page.locator('.player .agent').allTextContents()).toEqual(expect.arrayContaining(specs));

@@ -42,8 +42,8 @@ export const api = {
   lobby: () => call('GET', '/games'),
   /** Takes an open seat: its token. @param {string} id @param {number} [seat] */
   join: (id, seat) => call('POST', `${game(id)}/join`, { body: seat === undefined ? {} : { seat } }),
-  /** A tournament game from its link or record, opened as a finished game. @param {{ link: string } | { record: unknown }} what @param {string[]} [seats] */
-  openReplay: (what, seats) => call('POST', '/replays', { body: seats ? { ...what, seats } : what }),
+  /** A tournament game from its link or its games.jsonl line, opened as a finished game. @param {{ link: string } | { line: string }} what */
+  openReplay: (what) => call('POST', '/replays', { body: what }),
   /** @param {string} id @param {string} token @param {number} step */
   replayStep: (id, token, step) => call('GET', `${game(id)}/replay/${step}`, { token }),
 };

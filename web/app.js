@@ -14,7 +14,7 @@ import { byId, el, fill } from './dom.js';
 import { bindCardHelp, bindRulesPanel, renderRules } from './help.js';
 import { Play } from './play.js';
 import { Replay } from './replay.js';
-import { gameFromJsonl } from './replay-file.js';
+import { lineOfGame } from './replay-file.js';
 import { setRules } from './rules.js';
 import { renderSetup } from './setup.js';
 import { keepLinks, renderLinks, renderLobby } from './tables.js';
@@ -139,13 +139,13 @@ function replayGame() {
 
 /**
  * A tournament game: the server replays and checks it, then serves its frames.
- * @param {{ link: string } | { record: unknown }} what @param {string[]} [seats]
+ * @param {{ link: string } | { line: string }} what
  */
-async function openTournamentGame(what, seats) {
+async function openTournamentGame(what) {
   clearError();
   let opened;
   try {
-    opened = await api.openReplay(what, seats);
+    opened = await api.openReplay(what);
   } catch (e) {
     showError(e);
     return;
@@ -160,8 +160,7 @@ async function openFromFile() {
   const file = /** @type {HTMLInputElement} */ (byId('replay-file')).files?.[0];
   if (!file) return showError(new Error('choose a games.jsonl file first'));
   try {
-    const picked = gameFromJsonl(await file.text(), Number(/** @type {HTMLInputElement} */ (byId('replay-number')).value));
-    await openTournamentGame(picked.what, picked.seats);
+    await openTournamentGame({ line: lineOfGame(await file.text(), Number(/** @type {HTMLInputElement} */ (byId('replay-number')).value)) });
   } catch (e) {
     showError(e);
   }
