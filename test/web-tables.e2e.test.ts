@@ -80,6 +80,18 @@ const handOnPage = (page: Page) => page.locator('#hand .card').evaluateAll((cs) 
   return counts;
 });
 
+/** Starts a two-player game of the page's person against heuristic, and waits for its first decision. */
+async function twoPlayerGame(page: Page, seed: string, pace?: string): Promise<void> {
+  await page.goto(base);
+  await page.waitForSelector('#start');
+  await page.selectOption('#players', '2');
+  await page.selectOption('select.seat-agent[data-seat="1"]', 'heuristic');
+  await page.fill('#seed', seed);
+  if (pace !== undefined) await page.fill('#pace', pace);
+  await page.click('#start');
+  await page.waitForFunction(() => ['your-turn', 'over'].includes(document.body.dataset.state ?? ''), undefined, { timeout: 30_000 });
+}
+
 interface Previewed {
   step: number;
   seat: number;
@@ -244,23 +256,18 @@ describe.runIf(RUN)('tables for people, help and tournament replays in Chromium'
     expect(c.errors).toEqual([]);
   });
 
-  it("shows a card's help on hover and tap, the rules panel with every card, and the consequence of a discard", async () => {
+  it("shows a card's help on hover, the rules panel with every card, and the consequence of a discard", async () => {
     const rules = await api('/v1/ruleset');
     const d = await newPage();
-    await d.page.goto(base);
-    await d.page.waitForSelector('#start');
-    await d.page.selectOption('#players', '2');
-    await d.page.selectOption('select.seat-agent[data-seat="1"]', 'heuristic');
-    await d.page.fill('#seed', 'e2e-help');
-    await d.page.click('#start');
-    await d.page.waitForFunction(() => document.body.dataset.state === 'your-turn', undefined, { timeout: 30_000 });
+    await twoPlayerGame(d.page, 'e2e-help');
+    expect(await pageState(d.page)).toBe('your-turn');
     const card = d.page.locator('#hand .card').first();
     const id = await card.getAttribute('data-card');
     await card.hover();
     await d.page.waitForSelector('#card-help:not([hidden])');
     expect(await d.page.textContent('#card-help-text')).toBe(rules.cards.find((c: { id: string }) => c.id === id).text);
     await d.page.screenshot({ path: join(SHOTS, 'card-help.png') });
-    // A card on the table (a chart, a pile) explains itself too: the discard pile's top card when there is one, else a front card.
+    // Off the card the box goes; the buttons and the chart explain themselves in place.
     await d.page.mouse.move(1, 1);
     await d.page.waitForSelector('#card-help', { state: 'hidden' });
     const discard = await d.page.locator('.group-note').allTextContents();
@@ -276,13 +283,8 @@ describe.runIf(RUN)('tables for people, help and tournament replays in Chromium'
   it("on a touch screen a tap on a hand card shows its help, and a second tap plays it", async () => {
     const rules = await api('/v1/ruleset');
     const t = await newPage(390, 844, true);
-    await t.page.goto(base);
-    await t.page.waitForSelector('#start');
-    await t.page.selectOption('#players', '2');
-    await t.page.selectOption('select.seat-agent[data-seat="1"]', 'heuristic');
-    await t.page.fill('#seed', 'e2e-touch');
-    await t.page.click('#start');
-    await t.page.waitForFunction(() => document.body.dataset.state === 'your-turn', undefined, { timeout: 30_000 });
+    await twoPlayerGame(t.page, 'e2e-touch');
+    expect(await pageState(t.page)).toBe('your-turn');
     const { gameId, token } = await t.page.evaluate(() => (window as any).czechPub);
     const view = await api(`/v1/games/${gameId}/view`, token);
     const ways = (card: string) => view.legalActions.filter((x: { plays?: string }) => x.plays === card).length;
@@ -351,13 +353,7 @@ describe.runIf(RUN)('tables for people, help and tournament replays in Chromium'
 
   it('keeps the prompt and the actions in view at every decision on a 390-px phone', async () => {
     const f = await newPage(390, 844, true);
-    await f.page.goto(base);
-    await f.page.waitForSelector('#start');
-    await f.page.selectOption('#players', '2');
-    await f.page.selectOption('select.seat-agent[data-seat="1"]', 'heuristic');
-    await f.page.fill('#seed', 'e2e-phone');
-    await f.page.fill('#pace', '0');
-    await f.page.click('#start');
+    await twoPlayerGame(f.page, 'e2e-phone', '0');
     const rng = seedRng('e2e-phone-clicks');
     let decisions = 0;
     for (;;) {
