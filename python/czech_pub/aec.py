@@ -31,6 +31,8 @@ except Exception:  # pragma: no cover
 
 _I32 = struct.Struct("<i")
 _HANDLE = struct.Struct("<I")
+#: A whole ENV_STEP frame: payload length (9), op, handle, action.
+_STEP = struct.Struct("<IBIi")
 
 
 def _spaces(obs_size: int, num_actions: int):
@@ -75,6 +77,8 @@ class CzechPubAEC(BridgedHandle, _Base):
             body["ruleset"] = ruleset
         self._handle = _HANDLE.unpack(bytes(self._bridge.request_json(P.OP_ENV_NEW, body)))[0]
         self._hb = _HANDLE.pack(self._handle)
+        self._no_rewards = bytes(4 * self.players)
+        self._rewarded = False
         self.agents: list[str] = []
         self._closed = False
 
@@ -95,17 +99,24 @@ class CzechPubAEC(BridgedHandle, _Base):
 
     # --- the game ----------------------------------------------------------------------------
     def _take(self, data: memoryview) -> None:
-        """Reads a turn record (bridge/protocol.ts)."""
+        """Reads a turn record (bridge/protocol.ts): the observation and mask are copied out of
+        the bridge's buffer (reused by the next request); observe() hands out copies of them."""
         seat, flags, players = data[0], data[1], data[2]
-        rewards = np.frombuffer(data, dtype=np.float32, count=players, offset=4)
         off = 4 + 4 * players
         self._obs = np.frombuffer(data, dtype=np.float32, count=self.obs_size, offset=off).copy()
-        self._mask = np.frombuffer(data, dtype=np.uint8, count=self.num_actions, offset=off + 4 * self.obs_size).astype(np.int8)
+        # The mask's 0/1 bytes read as int8 directly (no conversion pass).
+        self._mask = np.frombuffer(data, dtype=np.int8, count=self.num_actions, offset=off + 4 * self.obs_size).copy()
         self._seat = seat
         self._over = seat == P.NO_SEAT
-        self.rewards = {a: float(rewards[i]) for i, a in enumerate(self.possible_agents) if a in self.agents}
-        for a, r in self.rewards.items():
-            self._cumulative_rewards[a] += r
+        if data[4:off] != self._no_rewards:
+            rewards = np.frombuffer(data, dtype=np.float32, count=players, offset=4)
+            self.rewards = {a: float(rewards[self.agent_name_mapping[a]]) for a in self.agents}
+            for a, r in self.rewards.items():
+                self._cumulative_rewards[a] += r
+        elif self._rewarded:
+            # The last step handed out rewards; this one hands out none.
+            self.rewards = {a: 0.0 for a in self.agents}
+        self._rewarded = data[4:off] != self._no_rewards
         if self._over:
             for a in self.agents:
                 self.terminations[a] = bool(flags & 1)
@@ -132,6 +143,7 @@ class CzechPubAEC(BridgedHandle, _Base):
     def observe(self, agent: str) -> dict:
         seat = self.agent_name_mapping[agent]
         if not self._over and seat == self._seat:
+            # Fresh arrays each time: an agent may write to what it is given.
             return {"observation": self._obs.copy(), "action_mask": self._mask.copy()}
         data = self._bridge.request(P.OP_ENV_OBSERVE, self._hb + bytes((seat,)))
         obs = np.frombuffer(data, dtype=np.float32, count=self.obs_size, offset=0).copy()
@@ -167,7 +179,11 @@ class CzechPubAEC(BridgedHandle, _Base):
             return
         if action is None:
             raise ValueError(f"{agent} must act: step with one of its legal actions, not None")
-        data = self._bridge.request(P.OP_ENV_STEP, self._hb + _I32.pack(int(action)))  # an illegal action raises, changing nothing
+        # An illegal action raises, changing nothing.
+        bridge = self._bridge
+        if bridge._pending:
+            raise RuntimeError(f"{len(bridge._pending)} request(s) still in flight on this env's bridge: receive them first")
+        data = bridge.receive(bridge.send_frame(_STEP.pack(9, P.OP_ENV_STEP, self._handle, int(action))))
         self._cumulative_rewards[agent] = 0.0
         self._take(data)
         if self.render_mode == "human":

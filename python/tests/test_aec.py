@@ -119,6 +119,19 @@ class AecTest(unittest.TestCase):
         self.assertTrue(np.array_equal(before["action_mask"], after["action_mask"]))
         env.step(legal[0])  # still playable
 
+    def test_an_agent_may_write_to_its_observation(self):
+        env = self.env
+        env.reset(seed=3)
+        first = env.observe(env.agent_selection)
+        kept = first["observation"].copy(), first["action_mask"].copy()
+        self.assertEqual(first["action_mask"].dtype, np.int8)
+        first["observation"][:] = -7
+        first["action_mask"][:] = 0
+        again = env.observe(env.agent_selection)
+        self.assertTrue(np.array_equal(again["observation"], kept[0]))
+        self.assertTrue(np.array_equal(again["action_mask"], kept[1]))
+        self.assertIsNot(again["observation"], first["observation"])
+
     def test_spaces_and_render(self):
         env = self.env
         env.reset(seed=1)
