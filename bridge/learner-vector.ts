@@ -181,7 +181,8 @@ export class LearnerVectorEnv {
     this.truncated.fill(0);
     for (let i = 0; i < this.numEnvs; i++) {
       const g = this.games[i];
-      g.step(actions[i]);
+      // Checked against the mask above, with every other game's action, before any moved.
+      g.stepLegal(actions[i]);
       this.learnerDecisions++;
       this.engineDecisions++;
       if (this.advance(i)) {

@@ -94,7 +94,7 @@ export class BridgeSession {
         const a = body.readInt32LE(4);
         const legal = env.legalActions();
         if (!legal.includes(a)) throw new BadRequest(`action ${a} is not legal for seat ${env.currentPlayer}; legal actions: ${legal.join(', ')}`);
-        env.step(a);
+        env.stepLegal(a);
         return this.turn(env);
       }
       case OP.ENV_RENDER: {

@@ -7,7 +7,9 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { LearnerVectorEnv } from '../bridge/learner-vector.ts';
 import { NUM_ACTIONS } from '../env/actions.ts';
-import { randInt, seedRng } from '../env/rng.ts';
+import { seedRng } from '../env/rng.ts';
+import { sampleMasked } from '../policy/masked.ts';
+import { warmupSeconds } from './bench-env.ts';
 import { EXIT_OK, UsageError, type Io } from './io.ts';
 import { helpText, parseOptions, PLAYERS_MAX, PLAYERS_MIN, type CommandSpec } from './options.ts';
 import { formatNumber, formatTable } from './table.ts';
@@ -47,23 +49,20 @@ function inProcess(players: number, numEnvs: number, opponents: string, seconds:
   v.reset();
   const rng = seedRng('bench-bridge');
   const actions = new Int32Array(numEnvs);
-  const legal = new Int32Array(NUM_ACTIONS);
+  // Equal logits: the trainer's own masked sampler then draws uniformly among the legal actions.
+  const uniform = new Float32Array(numEnvs * NUM_ACTIONS);
   const loop = (ms: number) => {
     const l0 = v.learnerDecisions;
     const e0 = v.engineDecisions;
     const t0 = performance.now();
     while (performance.now() - t0 < ms) {
-      for (let i = 0; i < numEnvs; i++) {
-        let n = 0;
-        for (let a = 0; a < NUM_ACTIONS; a++) if (v.masks[i * NUM_ACTIONS + a]) legal[n++] = a;
-        actions[i] = legal[randInt(rng, n)];
-      }
+      for (let i = 0; i < numEnvs; i++) actions[i] = sampleMasked(uniform, v.masks, i, NUM_ACTIONS, rng).action;
       v.step(actions);
     }
     const dt = (performance.now() - t0) / 1000;
     return { learnerDecisionsPerSec: Math.round((v.learnerDecisions - l0) / dt), engineDecisionsPerSec: Math.round((v.engineDecisions - e0) / dt) };
   };
-  loop(Math.min(1000, (seconds * 1000) / 5));
+  loop(warmupSeconds(seconds) * 1000);
   return loop(seconds * 1000);
 }
 

@@ -182,6 +182,15 @@ export class CzechPubEnv {
     let ok = false;
     for (let i = 0; i < n; i++) if (this.legalBuf[i] === action) ok = true;
     if (!ok) applyStep(this.rules, this.s, action); // throws the descriptive error, changes nothing
+    this.stepLegal(action);
+  }
+
+  /**
+   * step() for a caller that has already checked `action` against this decision's
+   * legalActions() or legalMask() (a batch checked as a whole before any game moves): the
+   * legality scan is not repeated. An unchecked action here is a bug in the caller.
+   */
+  stepLegal(action: number): void {
     const seat = this.s.actor;
     if (this.log) this.cursors[seat] = this.log.length;
     applyStep(this.rules, this.s, action, this.log, true);
