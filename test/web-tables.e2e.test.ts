@@ -8,6 +8,8 @@
  * 390-px phone keeps the actions in view at every decision. Screenshots go to $SCREENSHOT_DIR
  * (default results/e2e/).
  */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +21,7 @@ import type { GameEvent } from '../env/events.ts';
 import { randInt, seedRng, type RngState } from '../env/rng.ts';
 import { gameLine } from '../eval/game-line.ts';
 import { encodeReplay, recordOf } from '../eval/replay-record.ts';
+import { runTournament } from '../eval/tournament.ts';
 import { browserTestsRun, pageErrors, startPageServer } from './helpers/browser.ts';
 
 const SHOTS = process.env.SCREENSHOT_DIR ?? 'results/e2e';
@@ -345,6 +348,27 @@ describe.runIf(RUN)('tables for people, help and tournament replays in Chromium'
     await e.page.click('#replay-last');
     await e.page.waitForSelector('#final-scores');
     expect(await shown()).toEqual(scores);
+    // A game of a real tournament's output: its games.jsonl line steps to the scores that line holds.
+    const dir = mkdtempSync(join(tmpdir(), 'e2e-tournament-'));
+    try {
+      await runTournament({ agents: specs, players: 3, games: 3, seed: 'e2e-real', workers: 0, out: dir });
+      const written = readFileSync(join(dir, 'games.jsonl'), 'utf8');
+      const game = JSON.parse(written.trim().split('\n')[1]) as { index: number; scores: number[] };
+      await e.page.click('#new-game');
+      await e.page.setInputFiles('#replay-file', { name: 'games.jsonl', mimeType: 'application/json', buffer: Buffer.from(written) });
+      await e.page.fill('#replay-number', String(game.index));
+      await e.page.click('#replay-open');
+      await e.page.waitForSelector('#replay-last');
+      await e.page.click('#replay-last');
+      await e.page.waitForFunction((want) => {
+        const rows = [...document.querySelectorAll('#final-scores [data-seat]')] as HTMLElement[];
+        return rows.length === want.length && rows.every((r, i) => Number(r.dataset.score) === want[i]);
+      }, game.scores);
+      expect(await shown()).toEqual(game.scores);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+
     // A link under other rules is refused with the server's reason.
     await e.page.goto(`${base}/#replay=${encodeReplay({ ...record, ruleset: 'abc' })}`);
     await e.page.waitForFunction(() => /played under ruleset abc/.test(document.getElementById('message')?.textContent ?? ''));
