@@ -77,16 +77,21 @@ export function decodeReplay(link: string): ReplayRecord {
  * rules, names the first illegal action (its step and the legal ones), and refuses a record
  * whose actions stop before the game is over.
  */
-export function replayGame(r: ReplayRecord, ruleset: Ruleset = DEFAULT_RULESET): CzechPubEnv {
+export function replayGame(
+  r: ReplayRecord,
+  ruleset: Ruleset = DEFAULT_RULESET,
+  /** Takes each checked action: a caller that records every step (the server's replay frames) steps once, here. */
+  step: (env: CzechPubEnv, action: number) => void = (env, a) => env.step(a),
+): CzechPubEnv {
   const fingerprint = rulesetFingerprint(ruleset);
   if (r.ruleset !== fingerprint) throw new ReplayFormatError(`the replay was played under ruleset ${r.ruleset}, this one is ${fingerprint}`);
   if (r.actions.length > MAX_REPLAY_ACTIONS) throw new ReplayFormatError(`a replay has at most ${MAX_REPLAY_ACTIONS} actions`);
   const env = new CzechPubEnv({ seed: r.seed, players: r.players, ruleset, askAll: r.askAll, maxDecisions: MAX_REPLAY_ACTIONS, log: true });
-  r.actions.forEach((a, step) => {
-    if (env.done) throw new ReplayFormatError(`the game is over after ${step} actions, the replay has ${r.actions.length}`);
+  r.actions.forEach((a, i) => {
+    if (env.done) throw new ReplayFormatError(`the game is over after ${i} actions, the replay has ${r.actions.length}`);
     const legal = env.legalActions();
-    if (!legal.includes(a)) throw new ReplayFormatError(`action ${a} at step ${step} is not legal there (legal: ${legal.join(', ')})`);
-    env.step(a);
+    if (!legal.includes(a)) throw new ReplayFormatError(`action ${a} at step ${i} is not legal there (legal: ${legal.join(', ')})`);
+    step(env, a);
   });
   if (!env.done) throw new ReplayFormatError(`the replay stops after ${r.actions.length} actions, before the game is over`);
   return env;

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { describeAction } from '../env/actions.ts';
-import { CzechPubEnv, type ResetOptions } from '../env/env.ts';
+import { CzechPubEnv } from '../env/env.ts';
 import type { GameEvent } from '../env/events.ts';
 import { eventForSeat } from '../env/observation/visible.ts';
 import { narrateEvent } from '../env/narrate.ts';
@@ -87,9 +87,14 @@ export interface LiveGame {
 export type Viewer = number | null;
 
 function step(game: LiveGame, action: number): void {
-  game.actors.push(game.env.currentPlayer);
-  game.env.step(action);
-  game.logAt.push(game.env.eventCount);
+  recordStep(game, game.env, action);
+}
+
+/** Steps `env` (a game's own) and records who acted and where the step's events end. */
+function recordStep(game: Pick<LiveGame, 'actors' | 'logAt'>, env: CzechPubEnv, action: number): void {
+  game.actors.push(env.currentPlayer);
+  env.step(action);
+  game.logAt.push(env.eventCount);
 }
 
 /** The game after its first k actions (0 ≤ k ≤ actions taken): the live env, or the scrub env stepped there. */
@@ -204,25 +209,29 @@ export class GameStore {
   }
 
   /**
-   * A finished game replayed from its seed and actions (a tournament's record, already checked
-   * by replayGame), held like any finished game: its replay frames open with the watch token,
+   * A finished game replayed by `replay` (replayGame over a tournament's record, stepping
+   * through the step it is handed, so the game is replayed once), held like any finished game: its replay frames open with the watch token,
    * and it is the first to go when room is needed. A client holds at most maxGamesPerClient
    * of them (its oldest goes first), so one client cannot push everyone's replays out.
    */
-  adopt(config: ResetOptions, actions: readonly number[], seats: string[], client = 'local'): LiveGame {
+  adopt(replay: (step: (env: CzechPubEnv, action: number) => void) => CzechPubEnv, seats: string[], client = 'local'): LiveGame {
+    // One replay both checks the record and records the frames (replayGame hands each checked action here).
+    const steps: Pick<LiveGame, 'actors' | 'logAt'> = { actors: [], logAt: [] };
+    const env = replay((e, a) => {
+      if (steps.logAt.length === 0) steps.logAt.push(e.eventCount);
+      recordStep(steps, e, a);
+    });
     const owner = `replay:${client}`;
     const mine = [...this.games.values()].filter((g) => g.client === owner).sort((a, b) => a.created - b.created);
     for (const g of mine.slice(0, Math.max(0, mine.length - this.limits.maxGamesPerClient + 1))) this.drop(g);
     this.expire(this.games.size >= this.limits.maxGames);
     if (this.games.size >= this.limits.maxGames) this.evictFinished();
     if (this.games.size >= this.limits.maxGames) throw new ApiError(429, `too many live games (limit ${this.limits.maxGames}); try again later`);
-    const env = new CzechPubEnv({ ...config, log: true });
     const game: LiveGame = {
       id: randomBytes(9).toString('base64url'), env, seats, bots: seats.map(() => null), starts: [], tokens: new Map(), client: owner, settled: true, faults: [],
-      watchToken: randomBytes(18).toString('base64url'), logAt: [env.eventCount], actors: [], scrub: null, queue: Promise.resolve(), touched: this.now(), listeners: new Set(),
+      watchToken: randomBytes(18).toString('base64url'), logAt: steps.logAt, actors: steps.actors, scrub: null, queue: Promise.resolve(), touched: this.now(), listeners: new Set(),
       open: new Map(), created: this.now(),
     };
-    for (const a of actions) step(game, a);
     this.games.set(game.id, game);
     return game;
   }

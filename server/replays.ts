@@ -63,16 +63,17 @@ export function replayRoutes(app: FastifyInstance, store: GameStore, ruleset: Ru
     }
     if (r.actions.length > MAX_REPLAY_ACTIONS) throw new ApiError(400, `a replay has at most ${MAX_REPLAY_ACTIONS} actions`);
     if (names && names.length !== r.players) throw new ApiError(400, `seats: the game has ${r.players} players, ${names.length} names were sent`);
-    let env;
+    const record = r;
+    const seats = names ?? Array.from({ length: r.players }, () => 'tournament seat');
+    let game;
     try {
-      env = replayGame(r, ruleset);
+      game = store.adopt((step) => replayGame(record, ruleset, step), seats, req.ip);
     } catch (e) {
       // Another ruleset, an illegal action, a record that stops early: the record is wrong, not the request's shape.
       if (e instanceof ReplayFormatError) throw new ApiError(422, e.message);
       throw e;
     }
-    const seats = names ?? Array.from({ length: r.players }, () => 'tournament seat');
-    const game = store.adopt({ seed: r.seed, players: r.players, ruleset, askAll: r.askAll, maxDecisions: MAX_REPLAY_ACTIONS }, env.actions, seats, req.ip);
+    const env = game.env;
     return reply.code(201).send({ id: game.id, players: r.players, seats, watchToken: game.watchToken, steps: env.actions.length, scores: env.scores() });
   });
 }
