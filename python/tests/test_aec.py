@@ -160,10 +160,6 @@ class AecTest(unittest.TestCase):
             env.reset()
 
 
-if __name__ == "__main__":
-    unittest.main()
-
-
 class PettingZooApiTest(unittest.TestCase):
     """PettingZoo's own checks, where PettingZoo is installed (the other tests check the same
     properties without it)."""
@@ -172,6 +168,9 @@ class PettingZooApiTest(unittest.TestCase):
         try:
             from pettingzoo.test import api_test, seed_test
         except Exception:
+            # .ci/run sets this where it could install PettingZoo: there a missing import is a failure.
+            if os.environ.get("CZECH_PUB_REQUIRE_PETTINGZOO") == "1":
+                raise
             self.skipTest("pettingzoo is not installed")
         env = czech_pub.env(players=4, seed=1)
         try:
@@ -179,3 +178,7 @@ class PettingZooApiTest(unittest.TestCase):
         finally:
             env.close()
         seed_test(lambda **kw: czech_pub.env(players=3, **kw), num_cycles=200)
+
+
+if __name__ == "__main__":
+    unittest.main()
