@@ -42,17 +42,27 @@ class Input {
   /** Reads some bytes into buf[at, at + n); 0 at end of input. */
   read(buf: Buffer, at: number, n: number): number {
     const start = performance.now();
-    for (;;) {
-      try {
-        return fs.readSync(this.polled, buf, at, n, null);
-      } catch (e) {
-        const code = (e as NodeJS.ErrnoException).code;
-        if (code === 'EOF') return 0;
-        if (code !== 'EAGAIN') throw e;
+    // Each empty poll throws; an error without a stack trace costs half as much to make (~6 us
+    // against ~11 us here), and a shorter poll notices a request sooner.
+    const traces = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    try {
+      for (;;) {
+        try {
+          return fs.readSync(this.polled, buf, at, n, null);
+        } catch (e) {
+          const code = (e as NodeJS.ErrnoException).code;
+          if (code === 'EOF') return 0;
+          if (code !== 'EAGAIN') throw e;
+        }
+        if (performance.now() - start < SPIN_MS) continue;
+        Error.stackTraceLimit = traces;
+        if (this.blocking >= 0) return fs.readSync(this.blocking, buf, at, n, null);
+        Atomics.wait(pause, 0, 0, 0.2);
+        Error.stackTraceLimit = 0;
       }
-      if (performance.now() - start < SPIN_MS) continue;
-      if (this.blocking >= 0) return fs.readSync(this.blocking, buf, at, n, null);
-      Atomics.wait(pause, 0, 0, 0.2);
+    } finally {
+      Error.stackTraceLimit = traces;
     }
   }
 }

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import atexit
 import collections
+import io
 import json
 import os
 import shlex
@@ -72,17 +73,18 @@ def _widen(*pipes) -> None:
         pass
 
 
-#: How long a read polls for an answer before it blocks (see Bridge._read_exact).
+#: How long a read polls for an answer before it blocks (see Bridge._read_into).
 SPIN_SECONDS = 0.001
 #: The most reads a missed spin makes block before polling is tried again.
-MAX_BACKOFF = 4096
+MAX_BACKOFF = 256
 
 
-def _nonblocking_twin(fd: int) -> int | None:
+def _nonblocking_twin(fd: int) -> io.FileIO | None:
     """A second, non-blocking description of the pipe `fd` reads (Linux: reopened through
-    /proc/self/fd, so the original stays blocking); None where that is not possible."""
+    /proc/self/fd, so the original stays blocking), as a raw file whose readinto answers None
+    when the pipe is empty (no exception per poll); None where that is not possible."""
     try:
-        return os.open(f"/proc/self/fd/{fd}", os.O_RDONLY | os.O_NONBLOCK)
+        return io.FileIO(os.open(f"/proc/self/fd/{fd}", os.O_RDONLY | os.O_NONBLOCK), "rb")
     except OSError:
         return None
 
@@ -151,22 +153,25 @@ class Bridge:
         how = "is gone" if code is None else f"exited with code {code}"
         return BridgeClosed(f"the engine process ({self.pid}) {how}" + (f":\n{tail}" if tail else ""))
 
-    def _read_exact(self, view: memoryview) -> None:
-        """Fills `view` from the engine's output. It polls the pipe for up to SPIN_SECONDS
-        before blocking on it: waking a process blocked on a pipe costs ~100 µs on this
-        project's VMs, longer than the engine takes to answer a step (bridge/stdio.ts does the
-        same on its side). A spin that misses makes the next reads block (backing off
-        exponentially): on cores that are all busy, polling would starve the engine it waits for."""
+    def _read_into(self, view: memoryview, least: int) -> int:
+        """Reads at least `least` bytes into `view`, and whatever more is there up to its length;
+        returns how many. It polls the pipe for up to SPIN_SECONDS before blocking on it: waking
+        a process blocked on a pipe costs ~100 µs on this project's VMs, longer than the engine
+        takes to answer a step (bridge/stdio.ts does the same on its side). A spin that misses
+        makes the next reads block (backing off exponentially): on cores that are all busy,
+        polling would starve the engine it waits for."""
         got = 0
-        n = len(view)
         if self._skip > 0:
             self._skip -= 1
         elif self._polled is not None:
             deadline = 0.0
-            while got < n:
+            rest = view
+            while got < least:
                 try:
-                    k = os.readv(self._polled, [view[got:]])
-                except BlockingIOError:
+                    k = self._polled.readinto(rest)
+                except (OSError, ValueError):
+                    k = 0
+                if k is None:
                     if deadline == 0.0:
                         deadline = time.perf_counter() + SPIN_SECONDS
                     elif time.perf_counter() > deadline:
@@ -177,14 +182,13 @@ class Bridge:
                         self._skip = self._backoff
                         break
                     continue
-                except OSError:
-                    k = 0
                 if k == 0:
                     raise self._gone()
                 got += k
-            if got == n:
+                rest = view[got:]
+            if got >= least:
                 self._backoff = 0
-        while got < n:
+        while got < least:
             try:
                 k = self._out.readinto(view[got:])
             except (OSError, ValueError):
@@ -192,6 +196,7 @@ class Bridge:
             if not k:
                 raise self._gone()
             got += k
+        return got
 
     def send(self, op: int, body: bytes | bytearray | memoryview = b"") -> int:
         """Sends one request without waiting for its answer; returns its ticket for `receive`.
@@ -221,18 +226,24 @@ class Bridge:
         if not self._pending or self._pending[0] != ticket:
             raise RuntimeError(f"answers come in the order sent: request {self._pending[0] if self._pending else None} is next, not {ticket}")
         self._pending.popleft()
-        head = memoryview(self._buf)[:4]
-        self._read_exact(head)
-        (n,) = _U32.unpack(head)
-        # The payload goes at offset 3 so that its data (from 4) is float32-aligned.
-        if len(self._buf) < n + 4:
-            self._buf = bytearray(max(n + 4, 2 * len(self._buf)))
-        view = memoryview(self._buf)[3 : 3 + n]
-        self._read_exact(view)
+        # The frame is read to offset 3, so that its data (from 8, after the length and the
+        # status byte) is float32-aligned. With no other answer in flight nothing follows this
+        # one in the pipe, and the first read takes whatever is there: mostly the whole frame.
+        buf = self._buf
+        got = self._read_into(memoryview(buf)[3 : len(buf) if not self._pending else 7], 4)
+        (n,) = _U32.unpack_from(buf, 3)
+        if 4 + n < got:
+            raise BridgeClosed(f"the engine sent {got - 4 - n} bytes more than its answer")
+        if len(buf) < 7 + n:
+            self._buf = bytearray(max(7 + n, 2 * len(buf)))
+            self._buf[3 : 3 + got] = buf[3 : 3 + got]
+            buf = self._buf
+        if got < 4 + n:
+            self._read_into(memoryview(buf)[3 + got : 7 + n], 4 + n - got)
         if n == 0:
             raise BridgeClosed("the engine sent an empty response")
-        status = view[0]
-        data = memoryview(self._buf)[4 : 3 + n]
+        status = buf[7]
+        data = memoryview(buf)[8 : 7 + n]
         if status == P.STATUS_ERROR:
             raise BridgeError(bytes(data).decode("utf-8", "replace"))
         if status != P.STATUS_OK:
@@ -269,7 +280,7 @@ class Bridge:
             self._proc.wait()
         if self._polled is not None:
             try:
-                os.close(self._polled)
+                self._polled.close()
             except OSError:
                 pass
             self._polled = None

@@ -66,6 +66,8 @@ class CzechPubAEC(BridgedHandle, _Base):
         info = self._bridge.info()
         self.obs_size = int(info["observationSize"])
         self.num_actions = int(info["numActions"])
+        self._obs_bytes = 4 * self.obs_size
+        self._record_bytes = self._obs_bytes + self.num_actions
         self.players = int(players)
         self.possible_agents = [f"player_{i}" for i in range(self.players)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
@@ -103,12 +105,15 @@ class CzechPubAEC(BridgedHandle, _Base):
         the bridge's buffer (reused by the next request); observe() hands out copies of them."""
         seat, flags, players = data[0], data[1], data[2]
         off = 4 + 4 * players
-        self._obs = np.frombuffer(data, dtype=np.float32, count=self.obs_size, offset=off).copy()
-        # The mask's 0/1 bytes read as int8 directly (no conversion pass).
-        self._mask = np.frombuffer(data, dtype=np.int8, count=self.num_actions, offset=off + 4 * self.obs_size).copy()
+        # One copy out of the buffer; the observation and the mask (its 0/1 bytes read as int8,
+        # no conversion pass) are views of it.
+        record = np.frombuffer(data, dtype=np.uint8, count=self._record_bytes, offset=off).copy()
+        self._obs = record[: self._obs_bytes].view(np.float32)
+        self._mask = record[self._obs_bytes :].view(np.int8)
         self._seat = seat
         self._over = seat == P.NO_SEAT
-        if data[4:off] != self._no_rewards:
+        rewarded = data[4:off] != self._no_rewards
+        if rewarded:
             rewards = np.frombuffer(data, dtype=np.float32, count=players, offset=4)
             self.rewards = {a: float(rewards[self.agent_name_mapping[a]]) for a in self.agents}
             for a, r in self.rewards.items():
@@ -116,7 +121,7 @@ class CzechPubAEC(BridgedHandle, _Base):
         elif self._rewarded:
             # The last step handed out rewards; this one hands out none.
             self.rewards = {a: 0.0 for a in self.agents}
-        self._rewarded = data[4:off] != self._no_rewards
+        self._rewarded = rewarded
         if self._over:
             for a in self.agents:
                 self.terminations[a] = bool(flags & 1)
