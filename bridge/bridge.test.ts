@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { MAX_REQUEST_BYTES, NO_SEAT, OP, STATUS } from './protocol.ts';
-import { BridgeSession } from './session.ts';
+import { BridgeSession, MAX_VECTOR_WORKERS } from './session.ts';
 
 const req = (op: number, body: Buffer | string = Buffer.alloc(0)) => Buffer.concat([Buffer.from([op]), typeof body === 'string' ? Buffer.from(body) : body]);
 const u32 = (n: number) => {
@@ -68,6 +68,33 @@ describe('bridge session', () => {
     expect(s.handle(req(OP.CLOSE, u32(h)))[0]).toBe(STATUS.OK);
     expect(error(s.handle(req(OP.CLOSE, u32(h))))).toBe(`no env with handle ${h}`);
   });
+});
+
+describe('bridge vector envs on threads', () => {
+  it('answers the threads it got; refuses a bad count and one past the client\'s worker limit; closing frees them', () => {
+    const s = new BridgeSession();
+    const vec = (extra: string) => s.handle(req(OP.VEC_NEW, `{"numEnvs":32,"players":2,"seed":1,"opponents":"random"${extra}}`));
+    try {
+      expect(error(vec(',"threads":"many"'))).toBe(`threads must be 'auto' or a whole number from 1 to 64, got "many"`);
+      const one = vec(',"threads":1');
+      expect(one[0]).toBe(STATUS.OK);
+      expect(one.readUInt32LE(5)).toBe(1);
+      const two = vec(',"threads":2');
+      expect(two[0]).toBe(STATUS.OK);
+      expect(two.readUInt32LE(5)).toBe(2);
+      const h = two.readUInt32LE(1);
+      // 32 games step on at most 2 threads (16 games each), whatever is asked.
+      expect(error(vec(`,"threads":${MAX_VECTOR_WORKERS + 1}`))).toMatch(new RegExp(`^threads: ${MAX_VECTOR_WORKERS + 1} would pass this client's limit of ${MAX_VECTOR_WORKERS} worker threads \\(1 in use\\)`));
+      const batch = s.handle(req(OP.VEC_RESET, u32(h)));
+      expect(batch[0]).toBe(STATUS.OK);
+      expect(s.handle(req(OP.CLOSE, u32(h)))[0]).toBe(STATUS.OK);
+      expect(error(vec(`,"threads":${MAX_VECTOR_WORKERS + 2}`))).toMatch(/\(0 in use\)/);
+      expect(s.open).toBe(1);
+    } finally {
+      s.close();
+    }
+    expect(s.open).toBe(0);
+  }, 60_000);
 });
 
 describe('bridge over stdio', () => {

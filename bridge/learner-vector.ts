@@ -10,7 +10,9 @@
  *
  * Seeds: game k of slot i is `{seed}/{i}/{k}`, and each bot is reset with that seed, so one
  * seed fixes the whole run. The learner sits at seat (i + k) mod players by default (every
- * seat in turn), or at a fixed seat.
+ * seat in turn), or at a fixed seat. A shard of a larger vector env (vector-threads.ts) holds
+ * the slots from `firstSlot` on and writes into the rows it is given, so its games are the
+ * ones those slots hold in the whole, whichever thread steps them.
  */
 import type { Agent } from '../agents/agent.ts';
 import { createAgent } from '../agents/default-registry.ts';
@@ -31,12 +33,66 @@ export interface LearnerVectorOptions {
   seat?: 'rotate' | number;
   ruleset?: Ruleset;
   reward?: RewardScheme;
+  /** The first slot's index in the whole vector env (a shard's; default 0). */
+  firstSlot?: number;
+  /** Arrays to write the batch into (a shard's rows of shared memory); made here if absent. */
+  into?: VectorArrays;
+}
+
+/** A vector env's batched outputs, one row (or value) per game. */
+export interface VectorArrays {
+  obs: Float32Array;
+  masks: Uint8Array;
+  rewards: Float32Array;
+  wins: Float32Array;
+  terminated: Uint8Array;
+  truncated: Uint8Array;
+  seats: Uint8Array;
+}
+
+/** Bytes of each array of `VectorArrays` for n games, in the order they are laid out. */
+export function vectorArrayBytes(n: number): [keyof VectorArrays, number][] {
+  return [
+    ['obs', 4 * n * OBS_SIZE],
+    ['rewards', 4 * n],
+    ['wins', 4 * n],
+    ['masks', n * NUM_ACTIONS],
+    ['terminated', n],
+    ['truncated', n],
+    ['seats', n],
+  ];
+}
+
+/**
+ * Throws a RangeError naming the first game whose action its mask row does not allow, with
+ * that row's legal actions (a mask holds exactly the legal actions).
+ */
+export function checkActions(actions: ArrayLike<number>, masks: Uint8Array, numEnvs: number): void {
+  if (actions.length !== numEnvs) throw new RangeError(`expected ${numEnvs} actions, got ${actions.length}`);
+  for (let i = 0; i < numEnvs; i++) {
+    const a = actions[i];
+    if (a >= 0 && a < NUM_ACTIONS && masks[i * NUM_ACTIONS + a] === 1) continue;
+    const legal: number[] = [];
+    for (let k = 0; k < NUM_ACTIONS; k++) if (masks[i * NUM_ACTIONS + k] === 1) legal.push(k);
+    throw new RangeError(`env ${i}: action ${a} is not legal; legal actions: ${legal.join(', ')}`);
+  }
+}
+
+/** What the bridge steps: one vector env, whether in one thread or several. */
+export interface LearnerBatchEnv extends Readonly<VectorArrays> {
+  readonly numEnvs: number;
+  readonly players: number;
+  readonly learnerDecisions: number;
+  readonly engineDecisions: number;
+  reset(): void;
+  step(actions: ArrayLike<number>): void;
+  close(): void;
 }
 
 /** Decisions the bots may take between two learner decisions before the game is called stuck. */
 const BOT_LIMIT = DEFAULT_MAX_DECISIONS;
 
-export class LearnerVectorEnv {
+export class LearnerVectorEnv implements LearnerBatchEnv {
   readonly numEnvs: number;
   readonly players: number;
   readonly obs: Float32Array;
@@ -55,6 +111,7 @@ export class LearnerVectorEnv {
   private readonly opponentSpecs: string[];
   private readonly ruleset: Ruleset;
   private readonly reward: RewardScheme;
+  private readonly first: number;
 
   constructor(private readonly o: LearnerVectorOptions) {
     if (!Number.isInteger(o.numEnvs) || o.numEnvs < 1 || o.numEnvs > 65536) throw new RangeError(`numEnvs must be a whole number from 1 to 65536, got ${o.numEnvs}`);
@@ -71,13 +128,18 @@ export class LearnerVectorEnv {
     this.numEnvs = o.numEnvs;
     this.players = o.players;
     this.reward = o.reward ?? 'win';
-    this.obs = new Float32Array(o.numEnvs * OBS_SIZE);
-    this.masks = new Uint8Array(o.numEnvs * NUM_ACTIONS);
-    this.rewards = new Float32Array(o.numEnvs);
-    this.wins = new Float32Array(o.numEnvs);
-    this.terminated = new Uint8Array(o.numEnvs);
-    this.truncated = new Uint8Array(o.numEnvs);
-    this.seats = new Uint8Array(o.numEnvs);
+    this.first = o.firstSlot ?? 0;
+    const into = o.into;
+    this.obs = into?.obs ?? new Float32Array(o.numEnvs * OBS_SIZE);
+    this.masks = into?.masks ?? new Uint8Array(o.numEnvs * NUM_ACTIONS);
+    this.rewards = into?.rewards ?? new Float32Array(o.numEnvs);
+    this.wins = into?.wins ?? new Float32Array(o.numEnvs);
+    this.terminated = into?.terminated ?? new Uint8Array(o.numEnvs);
+    this.truncated = into?.truncated ?? new Uint8Array(o.numEnvs);
+    this.seats = into?.seats ?? new Uint8Array(o.numEnvs);
+    if (this.obs.length !== o.numEnvs * OBS_SIZE || this.masks.length !== o.numEnvs * NUM_ACTIONS || this.seats.length !== o.numEnvs) {
+      throw new RangeError('the arrays given do not hold numEnvs rows');
+    }
     this.episodes = new Int32Array(o.numEnvs);
     this.games = Array.from({ length: o.numEnvs }, () => new CzechPubEnv());
     // Every bot is made now, so an unknown spec fails here, naming itself, not mid-step.
@@ -87,11 +149,11 @@ export class LearnerVectorEnv {
 
   private seatOf(i: number): number {
     const seat = this.o.seat ?? 'rotate';
-    return seat === 'rotate' ? (i + this.episodes[i]) % this.players : seat;
+    return seat === 'rotate' ? (this.first + i + this.episodes[i]) % this.players : seat;
   }
 
   private newGame(i: number): void {
-    const seed = `${this.o.seed}/${i}/${this.episodes[i]}`;
+    const seed = `${this.o.seed}/${this.first + i}/${this.episodes[i]}`;
     const learner = this.seatOf(i);
     this.seats[i] = learner;
     this.games[i].reset({ seed, players: this.players, ruleset: this.ruleset, reward: this.reward, log: false });
@@ -130,7 +192,7 @@ export class LearnerVectorEnv {
       g.step(a); // an illegal bot action throws, naming it
       this.engineDecisions++;
     }
-    throw new Error(`game ${i} (seed ${this.o.seed}/${i}/${this.episodes[i]}): the bots took ${BOT_LIMIT} decisions without the learner acting`);
+    throw new Error(`game ${this.first + i} (seed ${this.o.seed}/${this.first + i}/${this.episodes[i]}): the bots took ${BOT_LIMIT} decisions without the learner acting`);
   }
 
   /** Starts game i anew (after one ends) until the learner has a real choice. */
@@ -140,7 +202,7 @@ export class LearnerVectorEnv {
       this.newGame(i);
       if (!this.advance(i)) return;
       this.episodes[i]++;
-      if (tries > 100) throw new Error(`games of slot ${i} keep ending before the learner acts`);
+      if (tries > 100) throw new Error(`games of slot ${this.first + i} keep ending before the learner acts`);
     }
   }
 
@@ -167,22 +229,24 @@ export class LearnerVectorEnv {
    * checked first, and the error names the game, the action and the legal ones.
    */
   step(actions: ArrayLike<number>): void {
-    if (actions.length !== this.numEnvs) throw new RangeError(`expected ${this.numEnvs} actions, got ${actions.length}`);
-    for (let i = 0; i < this.numEnvs; i++) {
-      const a = actions[i];
-      if (!(a >= 0 && a < NUM_ACTIONS && this.masks[i * NUM_ACTIONS + a] === 1)) {
-        const legal = this.games[i].legalActions();
-        throw new RangeError(`env ${i}: action ${a} is not legal; legal actions: ${legal.join(', ')}`);
-      }
-    }
+    this.check(actions);
+    this.stepChecked(actions);
+  }
+
+  /** Throws if any action is not legal in its game (naming the first), changing nothing. */
+  check(actions: ArrayLike<number>): void {
+    checkActions(actions, this.masks, this.numEnvs);
+  }
+
+  /** step() for actions `check` has passed: game i takes actions[from + i]. */
+  stepChecked(actions: ArrayLike<number>, from = 0): void {
     this.rewards.fill(0);
     this.wins.fill(0);
     this.terminated.fill(0);
     this.truncated.fill(0);
     for (let i = 0; i < this.numEnvs; i++) {
       const g = this.games[i];
-      // Checked against the mask above, with every other game's action, before any moved.
-      g.stepLegal(actions[i]);
+      g.stepLegal(actions[from + i]);
       this.learnerDecisions++;
       this.engineDecisions++;
       if (this.advance(i)) {
@@ -197,4 +261,6 @@ export class LearnerVectorEnv {
       this.write(i);
     }
   }
+
+  close(): void {}
 }

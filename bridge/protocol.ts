@@ -27,7 +27,10 @@ export const OP = {
   ENV_OBSERVE: 6,
   /** u32 handle → nothing. */
   CLOSE: 7,
-  /** JSON {numEnvs, players, seed, opponents, seat?, ruleset?, reward?} → u32 handle. */
+  /**
+   * JSON {numEnvs, players, seed, opponents, seat?, ruleset?, reward?, threads?} → u32 handle,
+   * u32 threads it steps on ('auto' when absent: vector-threads.ts).
+   */
   VEC_NEW: 10,
   /** u32 handle → batch. */
   VEC_RESET: 11,

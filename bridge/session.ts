@@ -12,19 +12,24 @@ import { OBS_SIZE } from '../env/observation/encode.ts';
 import { REWARD_SCHEMES, type RewardScheme } from '../env/rewards.ts';
 import { DEFAULT_RULESET, parseRuleset, type Ruleset } from '../env/ruleset.ts';
 import { envSpec } from '../env/spec.ts';
-import { LearnerVectorEnv } from './learner-vector.ts';
+import type { LearnerBatchEnv } from './learner-vector.ts';
+import { makeVectorEnv, threadsFor, type Threads } from './vector-threads.ts';
 import { NO_SEAT, OP, STATUS } from './protocol.ts';
 
 /** Envs one client may hold at once. */
 export const MAX_HANDLES = 4096;
+/** Threads (beyond the bridge's own) the vector envs of one client may hold at once. */
+export const MAX_VECTOR_WORKERS = 16;
 
 /** A request that cannot be served: its message goes back to the client. */
 class BadRequest extends Error {}
 
 export class BridgeSession {
-  private readonly handles = new Map<number, CzechPubEnv | LearnerVectorEnv>();
+  private readonly handles = new Map<number, CzechPubEnv | LearnerBatchEnv>();
   /** Engine decisions of each vector env already reported. */
-  private readonly counted = new WeakMap<LearnerVectorEnv, number>();
+  private readonly counted = new WeakMap<LearnerBatchEnv, number>();
+  /** Worker threads the open vector envs hold. */
+  private workers = 0;
   private next = 1;
   /**
    * Responses are built here: the payload starts at offset 7 (the status byte), after room for
@@ -117,7 +122,9 @@ export class BridgeSession {
       }
       case OP.CLOSE: {
         const h = body.length === 4 ? body.readUInt32LE(0) : -1;
-        if (!this.handles.delete(h)) throw new BadRequest(`no env with handle ${h}`);
+        const x = this.handles.get(h);
+        if (!x) throw new BadRequest(`no env with handle ${h}`);
+        this.drop(h, x);
         return this.ok(Buffer.alloc(0));
       }
       case OP.VEC_NEW: {
@@ -125,13 +132,22 @@ export class BridgeSession {
         const ruleset = rulesetOf(o.ruleset);
         if (typeof o.opponents !== 'string' || o.opponents === '') throw new BadRequest('opponents must be an agent spec (or one per other seat, comma-separated)');
         const seat = o.seat === undefined || o.seat === 'rotate' ? 'rotate' : int(o.seat, 'seat');
+        const numEnvs = int(o.numEnvs, 'numEnvs');
+        const threads = this.threadsOf(o.threads, numEnvs);
+        if (this.handles.size >= MAX_HANDLES) throw new BadRequest(`too many open envs (${MAX_HANDLES}); close some first`);
+        let v: LearnerBatchEnv & { threads: number };
         try {
-          const v = new LearnerVectorEnv({ numEnvs: int(o.numEnvs, 'numEnvs'), players: int(o.players, 'players'), seed: seedOf(o.seed), opponents: o.opponents, seat, ruleset, reward: rewardOf(o.reward) });
-          this.counted.set(v, 0);
-          return this.ok(u32(this.add(v)));
+          v = makeVectorEnv({ numEnvs, players: int(o.players, 'players'), seed: seedOf(o.seed), opponents: o.opponents, seat, ruleset, reward: rewardOf(o.reward) }, threads);
         } catch (e) {
           throw new BadRequest((e as Error).message);
         }
+        this.counted.set(v, 0);
+        this.workers += v.threads - 1;
+        const h = this.add(v);
+        const out = Buffer.alloc(8);
+        out.writeUInt32LE(h, 0);
+        out.writeUInt32LE(v.threads, 4);
+        return this.ok(out);
       }
       case OP.VEC_RESET: {
         const v = this.vec(body);
@@ -156,7 +172,35 @@ export class BridgeSession {
     }
   }
 
-  private add(x: CzechPubEnv | LearnerVectorEnv): number {
+  /** Ends every env (their threads with them): the client has gone. */
+  close(): void {
+    for (const [h, x] of this.handles) this.drop(h, x);
+  }
+
+  private drop(h: number, x: CzechPubEnv | LearnerBatchEnv): void {
+    this.handles.delete(h);
+    if (!(x instanceof CzechPubEnv)) {
+      this.workers -= (x as LearnerBatchEnv & { threads: number }).threads - 1;
+      x.close();
+    }
+  }
+
+  /**
+   * The threads a new vector env gets: as asked ('auto' when absent), within what this
+   * client's other vector envs leave of MAX_VECTOR_WORKERS ('auto' takes fewer; a number over
+   * it is refused).
+   */
+  private threadsOf(v: unknown, numEnvs: number): Threads {
+    if (v !== undefined && v !== 'auto' && !(typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 64)) {
+      throw new BadRequest(`threads must be 'auto' or a whole number from 1 to 64, got ${JSON.stringify(v)}`);
+    }
+    const free = MAX_VECTOR_WORKERS - this.workers;
+    if (v === undefined || v === 'auto') return Math.max(1, Math.min(threadsFor('auto', numEnvs), free + 1));
+    if (v - 1 > free) throw new BadRequest(`threads: ${v} would pass this client's limit of ${MAX_VECTOR_WORKERS} worker threads (${this.workers} in use); close a vector env first`);
+    return v as number;
+  }
+
+  private add(x: CzechPubEnv | LearnerBatchEnv): number {
     if (this.handles.size >= MAX_HANDLES) throw new BadRequest(`too many open envs (${MAX_HANDLES}); close some first`);
     const h = this.next++;
     this.handles.set(h, x);
@@ -169,9 +213,9 @@ export class BridgeSession {
     return x;
   }
 
-  private vec(body: Buffer): LearnerVectorEnv {
+  private vec(body: Buffer): LearnerBatchEnv {
     const x = this.lookup(body);
-    if (!(x instanceof LearnerVectorEnv)) throw new BadRequest(`handle ${body.readUInt32LE(0)} is a single game, not a vector env`);
+    if (x instanceof CzechPubEnv) throw new BadRequest(`handle ${body.readUInt32LE(0)} is a single game, not a vector env`);
     return x;
   }
 
@@ -217,7 +261,7 @@ export class BridgeSession {
   }
 
   /** The batch (protocol.ts). */
-  private batch(v: LearnerVectorEnv): Buffer {
+  private batch(v: LearnerBatchEnv): Buffer {
     const stepped = new Uint32Array([v.engineDecisions - this.counted.get(v)!]);
     this.counted.set(v, v.engineDecisions);
     const parts: ArrayBufferView[] = [v.obs, v.masks, v.rewards, v.wins, v.terminated, v.truncated, v.seats, stepped];

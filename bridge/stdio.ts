@@ -103,11 +103,21 @@ export interface StdioStats {
 
 export function serveStdio(inputFd = 0, output = 1, session = new BridgeSession()): StdioStats {
   const input = new Input(inputFd);
+  const stats: StdioStats = { requests: 0 };
+  try {
+    serveFrames(input, output, session, stats);
+  } finally {
+    // The client has gone: its envs' worker threads go too.
+    session.close();
+  }
+  return stats;
+}
+
+function serveFrames(input: Input, output: number, session: BridgeSession, stats: StdioStats): void {
   const header = Buffer.alloc(4);
   let req = Buffer.alloc(1 << 16);
-  const stats: StdioStats = { requests: 0 };
   for (;;) {
-    if (!readFully(input, header, 4)) return stats;
+    if (!readFully(input, header, 4)) return;
     const len = header.readUInt32LE(0);
     if (len > MAX_REQUEST_BYTES) {
       const msg = Buffer.from(`request of ${len} bytes is over the limit of ${MAX_REQUEST_BYTES}; closing`, 'utf8');
@@ -116,7 +126,7 @@ export function serveStdio(inputFd = 0, output = 1, session = new BridgeSession(
       out[4] = STATUS.ERROR;
       msg.copy(out, 5);
       writeFully(output, out);
-      return stats;
+      return;
     }
     if (req.length < len) req = Buffer.alloc(Math.max(len, req.length * 2));
     if (len > 0 && !readFully(input, req, len)) throw new Error('the input ended inside a frame');

@@ -9,6 +9,10 @@ A game that ends restarts at once (same-step auto-reset): its row of `obs`/`mask
 the new game's first observation; `reward`, `terminated`, `truncated` and `info["win"]` (the
 learner's share of first place) describe the game that ended. Moves with one legal action are
 made for the learner; the learner's seat rotates game by game unless `seat` fixes it.
+
+The engine steps the games on `threads` threads ("auto": up to 4, one per core, at least 16
+games each); the games and their seeds are the same on any number, so one seed gives the same
+batches. `v.threads` says how many it got.
 """
 
 from __future__ import annotations
@@ -21,12 +25,13 @@ from . import _protocol as P
 from ._bridge import Bridge, BridgedHandle
 
 _HANDLE = struct.Struct("<I")
+_NEW = struct.Struct("<II")
 
 
 class CzechPubVectorEnv(BridgedHandle):
     def __init__(self, num_envs: int = 64, players: int = 4, opponents: str = "heuristic", seed=0,
                  seat: int | str = "rotate", ruleset: dict | None = None, reward: str = "win",
-                 bridge: Bridge | None = None, command: list[str] | None = None):
+                 threads: int | str = "auto", bridge: Bridge | None = None, command: list[str] | None = None):
         self._own_bridge = bridge is None
         self._bridge = bridge if bridge is not None else Bridge(command)
         info = self._bridge.info()
@@ -34,11 +39,12 @@ class CzechPubVectorEnv(BridgedHandle):
         self.num_actions = int(info["numActions"])
         self.num_envs = int(num_envs)
         self.players = int(players)
-        body = {"numEnvs": self.num_envs, "players": self.players, "opponents": opponents, "seed": str(seed), "seat": seat, "reward": reward}
+        body = {"numEnvs": self.num_envs, "players": self.players, "opponents": opponents, "seed": str(seed), "seat": seat, "reward": reward, "threads": threads}
         if ruleset is not None:
             body["ruleset"] = ruleset
         try:
-            self._handle = _HANDLE.unpack(bytes(self._bridge.request_json(P.OP_VEC_NEW, body)))[0]
+            #: Threads the engine steps these games on (`threads`: "auto" or a number).
+            self._handle, self.threads = _NEW.unpack(bytes(self._bridge.request_json(P.OP_VEC_NEW, body)))
         except Exception:
             if self._own_bridge:
                 self._bridge.close()

@@ -49,6 +49,17 @@ class VectorTest(unittest.TestCase):
         self.assertEqual(a, b)
         self.assertNotEqual(a[0], c[0])
 
+    def test_same_run_on_one_engine_thread_or_several(self):
+        one = run(40, num_envs=40, players=3, opponents="heuristic", seed=5, threads=1)
+        two = run(40, num_envs=40, players=3, opponents="heuristic", seed=5, threads=2)
+        self.assertEqual(one, two)
+        with czech_pub.vector_env(num_envs=40, players=3, opponents="random", seed=5, threads=2) as v:
+            self.assertEqual(v.threads, 2)
+        with czech_pub.vector_env(num_envs=8, players=3, opponents="random", seed=5) as v:
+            self.assertEqual(v.threads, 1)  # 'auto': at least 16 games a thread
+        with self.assertRaisesRegex(BridgeError, "threads must be 'auto' or a whole number"):
+            czech_pub.vector_env(num_envs=8, players=3, opponents="random", threads=0)
+
     def test_games_end_restart_and_score(self):
         trace, ended, wins = run(400, num_envs=8, players=2, opponents="random", seed=1)
         self.assertGreater(ended, 8)

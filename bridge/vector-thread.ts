@@ -1,0 +1,49 @@
+/**
+ * Worker thread of a ThreadedVectorEnv (vector-threads.ts): one shard's games, stepped on
+ * command. Commands come through shared memory; the batch rows and the decision counts go back
+ * the same way, and an error's message through the port.
+ */
+import { workerData } from 'node:worker_threads';
+import { LearnerVectorEnv } from './learner-vector.ts';
+import { CMD, CTL, CTL_WORDS, shardArrays, STATUS_ERROR, STATUS_OK, type ShardSetup } from './vector-threads.ts';
+
+const d = workerData as ShardSetup;
+const ctl = new Int32Array(d.control, 4 * CTL_WORDS * d.index, CTL_WORDS);
+const counters = new Float64Array(d.counters, 16 * d.index, 2);
+const actions = new Int32Array(d.actions);
+
+function answer(seq: number, error?: unknown): void {
+  if (error !== undefined) {
+    d.port.postMessage({ message: error instanceof Error ? error.message : String(error), range: error instanceof RangeError });
+  }
+  Atomics.store(ctl, CTL.status, error === undefined ? STATUS_OK : STATUS_ERROR);
+  Atomics.store(ctl, CTL.done, seq);
+  Atomics.notify(ctl, CTL.done);
+}
+
+let env: LearnerVectorEnv | null = null;
+try {
+  env = new LearnerVectorEnv({ ...d.options, into: shardArrays(d.data, d.total, d.first, d.count) });
+  answer(0);
+} catch (e) {
+  answer(0, e);
+}
+
+let seen = 0;
+while (env) {
+  Atomics.wait(ctl, CTL.seq, seen);
+  seen = Atomics.load(ctl, CTL.seq);
+  const cmd = Atomics.load(ctl, CTL.cmd);
+  if (cmd === CMD.exit) break;
+  try {
+    if (cmd === CMD.reset) env.reset();
+    else if (cmd === CMD.step) env.stepChecked(actions, d.first);
+    else throw new Error(`unknown command ${cmd}`);
+    counters[0] = env.learnerDecisions;
+    counters[1] = env.engineDecisions;
+    answer(seen);
+  } catch (e) {
+    answer(seen, e);
+  }
+}
+d.port.close();
