@@ -18,8 +18,8 @@ import numpy as np  # noqa: E402
 import czech_pub  # noqa: E402
 
 
-def bench_vector(players, num_envs, opponents, seconds):
-    v = czech_pub.vector_env(num_envs=num_envs, players=players, opponents=opponents, seed=1)
+def bench_vector(players, num_envs, opponents, seconds, threads="auto"):
+    v = czech_pub.vector_env(num_envs=num_envs, players=players, opponents=opponents, seed=1, threads=threads)
     try:
         rng = np.random.default_rng(0)
         obs, mask, _ = v.reset()
@@ -38,18 +38,19 @@ def bench_vector(players, num_envs, opponents, seconds):
 
         loop(min(1.0, seconds / 5))
         learner, engine, games, dt = loop(seconds)
-        return {"learnerDecisionsPerSec": round(learner / dt), "engineDecisionsPerSec": round(engine / dt), "gamesPerSec": round(games / dt, 1), "numEnvs": num_envs, "opponents": opponents}
+        return {"learnerDecisionsPerSec": round(learner / dt), "engineDecisionsPerSec": round(engine / dt), "gamesPerSec": round(games / dt, 1), "numEnvs": num_envs, "opponents": opponents, "threads": v.threads}
     finally:
         v.close()
 
 
-def bench_overlapped(players, num_envs, opponents, seconds):
+def bench_overlapped(players, num_envs, opponents, seconds, threads=1):
     """Two vector envs of num_envs/2 games on one bridge, stepped with step_async/step_wait so
-    the engine steps one while Python picks the other's actions."""
+    the engine steps one while Python picks the other's actions: one engine thread each by
+    default, the engine's core and Python's then busy at once."""
     bridge = czech_pub.Bridge()
     try:
         half = max(1, num_envs // 2)
-        envs = [czech_pub.vector_env(num_envs=half, players=players, opponents=opponents, seed=s, bridge=bridge) for s in (1, 2)]
+        envs = [czech_pub.vector_env(num_envs=half, players=players, opponents=opponents, seed=s, threads=threads, bridge=bridge) for s in (1, 2)]
         rng = np.random.default_rng(0)
         pick = lambda m: (rng.random(m.shape, dtype=np.float32) * m).argmax(axis=1)  # noqa: E731
         masks = [e.reset()[1] for e in envs]
@@ -71,7 +72,7 @@ def bench_overlapped(players, num_envs, opponents, seconds):
         learner, engine, dt = loop(seconds)
         for e in envs:
             e.step_wait()
-        return {"learnerDecisionsPerSec": round(learner / dt), "engineDecisionsPerSec": round(engine / dt)}
+        return {"learnerDecisionsPerSec": round(learner / dt), "engineDecisionsPerSec": round(engine / dt), "threads": [e.threads for e in envs]}
     finally:
         bridge.close()
 
@@ -112,11 +113,13 @@ def main():
     p.add_argument("--num-envs", type=int, default=256)
     p.add_argument("--opponents", default="random")
     p.add_argument("--seconds", type=float, default=5)
+    p.add_argument("--threads", default="auto", help="the vector envs' engine threads: auto or a number")
     a = p.parse_args()
+    threads = a.threads if a.threads == "auto" else int(a.threads)
     out = {
         "players": a.players,
         "seconds": a.seconds,
-        "vector": bench_vector(a.players, a.num_envs, a.opponents, a.seconds),
+        "vector": bench_vector(a.players, a.num_envs, a.opponents, a.seconds, threads),
         "vectorOverlapped": bench_overlapped(a.players, a.num_envs, a.opponents, a.seconds),
         "aec": bench_aec(a.players, a.seconds),
         "python": platform.python_version(),
