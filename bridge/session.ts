@@ -13,7 +13,7 @@ import { REWARD_SCHEMES, type RewardScheme } from '../env/rewards.ts';
 import { DEFAULT_RULESET, parseRuleset, type Ruleset } from '../env/ruleset.ts';
 import { envSpec } from '../env/spec.ts';
 import type { LearnerBatchEnv } from './learner-vector.ts';
-import { makeVectorEnv, threadsFor, type Threads } from './vector-threads.ts';
+import { makeVectorEnv, parseThreads, threadsFor, type Threads } from './vector-threads.ts';
 import { NO_SEAT, OP, STATUS } from './protocol.ts';
 
 /** Envs one client may hold at once. */
@@ -190,14 +190,17 @@ export class BridgeSession {
    * client's other vector envs leave of MAX_VECTOR_WORKERS ('auto' takes fewer; a number over
    * it is refused).
    */
-  private threadsOf(v: unknown, numEnvs: number): Threads {
-    if (v !== undefined && v !== 'auto' && !(typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 64)) {
-      throw new BadRequest(`threads must be 'auto' or a whole number from 1 to 64, got ${JSON.stringify(v)}`);
+  private threadsOf(given: unknown, numEnvs: number): Threads {
+    let v: Threads;
+    try {
+      v = parseThreads(given);
+    } catch (e) {
+      throw new BadRequest((e as Error).message);
     }
     const free = MAX_VECTOR_WORKERS - this.workers;
-    if (v === undefined || v === 'auto') return Math.max(1, Math.min(threadsFor('auto', numEnvs), free + 1));
+    if (v === 'auto') return Math.max(1, Math.min(threadsFor('auto', numEnvs), free + 1));
     if (v - 1 > free) throw new BadRequest(`threads: ${v} would pass this client's limit of ${MAX_VECTOR_WORKERS} worker threads (${this.workers} in use); close a vector env first`);
-    return v as number;
+    return v;
   }
 
   private add(x: CzechPubEnv | LearnerBatchEnv): number {

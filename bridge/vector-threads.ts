@@ -58,6 +58,16 @@ export function shardArrays(data: SharedArrayBuffer, total: number, first: numbe
   return out as VectorArrays;
 }
 
+/** Most threads one vector env may ask for. */
+export const MAX_THREADS = 64;
+
+/** `threads` as a request gives it ('auto', a whole number, or absent: 'auto'); a RangeError says what is wrong. */
+export function parseThreads(v: unknown): Threads {
+  if (v === undefined || v === 'auto') return 'auto';
+  if (typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= MAX_THREADS) return v;
+  throw new RangeError(`threads must be 'auto' or a whole number from 1 to ${MAX_THREADS}, got ${JSON.stringify(v)}`);
+}
+
 /** The threads a vector env of `numEnvs` games uses for a request of `threads`. */
 export function threadsFor(threads: Threads, numEnvs: number, cores = os.availableParallelism()): number {
   const wanted = threads === 'auto' ? Math.min(AUTO_THREADS, cores) : threads;
@@ -212,8 +222,7 @@ export class ThreadedVectorEnv implements LearnerBatchEnv {
 
 /** A vector env on the threads `threads` asks for (one: a plain LearnerVectorEnv). */
 export function makeVectorEnv(o: Omit<LearnerVectorOptions, 'into' | 'firstSlot'>, threads: Threads = 'auto'): LearnerBatchEnv & { readonly threads: number } {
-  if (threads !== 'auto' && !(Number.isInteger(threads) && threads >= 1 && threads <= 64)) throw new RangeError(`threads must be 'auto' or a whole number from 1 to 64, got ${threads}`);
-  const t = threadsFor(threads, o.numEnvs);
+  const t = threadsFor(parseThreads(threads), o.numEnvs);
   if (t <= 1) return Object.assign(new LearnerVectorEnv(o), { threads: 1 });
   return new ThreadedVectorEnv(o, t);
 }

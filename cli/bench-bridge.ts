@@ -5,7 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { makeVectorEnv, type Threads } from '../bridge/vector-threads.ts';
+import { makeVectorEnv, parseThreads, type Threads } from '../bridge/vector-threads.ts';
 import { NUM_ACTIONS } from '../env/actions.ts';
 import { seedRng } from '../env/rng.ts';
 import { sampleMasked } from '../policy/masked.ts';
@@ -40,10 +40,11 @@ Needs a python3 with numpy.`,
 const SCRIPT = fileURLToPath(new URL('../python/bench.py', import.meta.url));
 
 function threadsOption(text: string): Threads {
-  if (text === 'auto') return 'auto';
-  const n = Number(text);
-  if (!(Number.isInteger(n) && n >= 1 && n <= 64)) throw new UsageError(`--threads must be auto or a whole number from 1 to 64, got '${text}'`);
-  return n;
+  try {
+    return parseThreads(text === 'auto' ? text : /^\d+$/.test(text) ? Number(text) : text);
+  } catch (e) {
+    throw new UsageError(`--${(e as Error).message}`);
+  }
 }
 
 function findPython(given?: string): string {
