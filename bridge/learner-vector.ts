@@ -78,6 +78,41 @@ export function checkActions(actions: ArrayLike<number>, masks: Uint8Array, numE
   }
 }
 
+/** Fresh arrays for a batch of n games. */
+export function newVectorArrays(n: number): VectorArrays {
+  return {
+    obs: new Float32Array(n * OBS_SIZE),
+    masks: new Uint8Array(n * NUM_ACTIONS),
+    rewards: new Float32Array(n),
+    wins: new Float32Array(n),
+    terminated: new Uint8Array(n),
+    truncated: new Uint8Array(n),
+    seats: new Uint8Array(n),
+  };
+}
+
+/** A batch's arrays, held by every kind of learner vector env (they write their games' rows into them). */
+export abstract class VectorRows implements VectorArrays {
+  readonly obs: Float32Array;
+  readonly masks: Uint8Array;
+  readonly rewards: Float32Array;
+  readonly wins: Float32Array;
+  readonly terminated: Uint8Array;
+  readonly truncated: Uint8Array;
+  readonly seats: Uint8Array;
+
+  constructor(
+    readonly numEnvs: number,
+    readonly players: number,
+    rows: VectorArrays,
+  ) {
+    if (rows.obs.length !== numEnvs * OBS_SIZE || rows.masks.length !== numEnvs * NUM_ACTIONS || rows.seats.length !== numEnvs) {
+      throw new RangeError('the arrays given do not hold numEnvs rows');
+    }
+    ({ obs: this.obs, masks: this.masks, rewards: this.rewards, wins: this.wins, terminated: this.terminated, truncated: this.truncated, seats: this.seats } = rows);
+  }
+}
+
 /** What the bridge steps: one vector env, whether in one thread or several. */
 export interface LearnerBatchEnv extends Readonly<VectorArrays> {
   readonly numEnvs: number;
@@ -92,16 +127,7 @@ export interface LearnerBatchEnv extends Readonly<VectorArrays> {
 /** Decisions the bots may take between two learner decisions before the game is called stuck. */
 const BOT_LIMIT = DEFAULT_MAX_DECISIONS;
 
-export class LearnerVectorEnv implements LearnerBatchEnv {
-  readonly numEnvs: number;
-  readonly players: number;
-  readonly obs: Float32Array;
-  readonly masks: Uint8Array;
-  readonly rewards: Float32Array;
-  readonly wins: Float32Array;
-  readonly terminated: Uint8Array;
-  readonly truncated: Uint8Array;
-  readonly seats: Uint8Array;
+export class LearnerVectorEnv extends VectorRows implements LearnerBatchEnv {
   /** Learner decisions and all decisions (learner's, bots', forced) stepped so far. */
   learnerDecisions = 0;
   engineDecisions = 0;
@@ -113,11 +139,16 @@ export class LearnerVectorEnv implements LearnerBatchEnv {
   private readonly reward: RewardScheme;
   private readonly first: number;
 
-  constructor(private readonly o: LearnerVectorOptions) {
+  private readonly o: LearnerVectorOptions;
+
+  constructor(o: LearnerVectorOptions) {
     if (!Number.isInteger(o.numEnvs) || o.numEnvs < 1 || o.numEnvs > 65536) throw new RangeError(`numEnvs must be a whole number from 1 to 65536, got ${o.numEnvs}`);
-    this.ruleset = parseRuleset(o.ruleset ?? DEFAULT_RULESET);
-    const { min, max } = this.ruleset.players;
+    const ruleset = parseRuleset(o.ruleset ?? DEFAULT_RULESET);
+    const { min, max } = ruleset.players;
     if (!Number.isInteger(o.players) || o.players < min || o.players > max) throw new RangeError(`players must be a whole number from ${min} to ${max}, got ${o.players}`);
+    super(o.numEnvs, o.players, o.into ?? newVectorArrays(o.numEnvs));
+    this.o = o;
+    this.ruleset = ruleset;
     const seat = o.seat ?? 'rotate';
     if (seat !== 'rotate' && !(Number.isInteger(seat) && seat >= 0 && seat < o.players)) throw new RangeError(`seat must be 'rotate' or a seat from 0 to ${o.players - 1}, got ${seat}`);
     const specs = o.opponents.split(',').map((s) => s.trim());
@@ -125,21 +156,8 @@ export class LearnerVectorEnv implements LearnerBatchEnv {
       throw new RangeError(`opponents must be one agent spec or ${o.players - 1} (one per other seat), got ${specs.length}`);
     }
     this.opponentSpecs = specs.length === 1 ? new Array<string>(o.players - 1).fill(specs[0]) : specs;
-    this.numEnvs = o.numEnvs;
-    this.players = o.players;
     this.reward = o.reward ?? 'win';
     this.first = o.firstSlot ?? 0;
-    const into = o.into;
-    this.obs = into?.obs ?? new Float32Array(o.numEnvs * OBS_SIZE);
-    this.masks = into?.masks ?? new Uint8Array(o.numEnvs * NUM_ACTIONS);
-    this.rewards = into?.rewards ?? new Float32Array(o.numEnvs);
-    this.wins = into?.wins ?? new Float32Array(o.numEnvs);
-    this.terminated = into?.terminated ?? new Uint8Array(o.numEnvs);
-    this.truncated = into?.truncated ?? new Uint8Array(o.numEnvs);
-    this.seats = into?.seats ?? new Uint8Array(o.numEnvs);
-    if (this.obs.length !== o.numEnvs * OBS_SIZE || this.masks.length !== o.numEnvs * NUM_ACTIONS || this.seats.length !== o.numEnvs) {
-      throw new RangeError('the arrays given do not hold numEnvs rows');
-    }
     this.episodes = new Int32Array(o.numEnvs);
     this.games = Array.from({ length: o.numEnvs }, () => new CzechPubEnv());
     // Every bot is made now, so an unknown spec fails here, naming itself, not mid-step.

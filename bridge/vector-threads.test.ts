@@ -1,19 +1,10 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { randomActions } from '../test/helpers/masked-actions.ts';
 import { NUM_ACTIONS } from '../env/actions.ts';
-import { randInt, seedRng } from '../env/rng.ts';
+import { seedRng } from '../env/rng.ts';
 import { LearnerVectorEnv, type LearnerBatchEnv } from './learner-vector.ts';
 import { makeVectorEnv, threadsFor, ThreadedVectorEnv } from './vector-threads.ts';
-
-function randomActions(v: LearnerBatchEnv, rng: ReturnType<typeof seedRng>): Int32Array {
-  const acts = new Int32Array(v.numEnvs);
-  for (let i = 0; i < v.numEnvs; i++) {
-    const legal: number[] = [];
-    for (let a = 0; a < NUM_ACTIONS; a++) if (v.masks[i * NUM_ACTIONS + a]) legal.push(a);
-    acts[i] = legal[randInt(rng, legal.length)];
-  }
-  return acts;
-}
 
 /** A digest of every batch of `steps` random steps, and the decision counts. */
 function trace(v: LearnerBatchEnv, steps: number) {

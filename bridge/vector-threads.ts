@@ -11,7 +11,7 @@
 import os from 'node:os';
 import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from 'node:worker_threads';
 import { tsWorker } from '../eval/ts-worker.ts';
-import { checkActions, LearnerVectorEnv, vectorArrayBytes, type LearnerVectorOptions, type VectorArrays, type LearnerBatchEnv } from './learner-vector.ts';
+import { checkActions, LearnerVectorEnv, vectorArrayBytes, VectorRows, type LearnerBatchEnv, type LearnerVectorOptions, type VectorArrays } from './learner-vector.ts';
 
 /** Control words of one worker, in its slice of the control memory. */
 export const CTL = { seq: 0, cmd: 1, done: 2, status: 3 } as const;
@@ -81,16 +81,7 @@ interface Shard {
   seq: number;
 }
 
-export class ThreadedVectorEnv implements LearnerBatchEnv {
-  readonly numEnvs: number;
-  readonly players: number;
-  readonly obs: Float32Array;
-  readonly masks: Uint8Array;
-  readonly rewards: Float32Array;
-  readonly wins: Float32Array;
-  readonly terminated: Uint8Array;
-  readonly truncated: Uint8Array;
-  readonly seats: Uint8Array;
+export class ThreadedVectorEnv extends VectorRows implements LearnerBatchEnv {
   readonly threads: number;
   private readonly own: LearnerVectorEnv;
   private readonly shards: Shard[] = [];
@@ -103,17 +94,13 @@ export class ThreadedVectorEnv implements LearnerBatchEnv {
     if (!Number.isInteger(threads) || threads < 2) throw new RangeError(`threads must be a whole number of at least 2, got ${threads}`);
     const n = o.numEnvs;
     if (!Number.isInteger(n) || n < threads) throw new RangeError(`numEnvs (${n}) must be at least the number of threads (${threads})`);
-    const size = vectorArrayBytes(n).reduce((s, [, b]) => s + b, 0);
-    const data = new SharedArrayBuffer(size);
-    const whole = shardArrays(data, n, 0, n);
+    const data = new SharedArrayBuffer(vectorArrayBytes(n).reduce((s, [, b]) => s + b, 0));
+    super(n, o.players, shardArrays(data, n, 0, n));
     const counts = Array.from({ length: threads }, (_, k) => Math.floor(n / threads) + (k < n % threads ? 1 : 0));
     // This thread's shard first: it checks the options and the agent specs, and its errors
     // name them before any worker starts.
     this.own = new LearnerVectorEnv({ ...o, numEnvs: counts[0], firstSlot: 0, into: shardArrays(data, n, 0, counts[0]) });
-    this.numEnvs = n;
-    this.players = o.players;
     this.threads = threads;
-    ({ obs: this.obs, masks: this.masks, rewards: this.rewards, wins: this.wins, terminated: this.terminated, truncated: this.truncated, seats: this.seats } = whole);
     const actions = new SharedArrayBuffer(4 * n);
     this.actions = new Int32Array(actions);
     const control = new SharedArrayBuffer(4 * CTL_WORDS * (threads - 1));

@@ -1,21 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { randomActions } from '../test/helpers/masked-actions.ts';
 import { NUM_ACTIONS } from './actions.ts';
 import { createState, legalActions } from './engine/index.ts';
 import { encodeObservation, OBS_SIZE } from './observation/encode.ts';
 import { terminalRewards } from './rewards.ts';
-import { randInt, seedRng } from './rng.ts';
+import { seedRng } from './rng.ts';
 import { compileRuleset, DEFAULT_RULESET, MAX_PLAYERS } from './ruleset.ts';
 import { VectorEnv } from './vector.ts';
-
-function randomActions(v: VectorEnv, rng: ReturnType<typeof seedRng>): Int32Array {
-  const acts = new Int32Array(v.numEnvs);
-  for (let i = 0; i < v.numEnvs; i++) {
-    const legal: number[] = [];
-    for (let a = 0; a < NUM_ACTIONS; a++) if (v.masks[i * NUM_ACTIONS + a]) legal.push(a);
-    acts[i] = legal[randInt(rng, legal.length)];
-  }
-  return acts;
-}
 
 describe('VectorEnv', () => {
   it('writes each game’s observation and mask for its player to act, as the single-game functions do', () => {
