@@ -119,6 +119,8 @@ export interface LearnerBatchEnv extends Readonly<VectorArrays> {
   readonly players: number;
   readonly learnerDecisions: number;
   readonly engineDecisions: number;
+  /** Threads it steps its games on. */
+  readonly threads: number;
   reset(): void;
   step(actions: ArrayLike<number>): void;
   close(): void;
@@ -128,6 +130,7 @@ export interface LearnerBatchEnv extends Readonly<VectorArrays> {
 const BOT_LIMIT = DEFAULT_MAX_DECISIONS;
 
 export class LearnerVectorEnv extends VectorRows implements LearnerBatchEnv {
+  readonly threads = 1;
   /** Learner decisions and all decisions (learner's, bots', forced) stepped so far. */
   learnerDecisions = 0;
   engineDecisions = 0;

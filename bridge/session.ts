@@ -135,7 +135,7 @@ export class BridgeSession {
         const numEnvs = int(o.numEnvs, 'numEnvs');
         const threads = this.threadsOf(o.threads, numEnvs);
         if (this.handles.size >= MAX_HANDLES) throw new BadRequest(`too many open envs (${MAX_HANDLES}); close some first`);
-        let v: LearnerBatchEnv & { threads: number };
+        let v: LearnerBatchEnv;
         try {
           v = makeVectorEnv({ numEnvs, players: int(o.players, 'players'), seed: seedOf(o.seed), opponents: o.opponents, seat, ruleset, reward: rewardOf(o.reward) }, threads);
         } catch (e) {
@@ -180,7 +180,7 @@ export class BridgeSession {
   private drop(h: number, x: CzechPubEnv | LearnerBatchEnv): void {
     this.handles.delete(h);
     if (!(x instanceof CzechPubEnv)) {
-      this.workers -= (x as LearnerBatchEnv & { threads: number }).threads - 1;
+      this.workers -= x.threads - 1;
       x.close();
     }
   }

@@ -208,8 +208,8 @@ export class ThreadedVectorEnv extends VectorRows implements LearnerBatchEnv {
 }
 
 /** A vector env on the threads `threads` asks for (one: a plain LearnerVectorEnv). */
-export function makeVectorEnv(o: Omit<LearnerVectorOptions, 'into' | 'firstSlot'>, threads: Threads = 'auto'): LearnerBatchEnv & { readonly threads: number } {
+export function makeVectorEnv(o: Omit<LearnerVectorOptions, 'into' | 'firstSlot'>, threads: Threads = 'auto'): LearnerBatchEnv {
   const t = threadsFor(parseThreads(threads), o.numEnvs);
-  if (t <= 1) return Object.assign(new LearnerVectorEnv(o), { threads: 1 });
+  if (t <= 1) return new LearnerVectorEnv(o);
   return new ThreadedVectorEnv(o, t);
 }
