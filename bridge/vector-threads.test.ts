@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { randomActions } from '../test/helpers/masked-actions.ts';
 import { NUM_ACTIONS } from '../env/actions.ts';
+import { createAgent, registerAgent } from '../agents/default-registry.ts';
 import { seedRng } from '../env/rng.ts';
 import { LearnerVectorEnv, type LearnerBatchEnv } from './learner-vector.ts';
 import { makeVectorEnv, threadsFor, ThreadedVectorEnv } from './vector-threads.ts';
@@ -63,6 +64,14 @@ describe('vector env on several threads', () => {
       v.close();
     }
     expect(() => v.step(new Int32Array(37))).toThrow(/closed/);
+  }, 60_000);
+
+  it('a thread that cannot make its games fails the env with its reason', () => {
+    // Known to this thread's registry only: the worker thread's has never heard of it.
+    registerAgent('threads-test-local', { description: 'random, registered in one thread', create: () => createAgent('random') });
+    const local = { ...OPTIONS, numEnvs: 32, opponents: 'threads-test-local' };
+    expect(new LearnerVectorEnv(local).numEnvs).toBe(32);
+    expect(() => new ThreadedVectorEnv(local, 2)).toThrow(/^a vector env thread could not make its games: unknown agent 'threads-test-local'; known agents: .* \(agents added with registerAgent are known only to the thread that added them; threads: 1 plays every game on this one\)$/);
   }, 60_000);
 
   it("'auto' takes a thread per core up to 4, each with at least 16 games", () => {

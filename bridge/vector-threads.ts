@@ -121,7 +121,12 @@ export class ThreadedVectorEnv extends VectorRows implements LearnerBatchEnv {
       for (const s of this.shards) this.wait(s, START_MS, 'start');
     } catch (e) {
       this.close();
-      throw e;
+      // This thread made its own shard's bots already: an agent a worker does not know was
+      // registered here only (registerAgent is per thread).
+      const why = (e as Error).message;
+      const hint = /unknown agent/.test(why) ? ' (agents added with registerAgent are known only to the thread that added them; threads: 1 plays every game on this one)' : '';
+      const msg = `a vector env thread could not make its games: ${why}${hint}`;
+      throw e instanceof RangeError ? new RangeError(msg) : new Error(msg);
     }
   }
 
