@@ -50,17 +50,34 @@ export interface VectorArrays {
   seats: Uint8Array;
 }
 
-/** Bytes of each array of `VectorArrays` for n games, in the order they are laid out. */
-export function vectorArrayBytes(n: number): [keyof VectorArrays, number][] {
-  return [
-    ['obs', 4 * n * OBS_SIZE],
-    ['rewards', 4 * n],
-    ['wins', 4 * n],
-    ['masks', n * NUM_ACTIONS],
-    ['terminated', n],
-    ['truncated', n],
-    ['seats', n],
-  ];
+/**
+ * The batch's arrays in the order they lie in one buffer, with their element type and elements
+ * per game (the float32 ones first, so each starts 4-byte aligned).
+ */
+const ROWS = [
+  ['obs', Float32Array, OBS_SIZE],
+  ['rewards', Float32Array, 1],
+  ['wins', Float32Array, 1],
+  ['masks', Uint8Array, NUM_ACTIONS],
+  ['terminated', Uint8Array, 1],
+  ['truncated', Uint8Array, 1],
+  ['seats', Uint8Array, 1],
+] as const;
+
+/** Bytes of a buffer that holds the batch of n games. */
+export function vectorBytes(n: number): number {
+  return ROWS.reduce((sum, [, Type, per]) => sum + Type.BYTES_PER_ELEMENT * per * n, 0);
+}
+
+/** Views of games [first, first + count) of the batch of `total` games that `buffer` holds. */
+export function vectorArraysIn(buffer: ArrayBufferLike, total: number, first = 0, count = total): VectorArrays {
+  const out: Partial<Record<keyof VectorArrays, Float32Array | Uint8Array>> = {};
+  let at = 0;
+  for (const [name, Type, per] of ROWS) {
+    out[name] = new Type(buffer as ArrayBuffer, at + Type.BYTES_PER_ELEMENT * per * first, per * count);
+    at += Type.BYTES_PER_ELEMENT * per * total;
+  }
+  return out as VectorArrays;
 }
 
 /**
@@ -80,15 +97,7 @@ export function checkActions(actions: ArrayLike<number>, masks: Uint8Array, numE
 
 /** Fresh arrays for a batch of n games. */
 export function newVectorArrays(n: number): VectorArrays {
-  return {
-    obs: new Float32Array(n * OBS_SIZE),
-    masks: new Uint8Array(n * NUM_ACTIONS),
-    rewards: new Float32Array(n),
-    wins: new Float32Array(n),
-    terminated: new Uint8Array(n),
-    truncated: new Uint8Array(n),
-    seats: new Uint8Array(n),
-  };
+  return vectorArraysIn(new ArrayBuffer(vectorBytes(n)), n);
 }
 
 /** A batch's arrays, held by every kind of learner vector env (they write their games' rows into them). */
@@ -250,16 +259,11 @@ export class LearnerVectorEnv extends VectorRows implements LearnerBatchEnv {
    * checked first, and the error names the game, the action and the legal ones.
    */
   step(actions: ArrayLike<number>): void {
-    this.check(actions);
+    checkActions(actions, this.masks, this.numEnvs);
     this.stepChecked(actions);
   }
 
-  /** Throws if any action is not legal in its game (naming the first), changing nothing. */
-  check(actions: ArrayLike<number>): void {
-    checkActions(actions, this.masks, this.numEnvs);
-  }
-
-  /** step() for actions `check` has passed: game i takes actions[from + i]. */
+  /** step() for actions `checkActions` has passed: game i takes actions[from + i]. */
   stepChecked(actions: ArrayLike<number>, from = 0): void {
     this.rewards.fill(0);
     this.wins.fill(0);

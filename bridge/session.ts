@@ -134,7 +134,8 @@ export class BridgeSession {
         const seat = o.seat === undefined || o.seat === 'rotate' ? 'rotate' : int(o.seat, 'seat');
         const numEnvs = int(o.numEnvs, 'numEnvs');
         const threads = this.threadsOf(o.threads, numEnvs);
-        if (this.handles.size >= MAX_HANDLES) throw new BadRequest(`too many open envs (${MAX_HANDLES}); close some first`);
+        // Checked before its threads start, not after.
+        this.room();
         let v: LearnerBatchEnv;
         try {
           v = makeVectorEnv({ numEnvs, players: int(o.players, 'players'), seed: seedOf(o.seed), opponents: o.opponents, seat, ruleset, reward: rewardOf(o.reward) }, threads);
@@ -203,8 +204,13 @@ export class BridgeSession {
     return v;
   }
 
-  private add(x: CzechPubEnv | LearnerBatchEnv): number {
+  /** Throws unless this client may open another env. */
+  private room(): void {
     if (this.handles.size >= MAX_HANDLES) throw new BadRequest(`too many open envs (${MAX_HANDLES}); close some first`);
+  }
+
+  private add(x: CzechPubEnv | LearnerBatchEnv): number {
+    this.room();
     const h = this.next++;
     this.handles.set(h, x);
     return h;

@@ -4,8 +4,8 @@
  * the same way, and an error's message through the port.
  */
 import { workerData } from 'node:worker_threads';
-import { LearnerVectorEnv } from './learner-vector.ts';
-import { CMD, CTL, CTL_WORDS, shardArrays, STATUS_ERROR, STATUS_OK, type ShardSetup } from './vector-threads.ts';
+import { LearnerVectorEnv, vectorArraysIn } from './learner-vector.ts';
+import { CMD, CTL, CTL_WORDS, STATUS_ERROR, STATUS_OK, type ShardSetup, type ThreadFailure } from './vector-threads.ts';
 
 const d = workerData as ShardSetup;
 const ctl = new Int32Array(d.control, 4 * CTL_WORDS * d.index, CTL_WORDS);
@@ -14,7 +14,8 @@ const actions = new Int32Array(d.actions);
 
 function answer(seq: number, error?: unknown): void {
   if (error !== undefined) {
-    d.port.postMessage({ message: error instanceof Error ? error.message : String(error), range: error instanceof RangeError });
+    const failure: ThreadFailure = { message: error instanceof Error ? error.message : String(error), range: error instanceof RangeError };
+    d.port.postMessage(failure);
   }
   Atomics.store(ctl, CTL.status, error === undefined ? STATUS_OK : STATUS_ERROR);
   Atomics.store(ctl, CTL.done, seq);
@@ -23,7 +24,8 @@ function answer(seq: number, error?: unknown): void {
 
 let env: LearnerVectorEnv | null = null;
 try {
-  env = new LearnerVectorEnv({ ...d.options, into: shardArrays(d.data, d.total, d.first, d.count) });
+  const { firstSlot, numEnvs } = d.options;
+  env = new LearnerVectorEnv({ ...d.options, into: vectorArraysIn(d.data, d.total, firstSlot, numEnvs) });
   answer(0);
 } catch (e) {
   answer(0, e);
@@ -37,7 +39,7 @@ while (env) {
   if (cmd === CMD.exit) break;
   try {
     if (cmd === CMD.reset) env.reset();
-    else if (cmd === CMD.step) env.stepChecked(actions, d.first);
+    else if (cmd === CMD.step) env.stepChecked(actions, d.options.firstSlot);
     else throw new Error(`unknown command ${cmd}`);
     counters[0] = env.learnerDecisions;
     counters[1] = env.engineDecisions;

@@ -11,7 +11,7 @@
 import os from 'node:os';
 import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from 'node:worker_threads';
 import { tsWorker } from '../eval/ts-worker.ts';
-import { checkActions, LearnerVectorEnv, vectorArrayBytes, VectorRows, type LearnerBatchEnv, type LearnerVectorOptions, type VectorArrays } from './learner-vector.ts';
+import { checkActions, LearnerVectorEnv, vectorArraysIn, vectorBytes, VectorRows, type LearnerBatchEnv, type LearnerVectorOptions } from './learner-vector.ts';
 
 /** Control words of one worker, in its slice of the control memory. */
 export const CTL = { seq: 0, cmd: 1, done: 2, status: 3 } as const;
@@ -31,11 +31,10 @@ export type Threads = 'auto' | number;
 
 /** What a worker thread is given (structured-cloned; the memory is shared). */
 export interface ShardSetup {
-  options: Omit<LearnerVectorOptions, 'into'>;
+  /** Its shard: games [firstSlot, firstSlot + numEnvs) of the whole batch. */
+  options: Omit<LearnerVectorOptions, 'into'> & { firstSlot: number };
   data: SharedArrayBuffer;
-  /** Row range [first, first + count) of the whole batch, and the whole's size. */
-  first: number;
-  count: number;
+  /** Games in the whole batch. */
   total: number;
   actions: SharedArrayBuffer;
   control: SharedArrayBuffer;
@@ -43,19 +42,6 @@ export interface ShardSetup {
   index: number;
   counters: SharedArrayBuffer;
   port: MessagePort;
-}
-
-/** Views of rows [first, first + count) of a batch of `total` games laid out in `data`. */
-export function shardArrays(data: SharedArrayBuffer, total: number, first: number, count: number): VectorArrays {
-  const out: Partial<Record<keyof VectorArrays, Float32Array | Uint8Array>> = {};
-  let at = 0;
-  for (const [name, bytes] of vectorArrayBytes(total)) {
-    const per = bytes / total;
-    const wide = name === 'obs' || name === 'rewards' || name === 'wins';
-    out[name] = wide ? new Float32Array(data, at + first * per, (count * per) / 4) : new Uint8Array(data, at + first * per, count * per);
-    at += bytes;
-  }
-  return out as VectorArrays;
 }
 
 /** Most threads one vector env may ask for. */
@@ -72,6 +58,13 @@ export function parseThreads(v: unknown): Threads {
 export function threadsFor(threads: Threads, numEnvs: number, cores = os.availableParallelism()): number {
   const wanted = threads === 'auto' ? Math.min(AUTO_THREADS, cores) : threads;
   return Math.max(1, Math.min(wanted, Math.floor(numEnvs / MIN_GAMES_PER_THREAD)));
+}
+
+/** What a worker thread posts when a command failed. */
+export interface ThreadFailure {
+  message: string;
+  /** It was a RangeError (a bad option or action). */
+  range: boolean;
 }
 
 interface Shard {
@@ -94,12 +87,12 @@ export class ThreadedVectorEnv extends VectorRows implements LearnerBatchEnv {
     if (!Number.isInteger(threads) || threads < 2) throw new RangeError(`threads must be a whole number of at least 2, got ${threads}`);
     const n = o.numEnvs;
     if (!Number.isInteger(n) || n < threads) throw new RangeError(`numEnvs (${n}) must be at least the number of threads (${threads})`);
-    const data = new SharedArrayBuffer(vectorArrayBytes(n).reduce((s, [, b]) => s + b, 0));
-    super(n, o.players, shardArrays(data, n, 0, n));
+    const data = new SharedArrayBuffer(vectorBytes(n));
+    super(n, o.players, vectorArraysIn(data, n));
     const counts = Array.from({ length: threads }, (_, k) => Math.floor(n / threads) + (k < n % threads ? 1 : 0));
     // This thread's shard first: it checks the options and the agent specs, and its errors
     // name them before any worker starts.
-    this.own = new LearnerVectorEnv({ ...o, numEnvs: counts[0], firstSlot: 0, into: shardArrays(data, n, 0, counts[0]) });
+    this.own = new LearnerVectorEnv({ ...o, numEnvs: counts[0], firstSlot: 0, into: vectorArraysIn(data, n, 0, counts[0]) });
     this.threads = threads;
     const actions = new SharedArrayBuffer(4 * n);
     this.actions = new Int32Array(actions);
@@ -109,7 +102,7 @@ export class ThreadedVectorEnv extends VectorRows implements LearnerBatchEnv {
     try {
       for (let k = 1, first = counts[0]; k < threads; first += counts[k], k++) {
         const { port1, port2 } = new MessageChannel();
-        const setup: ShardSetup = { options: { ...o, numEnvs: counts[k], firstSlot: first }, data, first, count: counts[k], total: n, actions, control, index: k - 1, counters, port: port2 };
+        const setup: ShardSetup = { options: { ...o, numEnvs: counts[k], firstSlot: first }, data, total: n, actions, control, index: k - 1, counters, port: port2 };
         const ctl = new Int32Array(control, 4 * CTL_WORDS * (k - 1), CTL_WORDS);
         Atomics.store(ctl, CTL.done, -1);
         const worker = tsWorker(new URL('./vector-thread.ts', import.meta.url), { workerData: setup, transferList: [port2] });
@@ -204,10 +197,10 @@ export class ThreadedVectorEnv extends VectorRows implements LearnerBatchEnv {
       if (now > spinUntil) Atomics.wait(s.ctl, CTL.done, done, Math.min(100, deadline - now));
     }
     if (Atomics.load(s.ctl, CTL.status) !== STATUS_OK) {
-      const msg = receiveMessageOnPort(s.port)?.message as { message?: string } | undefined;
-      const err = new Error(msg?.message ?? 'a vector env thread failed');
+      const failed = receiveMessageOnPort(s.port)?.message as ThreadFailure | undefined;
+      const message = failed?.message ?? 'a vector env thread failed';
       // A RangeError is the request's fault (a bad option), as from a single thread.
-      throw msg && (msg as { range?: boolean }).range ? new RangeError(err.message) : err;
+      throw failed?.range ? new RangeError(message) : new Error(message);
     }
   }
 }
