@@ -4,3 +4,4 @@ export * from './registry.ts';
 export * from './default-registry.ts';
 export { EnvObservation } from './observation.ts';
 export { RandomAgent } from './random.ts';
+export { agentSeed, opaqueGameId } from './seed.ts';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EnvObservation } from '../agents/observation.ts';
 import { RandomAgent } from '../agents/random.ts';
+import { agentSeed } from '../agents/seed.ts';
 import { CzechPubEnv } from '../env/env.ts';
 import { playGame } from './game.ts';
 
@@ -9,7 +10,7 @@ function endEvent(seed: string, players: number) {
   const env = new CzechPubEnv({ seed, players });
   const agents = Array.from({ length: players }, (_, seat) => {
     const a = new RandomAgent();
-    a.reset({ seat, players, seed: `${seed}/seat${seat}` });
+    a.reset({ seat, players, seed: agentSeed(seed, seat) });
     return a;
   });
   while (!env.done) env.step(agents[env.currentPlayer].act(new EnvObservation(env, env.currentPlayer)));

@@ -5,6 +5,7 @@ import type { Ruleset } from '../env/ruleset.ts';
 import { THROWN_OUT, WASTED } from '../env/state.ts';
 import type { Agent, AgentUsage } from '../agents/agent.ts';
 import { EnvObservation } from '../agents/observation.ts';
+import { agentSeed } from '../agents/seed.ts';
 
 export interface GameRecord {
   seed: string;
@@ -54,7 +55,7 @@ export async function playToEnd(agents: readonly Agent[], opts: PlayOptions): Pr
     seed: opts.seed, players, ruleset: opts.ruleset, askAll: opts.askAll,
     maxDecisions: opts.maxDecisions ?? DEFAULT_MAX_DECISIONS, log: opts.log ?? agents.some((a) => a.readsEvents === true),
   });
-  agents.forEach((a, seat) => a.reset?.({ seat, players, seed: `${opts.seed}/seat${seat}`, ...(opts.ruleset ? { ruleset: opts.ruleset } : {}) }));
+  agents.forEach((a, seat) => a.reset?.({ seat, players, seed: agentSeed(opts.seed, seat), ...(opts.ruleset ? { ruleset: opts.ruleset } : {}) }));
   const now = opts.now ?? (() => 0);
   const agentDecisions = new Array<number>(players).fill(0);
   const agentMillis = new Array<number>(players).fill(0);

@@ -37,6 +37,7 @@ import { sampleMasked } from '../policy/masked.ts';
 import { gae } from './gae.ts';
 import type { NetShape } from '../policy/weights.ts';
 import type { TfNet } from './net.ts';
+import { agentSeed } from '../agents/seed.ts';
 
 /** One pool entry: `self` (the learner), `past` (a frozen snapshot) or an agent spec, with a weight. */
 export interface PoolEntry {
@@ -241,12 +242,12 @@ export class ChunkPlayer {
       if (e.name === 'self' || (e.name === 'past' && spec.snapshots === 0)) return { kind: 'learner' };
       if (e.name === 'past') return { kind: 'snapshot', index: randInt(rng, spec.snapshots) };
       const agent = this.agentFor(e.name, seat);
-      agent.reset?.({ seat, players, seed: `${gameSeed}/seat${seat}`, ruleset: spec.ruleset });
+      agent.reset?.({ seat, players, seed: agentSeed(gameSeed, seat), ruleset: spec.ruleset });
       return { kind: 'agent', agent };
     });
     const recorded = controllers.flatMap((c, seat) => (c.kind === 'learner' ? [seat] : []));
     // Seats a net plays read its input, the adviser's choice with it where the net has one.
-    const inputs = controllers.map((c, seat) => (c.kind === 'agent' ? null : this.inputs!.start(slot, seat, `${gameSeed}/seat${seat}`, spec.ruleset)));
+    const inputs = controllers.map((c, seat) => (c.kind === 'agent' ? null : this.inputs!.start(slot, seat, agentSeed(gameSeed, seat), spec.ruleset)));
     return { controllers, recorded, inputs, label: names.size === 1 ? [...names][0] : 'mixed' };
   }
 }
@@ -363,7 +364,7 @@ export function replayChunk(
     const fail = (why: string) => new Error(`chunk ${spec.seed} game ${i} does not replay (${why}): was it played on another engine version?`);
     const open: number[][] = Array.from({ length: spec.players }, () => []);
     const recorded = new Set(g.recorded);
-    const seatInputs = Array.from({ length: spec.players }, (_, seat) => (inputs && recorded.has(seat) ? inputs.start(0, seat, `${env.seedOf(i)}/seat${seat}`, spec.ruleset) : null));
+    const seatInputs = Array.from({ length: spec.players }, (_, seat) => (inputs && recorded.has(seat) ? inputs.start(0, seat, agentSeed(env.seedOf(i), seat), spec.ruleset) : null));
     let k = 0;
     let end = null;
     for (let t = 0; t < g.actions.length; t++) {

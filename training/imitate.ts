@@ -20,6 +20,7 @@ import { createAgent } from '../agents/default-registry.ts';
 import { SeatInput } from '../agents/ppo/input.ts';
 import type { NetShape } from '../policy/weights.ts';
 import { gatherRow, maskBias, type TfNet } from './net.ts';
+import { agentSeed } from '../agents/seed.ts';
 
 export interface ImitateOptions {
   teacher: string;
@@ -58,8 +59,8 @@ function generate(o: ImitateOptions, shape: NetShape, n: number, gameIndex: { ne
     const env = new CzechPubEnv({ seed, players: o.players, ruleset: o.ruleset, log: false, reward: o.reward });
     const agents = Array.from({ length: o.players }, (_, seat) => {
       const a = createAgent(o.teacher);
-      a.reset?.({ seat, players: o.players, seed: `${seed}/seat${seat}`, ruleset: o.ruleset });
-      inputs[seat].reset(seat, o.players, `${seed}/seat${seat}`, o.ruleset);
+      a.reset?.({ seat, players: o.players, seed: agentSeed(seed, seat), ruleset: o.ruleset });
+      inputs[seat].reset(seat, o.players, agentSeed(seed, seat), o.ruleset);
       return a;
     });
     const rows: { row: number; seat: number }[] = [];

@@ -1,7 +1,9 @@
 /**
  * `http:<url>`: asks a bot server elsewhere for each action, like Battlesnake's move endpoint:
- * POST <url> with { view, legalActions, seed } (the body of this project's
- * POST /v1/bots/:spec/act, which encodes the view itself), answer { action }. A timeout, an error status, an unreadable body
+ * POST <url> with { view, legalActions, game } (the body of this project's
+ * POST /v1/bots/:spec/act, which encodes the view itself), answer { action }. `game` is an
+ * opaque name for the seat's game (agents/seed.ts), so the bot can keep state per game; the
+ * body holds nothing but the seat's view and choices (`httpBotBody`), never a seed. A timeout, an error status, an unreadable body
  * or an illegal action plays the fallback (the first legal action) and is counted, so a
  * flaky outside bot never stops a tournament. Only decisions with a real choice are sent.
  *
@@ -9,18 +11,24 @@
  *   http:http://host/act:timeoutMs=500
  */
 import type { Agent, AgentObservation, AgentUsage, GameStart } from '../agent.ts';
+import { opaqueGameId } from '../seed.ts';
 import { emptyUsage } from '../usage.ts';
 
 export const HTTP_DEFAULTS = { timeoutMs: 2000 };
 
+/** What an outside bot is sent for one decision: the seat's view, its legal actions and the opaque game name. */
+export function httpBotBody(obs: AgentObservation, game: string): string {
+  return JSON.stringify({ view: obs.view, legalActions: obs.legalActions, game });
+}
+
 export class HttpAgent implements Agent {
   private usage: AgentUsage = emptyUsage();
-  private seed = 'http';
+  private game = opaqueGameId('http');
 
   constructor(readonly spec: string, private readonly url: string, private readonly timeoutMs: number) {}
 
   reset(game: GameStart): void {
-    this.seed = game.seed;
+    this.game = opaqueGameId(game.seed);
   }
 
   async act(obs: AgentObservation): Promise<number> {
@@ -34,7 +42,7 @@ export class HttpAgent implements Agent {
       const res = await fetch(this.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ view: obs.view, legalActions: legal, seed: this.seed }),
+        body: httpBotBody(obs, this.game),
         signal: AbortSignal.timeout(this.timeoutMs),
       });
       u.latenciesMs.push(performance.now() - t0);

@@ -2,7 +2,7 @@
 import { parseOptions, type AgentFamily } from '../registry.ts';
 import { HTTP_DEFAULTS, HttpAgent } from './http-agent.ts';
 
-export { HttpAgent } from './http-agent.ts';
+export { HttpAgent, httpBotBody } from './http-agent.ts';
 
 /** The URL and the options of an http spec (the URL carries colons: options are the trailing key=value parts). */
 function splitHttp(options: string): { url: string; rest: string[] } {
