@@ -1,7 +1,8 @@
-/** Builds the lazy AgentObservation of a seat from a local env. */
+/** Builds the lazy AgentObservation of a seat from a local env, through the seat channel (env/observation/channel.ts). */
 import { describeAction, NUM_ACTIONS } from '../env/actions.ts';
 import type { CzechPubEnv } from '../env/env.ts';
 import type { GameEvent } from '../env/events.ts';
+import { SeatChannel } from '../env/observation/channel.ts';
 import { OBS_SIZE } from '../env/observation/encode.ts';
 import type { PlayerView } from '../env/observation/view.ts';
 import type { AgentObservation } from './agent.ts';
@@ -22,32 +23,34 @@ export class EnvObservation implements AgentObservation {
   private cachedMask?: Uint8Array;
   private cachedText?: string;
   private cachedEvents?: GameEvent[];
+  private readonly channel: SeatChannel;
 
   /** `clairvoyant`: only for agents that declare themselves so (Agent.clairvoyant); see sampleWorld. */
   constructor(private readonly env: CzechPubEnv, seat: number, legal?: readonly number[], private readonly clairvoyant = false) {
     this.seat = seat;
     this.players = env.players;
-    this.legalActions = legal ?? env.legalActions();
+    this.channel = new SeatChannel(env, seat);
+    this.legalActions = legal ?? this.channel.legalActions();
   }
 
   get view(): PlayerView {
-    return (this.cachedView ??= this.env.view(this.seat));
+    return (this.cachedView ??= this.channel.seatView());
   }
   get encoding(): Float32Array {
-    return (this.cachedEncoding ??= this.env.encode(this.seat, new Float32Array(OBS_SIZE)));
+    return (this.cachedEncoding ??= this.channel.encode(new Float32Array(OBS_SIZE)));
   }
   get mask(): Uint8Array {
     return (this.cachedMask ??= maskOf(this.legalActions));
   }
   get text(): string {
-    return (this.cachedText ??= this.env.text(this.seat));
+    return (this.cachedText ??= this.channel.text()!);
   }
   get events(): readonly GameEvent[] {
-    return (this.cachedEvents ??= this.env.events(this.seat));
+    return (this.cachedEvents ??= this.channel.eventsSinceDecision());
   }
   sampleWorld(seed: string): CzechPubEnv {
-    // The clairvoyant reference is shown the true hands and draw pile, never the dice to come.
-    return this.clairvoyant ? this.env.withFreshDice(seed) : this.env.resample(this.seat, seed);
+    // The clairvoyant reference is shown the true hands and draw pile, never the dice to come (never served: catalogue.ts refuses it).
+    return this.clairvoyant ? this.env.withFreshDice(seed) : this.channel.sampleWorld(seed);
   }
   /** The legal actions in words, for logs and LLM prompts. */
   describeLegal(): string[] {

@@ -22,6 +22,8 @@ import { CzechPubEnv, DEFAULT_MAX_DECISIONS } from '../env/env.ts';
 import { OBS_SIZE } from '../env/observation/encode.ts';
 import { terminalRewards, type RewardScheme } from '../env/rewards.ts';
 import { DEFAULT_RULESET, parseRuleset, type Ruleset } from '../env/ruleset.ts';
+import { agentSeed } from '../agents/seed.ts';
+import { SeatChannel } from '../env/observation/channel.ts';
 
 export interface LearnerVectorOptions {
   numEnvs: number;
@@ -190,7 +192,7 @@ export class LearnerVectorEnv extends VectorRows implements LearnerBatchEnv {
     let k = 0;
     for (let seat = 0; seat < this.players; seat++) {
       if (seat === learner) continue;
-      this.bots[i][k++].reset?.({ seat, players: this.players, seed: `${seed}/seat${seat}`, ruleset: this.ruleset });
+      this.bots[i][k++].reset?.({ seat, players: this.players, seed: agentSeed(seed, seat), ruleset: this.ruleset });
     }
   }
 
@@ -238,8 +240,8 @@ export class LearnerVectorEnv extends VectorRows implements LearnerBatchEnv {
 
   private write(i: number): void {
     const g = this.games[i];
-    g.encode(this.seats[i], this.obs, i * OBS_SIZE);
-    g.legalMask(this.masks.subarray(i * NUM_ACTIONS, (i + 1) * NUM_ACTIONS).fill(0));
+    SeatChannel.encodeSeat(g, this.seats[i], this.obs, i * OBS_SIZE);
+    SeatChannel.maskSeat(g, this.seats[i], this.masks.subarray(i * NUM_ACTIONS, (i + 1) * NUM_ACTIONS));
   }
 
   reset(): void {

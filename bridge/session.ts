@@ -15,6 +15,7 @@ import { envSpec } from '../env/spec.ts';
 import type { LearnerBatchEnv } from './learner-vector.ts';
 import { makeVectorEnv, parseThreads, threadsFor, type Threads } from './vector-threads.ts';
 import { NO_SEAT, OP, STATUS } from './protocol.ts';
+import { SeatChannel } from '../env/observation/channel.ts';
 
 /** Envs one client may hold at once. */
 export const MAX_HANDLES = 4096;
@@ -105,8 +106,8 @@ export class BridgeSession {
       case OP.ENV_RENDER: {
         const env = this.env(body);
         const seat = body.length >= 8 ? body.readInt32LE(4) : -1;
-        if (seat === -1) return this.ok(env.done ? env.text(0) : env.text(env.currentPlayer));
-        return this.ok(env.text(this.seat(env, seat)));
+        const who = seat === -1 ? (env.done ? 0 : env.currentPlayer) : this.seat(env, seat);
+        return this.ok(new SeatChannel(env, who).text()!);
       }
       case OP.ENV_OBSERVE: {
         const env = this.env(body);
@@ -115,9 +116,8 @@ export class BridgeSession {
         // Status at 7, the observation from 8 (4-byte aligned), then the mask.
         const b = this.reserve(8 + OBS_SIZE * 4 + NUM_ACTIONS);
         b[7] = STATUS.OK;
-        env.encode(seat, new Float32Array(b.buffer, b.byteOffset + 8, OBS_SIZE));
-        const m = new Uint8Array(b.buffer, b.byteOffset + 8 + OBS_SIZE * 4, NUM_ACTIONS).fill(0);
-        if (!env.done && env.currentPlayer === seat) env.legalMask(m);
+        SeatChannel.encodeSeat(env, seat, new Float32Array(b.buffer, b.byteOffset + 8, OBS_SIZE));
+        SeatChannel.maskSeat(env, seat, new Uint8Array(b.buffer, b.byteOffset + 8 + OBS_SIZE * 4, NUM_ACTIONS));
         return b.subarray(7, 8 + OBS_SIZE * 4 + NUM_ACTIONS);
       }
       case OP.CLOSE: {
@@ -263,8 +263,8 @@ export class BridgeSession {
       obs.fill(0);
       mask.fill(0);
     } else {
-      env.encode(seat, obs);
-      env.legalMask(mask.fill(0));
+      SeatChannel.encodeSeat(env, seat, obs);
+      SeatChannel.maskSeat(env, seat, mask);
     }
     return b.subarray(7, size);
   }

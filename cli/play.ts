@@ -16,6 +16,7 @@ import { EXIT_FAILURE, EXIT_OK, UsageError, type Io } from './io.ts';
 import { helpText, parseOptions, PLAYERS_MAX, PLAYERS_MIN, type CommandSpec } from './options.ts';
 import { narrationLines, scoreLines, seatsLine } from './game-text.ts';
 import { asUsageError } from './tournament.ts';
+import { SeatChannel } from '../env/observation/channel.ts';
 
 export const DEFAULT_PLAY_AGENT = 'heuristic';
 
@@ -113,7 +114,7 @@ export async function playCommand(args: readonly string[], io: Io): Promise<numb
   const agents = bots.map((b) => b ?? human);
   try {
     const { env } = await playToEnd(agents, { seed, ruleset: custom ? ruleset : undefined, askAll, log: true });
-    human.tell(env.events(humanSeat));
+    human.tell(new SeatChannel(env, humanSeat).eventsSinceDecision());
     for (const line of scoreLines(env, names)) io.out(line);
     const link = encodeReplay(recordOf(env, seed, askAll, ruleset));
     io.out('');

@@ -28,7 +28,7 @@ import { applyStep, createState, finalScores, IllegalActionError, isLegal, legal
 import { eventForSeat, type GameEvent } from './events.ts';
 import { encodeObservation, OBS_SIZE } from './observation/encode.ts';
 import { renderText } from './observation/text.ts';
-import { makeView, publicView, type PlayerView, type PublicView } from './observation/view.ts';
+import { makePublicView, makeView, type PlayerView, type PublicView } from './observation/view.ts';
 import { resampleState } from './resample.ts';
 import { seedRng } from './rng.ts';
 import { DEFAULT_RULESET, type CompiledRules, type Ruleset } from './ruleset.ts';
@@ -214,9 +214,9 @@ export class CzechPubEnv {
     return makeView(this.rules, this.s, this.checkSeat(seat));
   }
 
-  /** What an onlooker at the table sees: the public part of every view (see `publicView`). */
+  /** What an onlooker at the table sees: the public facts alone (view.ts, makePublicView). */
   publicView(): PublicView {
-    return publicView(makeView(this.rules, this.s, 0));
+    return makePublicView(this.rules, this.s);
   }
 
   encode(seat: number, out: Float32Array = new Float32Array(OBS_SIZE), offset = 0): Float32Array {

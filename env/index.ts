@@ -10,7 +10,7 @@ export * from './vector.ts';
 export { resampleState } from './resample.ts';
 export { encodeObservation, encodeView, OBS_LAYOUT, OBS_SIZE, OBSERVATION_VERSION, PLAYER_FEATURES, PLAYER_LAYOUT, TURN_LAYOUT } from './observation/encode.ts';
 export { renderText } from './observation/text.ts';
-export { makeView, publicView, type DecisionView, type FrontCardView, type PlayerPublicView, type PlayerView, type PublicView, type TurnView } from './observation/view.ts';
+export { makePublicView, makeView, type DecisionView, type FrontCardView, type PlayerPublicView, type PlayerView, type PublicView, type TurnView } from './observation/view.ts';
 export {
   applyStep, cardCensus, createState, finalScores, IllegalActionError, isLegal, legalActions, legalActionsFast,
   replay, rulesFor, winners, type GameConfig,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { A_DONE, A_STOP_DISCARD } from '../env/actions.ts';
 import { CzechPubEnv } from '../env/env.ts';
 import { eventForSeat } from '../env/events.ts';
-import { publicView } from '../env/observation/view.ts';
+import { withoutPrivate } from '../test/helpers/public-view.ts';
 import { randInt, seedRng } from '../env/rng.ts';
 import { EnvObservation } from '../agents/observation.ts';
 import { createAgent } from '../agents/default-registry.ts';
@@ -138,7 +138,7 @@ describe('HTTP API over a listening server', () => {
           for (const e of untexted(past.body.events)) expect(json(local.eventLog(t.seat))).toContainEqual(e);
           // The onlooker sees what every seat sees, whoever's hidden cards are dealt anew.
           const w = await call('GET', `/v1/games/${id}/view?at=${step}`, undefined, watchToken);
-          expect(w.body.view).toEqual(json(publicView(other.view(t.seat))));
+          expect(w.body.view).toEqual(json(withoutPrivate(other.view(t.seat))));
           expect(w.body.legalActions).toEqual([]);
           expect((await call('GET', `/v1/games/${id}/replay/0`, undefined, t.token)).status).toBe(409);
         }

@@ -50,6 +50,7 @@ import type { Agent } from '../agents/agent.ts';
 import { ACTION_GROUPS, ACTION_SPACE_VERSION, describeAction, NUM_ACTIONS } from '../env/actions.ts';
 import { cardTexts, glossary } from '../env/card-text.ts';
 import { CARD_IDS, cardKind, cardName, CLOSING_TIME } from '../env/cards.ts';
+import { RevealedGame } from '../env/observation/channel.ts';
 import { OBS_SIZE } from '../env/observation/encode.ts';
 import { REWARD_SCHEMES } from '../env/rewards.ts';
 import { compileRuleset, type Ruleset } from '../env/ruleset.ts';
@@ -59,7 +60,7 @@ import { PostedObservation } from './bot-obs.ts';
 import { BotPool } from './bot-pool.ts';
 import { BotSpecError, Catalogue, MAX_SPEC_LENGTH } from './catalogue.ts';
 import { resolveLimits, type Limits, type ServerConfig } from './config.ts';
-import { ApiError, envAt, GameStore, named, stepEvents, narratedEvents, type LiveGame } from './games.ts';
+import { ApiError, envAt, GameStore, shownCommitment, stepEvents, narratedEvents, type LiveGame } from './games.ts';
 import { JobStore } from './jobs.ts';
 import * as S from './schemas.ts';
 import { Streams } from './stream.ts';
@@ -213,7 +214,9 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
         legalActions: z.array(z.number().int().min(0).max(NUM_ACTIONS - 1)).min(1).max(NUM_ACTIONS),
         encoding: z.array(z.number()).length(OBS_SIZE).optional()
           .describe('Ignored: the server encodes the posted view itself, so any bot (ppo included) needs only the view. Accepted so that older clients sending it keep working.'),
-        seed: z.string().max(200).optional(),
+        game: z.string().max(64).optional()
+          .describe("An opaque name for the game this decision belongs to (what an `http:` agent sends): bots that draw at random are seeded from it, so one game's decisions share a stream."),
+        seed: z.string().max(200).optional().describe('Older clients\' name for `game`.'),
       }).strict(),
       response: { 200: S.actAnswer, ...S.errors(400, 404, 413, 429) },
     },
@@ -240,7 +243,7 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
         throw new ApiError(400, (e as Error).message);
       }
     });
-    bot.reset?.({ seat: view.seat, players: view.players, seed: req.body.seed ?? 'served' });
+    bot.reset?.({ seat: view.seat, players: view.players, seed: req.body.game ?? req.body.seed ?? 'served' });
     const legal = [...new Set(req.body.legalActions)].sort((a, b) => a - b);
     let action: number;
     try {
@@ -259,15 +262,16 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
     schema: {
       body: z.object({
         seats: z.array(specString).min(min).max(max).describe("Per seat: 'remote' for a seat played through the API (its token comes back here), 'open' for a seat anyone may take from the lobby (POST /v1/games/{id}/join), or a bot from GET /v1/bots."),
-        seed: seedSchema.optional().describe('Deals the game. Without one, a random seed is drawn; it is shown in the replay once the game is over.'),
+        seed: seedSchema.optional().describe("Deals the game. Without one, a random seed is drawn. Every game commits to its seed (`seed.commitment`, in every view and the lobby) and reveals it with the commitment's salt in the replay. Refused for a game with an 'open' seat; a table of 'remote' and bot seats may set one, and its views say so (`seed.chosen`)."),
         reward: z.enum(REWARD_SCHEMES).optional(),
       }).strict(),
       response: { 201: S.created, ...S.errors(400, 413, 429) },
     },
   }, async (req, reply) => {
-    const seed = req.body.seed === undefined ? secretSeed() : String(req.body.seed);
-    const { game, tokens } = await store.create({ seats: req.body.seats, seed, reward: req.body.reward ?? 'win', client: req.ip });
-    return reply.code(201).send({ id: game.id, players: game.seats.length, seats: game.seats, tokens, watchToken: game.watchToken });
+    const chosen = req.body.seed !== undefined;
+    const seed = chosen ? String(req.body.seed) : secretSeed();
+    const { game, tokens } = await store.create({ seats: req.body.seats, seed, seedChosen: chosen, reward: req.body.reward ?? 'win', client: req.ip });
+    return reply.code(201).send({ id: game.id, players: game.seats.length, seats: game.seats, tokens, watchToken: game.watchToken, seed: shownCommitment(game.seed) });
   });
 
   const tokenRoute = { security: S.SEAT_TOKEN, params: idParams };
@@ -315,7 +319,7 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
   app.get('/v1/games/:id/replay', { schema: { ...tokenRoute, response: { 200: S.replayAnswer, ...S.errors(401, 403, 404, 409, 429) } } }, async (req) => {
     const game = finishedGame(req.params.id, bearer(req));
     const c = game.env.config;
-    return { seed: c.seed, players: c.players, seats: game.seats, reward: c.reward, actions: [...game.env.actions], scores: game.env.scores(), faults: game.faults };
+    return { seed: c.seed, salt: game.seed.salt, seedCommitment: game.seed.commitment, seedChosen: game.seed.chosen, players: c.players, seats: game.seats, reward: c.reward, actions: [...game.env.actions], scores: game.env.scores(), faults: game.faults };
   });
 
   // Each step of a finished game with every seat's view and the choice made there.
@@ -327,13 +331,14 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
     const k = req.params.step;
     if (k > steps) throw new ApiError(404, `step ${k}: the game has steps 0 to ${steps}`);
     const env = envAt(game, k);
-    const views = Array.from({ length: env.players }, (_, p) => env.view(p) as unknown as Record<string, unknown>);
+    const revealed = new RevealedGame(game.env, env);
+    const views = revealed.views() as unknown as Record<string, unknown>[];
     return {
       step: k,
       steps,
       views,
       decision: views[0].decision as Record<string, unknown>,
-      legalActions: env.done ? [] : named(env.legalActions(), env.currentPlayer, env.players),
+      legalActions: revealed.legal(),
       next: k < steps ? played(game, k) : null,
       events: stepEvents(game, k, 'all'),
       scores: game.env.scores(),

@@ -4,18 +4,17 @@
  * turn. Every change to a game goes through its queue, so two requests for the same game are
  * applied one at a time; an error changes nothing (the env refuses illegal actions untouched).
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { describeAction } from '../env/actions.ts';
 import { CzechPubEnv } from '../env/env.ts';
-import type { GameEvent } from '../env/events.ts';
-import { eventForSeat } from '../env/observation/visible.ts';
-import { narrateEvent } from '../env/narrate.ts';
+import { RevealedGame, SeatChannel, type NarratedEvent, type Viewer } from '../env/observation/channel.ts';
 import type { RewardScheme } from '../env/rewards.ts';
 import type { Agent } from '../agents/agent.ts';
 import { EnvObservation } from '../agents/observation.ts';
 import type { BotPool } from './bot-pool.ts';
 import { BotSpecError, type Catalogue } from './catalogue.ts';
 import { ClientCounts } from './client-counts.ts';
+import { agentSeed } from '../agents/seed.ts';
 
 /** A seat for a person who joins from the lobby: its token is handed out once, by join. */
 export const OPEN_SEAT = 'open';
@@ -24,6 +23,8 @@ export interface CreateGame {
   /** 'remote' (its token goes to the creator), 'open' (for the lobby) or a catalogue bot spec, per seat. */
   seats: string[];
   seed: string;
+  /** The client chose the seed (refused for games with open seats: a stranger's deal must be nobody's choice). */
+  seedChosen?: boolean;
   reward: RewardScheme;
   /** Who asks (the client's address): games per client are limited. */
   client?: string;
@@ -53,8 +54,28 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * A game's commitment to its seed: SHA-256 (hex) of a random salt followed by the seed, shown
+ * from the start; the replay reveals both, so anyone can check that the deal was fixed before
+ * the first card and not chosen later. `chosen`: the creator set the seed (a private table).
+ */
+export interface SeedCommitment {
+  commitment: string;
+  salt: string;
+  chosen: boolean;
+}
+
+export function commitToSeed(seed: string, chosen: boolean): SeedCommitment {
+  const salt = randomBytes(16).toString('hex');
+  return { commitment: createHash('sha256').update(salt + seed).digest('hex'), salt, chosen };
+}
+
+/** What a seed commitment shows before the replay: never the salt. */
+export const shownCommitment = (c: SeedCommitment) => ({ commitment: c.commitment, chosen: c.chosen });
+
 export interface LiveGame {
   id: string;
+  seed: SeedCommitment;
   env: CzechPubEnv;
   /** 'remote' or the bot's canonical label, per seat. */
   seats: string[];
@@ -84,7 +105,7 @@ export interface LiveGame {
 }
 
 /** Who reads: a seat, or null for an onlooker with the watch token. */
-export type Viewer = number | null;
+export type { Viewer };
 
 function step(game: LiveGame, action: number): void {
   recordStep(game, game.env, action);
@@ -110,27 +131,15 @@ export function envAt(game: LiveGame, k: number): CzechPubEnv {
   return e;
 }
 
-export type NarratedEvent = GameEvent & { text: string | null };
+export type { NarratedEvent };
 
 /**
  * Events from..to of the log as the viewer may see them (all of it, unfiltered, for 'all':
- * replays of finished games), each with its line of narration.
+ * the replay of a finished game, refused before its end), each with its line of narration.
  */
 export function narratedEvents(game: LiveGame, viewer: Viewer | 'all', from: number, to = game.env.eventCount): NarratedEvent[] {
-  const log = game.env.fullLog;
-  // Whose turn it is names the owner of the cards reactions hit: find the last turn before the slice.
-  let active: number | undefined;
-  for (let i = from - 1; i >= 0 && active === undefined; i--) {
-    const ev = log[i];
-    if (ev.k === 'turn') active = ev.seat;
-  }
-  const out: NarratedEvent[] = [];
-  for (let i = from; i < to; i++) {
-    const ev = viewer === 'all' ? log[i] : eventForSeat(log[i], viewer);
-    if (ev.k === 'turn') active = ev.seat;
-    out.push({ ...ev, text: narrateEvent(ev, { ruleset: game.env.config.ruleset, active }) });
-  }
-  return out;
+  if (viewer === 'all') return new RevealedGame(game.env).narrated(from, to);
+  return new SeatChannel(game.env, viewer).narrated(from, to);
 }
 
 /** What happened in action k (for k = 0, the deal). */
@@ -168,6 +177,7 @@ export class GameStore {
     const id = randomBytes(9).toString('base64url');
     const labels: string[] = [];
     const open = o.seats.some((s) => s === OPEN_SEAT);
+    if (open && o.seedChosen) throw new ApiError(400, "seed: a game with open seats is dealt from a seed nobody chose (whoever knew it would know every hand); leave seed out, or make every seat 'remote' or a bot");
     if (open && this.openGames() >= this.limits.maxOpenGames) throw new ApiError(429, `the lobby holds ${this.limits.maxOpenGames} games with open seats, the most it may; join one of them, or try again later`);
     const bots = o.seats.map((s, seat): SeatBot | null => {
       if (s === 'remote' || s === OPEN_SEAT) {
@@ -195,10 +205,10 @@ export class GameStore {
       if (s === OPEN_SEAT) openSeats.set(seat, token);
       else list.push({ seat, token });
     });
-    const starts = o.seats.map((_, seat) => ({ seat, players: o.seats.length, seed: `${o.seed}/seat${seat}`, ruleset: this.catalogue.ruleset }));
+    const starts = o.seats.map((_, seat) => ({ seat, players: o.seats.length, seed: agentSeed(o.seed, seat), ruleset: this.catalogue.ruleset }));
     bots.forEach((b, seat) => (b && 'agent' in b ? b.agent.reset?.(starts[seat]) : undefined));
     const game: LiveGame = {
-      id, env, seats: labels, bots, starts, tokens, client, settled: false, faults: [], watchToken: randomBytes(18).toString('base64url'), logAt: [env.eventCount], actors: [], scrub: null,
+      id, seed: commitToSeed(o.seed, o.seedChosen === true), env, seats: labels, bots, starts, tokens, client, settled: false, faults: [], watchToken: randomBytes(18).toString('base64url'), logAt: [env.eventCount], actors: [], scrub: null,
       queue: Promise.resolve(), touched: this.now(), listeners: new Set(), open: openSeats, created: this.now(),
     };
     this.games.set(id, game);
@@ -228,7 +238,7 @@ export class GameStore {
     if (this.games.size >= this.limits.maxGames) this.evictFinished();
     if (this.games.size >= this.limits.maxGames) throw new ApiError(429, `too many live games (limit ${this.limits.maxGames}); try again later`);
     const game: LiveGame = {
-      id: randomBytes(9).toString('base64url'), env, seats, bots: seats.map(() => null), starts: [], tokens: new Map(), client: owner, settled: true, faults: [],
+      id: randomBytes(9).toString('base64url'), seed: commitToSeed(String(env.config.seed), true), env, seats, bots: seats.map(() => null), starts: [], tokens: new Map(), client: owner, settled: true, faults: [],
       watchToken: randomBytes(18).toString('base64url'), logAt: steps.logAt, actors: steps.actors, scrub: null, queue: Promise.resolve(), touched: this.now(), listeners: new Set(),
       open: new Map(), created: this.now(),
     };

@@ -61,6 +61,11 @@ export const botList = z.object({
   })),
 });
 
+export const seedShown = z.object({
+  commitment: z.string().describe('SHA-256 (hex) of the salt followed by the seed: fixed before the deal; the replay reveals the seed and the salt, so anyone can check it.'),
+  chosen: z.boolean().describe('The creator chose the seed (only a table without open seats may): they could know every hand.'),
+});
+
 export const actAnswer = z.object({ action: z.number().int(), name: z.string() });
 
 export const created = z.object({
@@ -69,6 +74,7 @@ export const created = z.object({
   seats: z.array(z.string()).describe("'remote' or the bot's name with its options, per seat."),
   tokens: z.array(z.object({ seat: z.number().int(), token: z.string() })).describe('One secret token per remote seat.'),
   watchToken: z.string(),
+  seed: seedShown,
 });
 
 export const seatState = z.object({
@@ -82,6 +88,7 @@ export const seatState = z.object({
   text: z.string().nullable(),
   legalActions: z.array(seatAction),
   openSeats: z.array(z.number().int()).describe('Seats waiting for someone to join from the lobby.'),
+  seed: seedShown,
   scores: z.array(z.number()).nullable(),
   step: z.number().int(),
   steps: z.number().int(),
@@ -95,6 +102,9 @@ const fault = z.object({ step: z.number().int(), seat: z.number().int(), reason:
 
 export const replayAnswer = z.object({
   seed: z.union([z.string(), z.number()]),
+  salt: z.string().describe('With the seed, what the commitment hashed: SHA-256(salt + seed) equals seedCommitment.'),
+  seedCommitment: z.string(),
+  seedChosen: z.boolean(),
   players: z.number().int(),
   seats: z.array(z.string()),
   reward: z.string(),
@@ -148,6 +158,7 @@ export const lobbyAnswer = z.object({
     players: z.number().int(),
     seats: z.array(z.object({ seat: z.number().int(), who: z.string().describe("'person' or the bot's name"), open: z.boolean() })),
     turn: z.number().int(),
+    seed: seedShown,
     ageSec: z.number(),
   })),
 });

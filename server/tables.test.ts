@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
 import { decodeAction } from '../env/action-codec.ts';
 import { buildServer } from './app.ts';
 
@@ -18,17 +19,67 @@ async function call(method: 'GET' | 'POST', url: string, payload?: unknown, toke
   return { status: res.statusCode, body: res.json() as Record<string, any>, text: res.body };
 }
 
+describe('seed commitments', () => {
+  it('refuses a chosen seed for a game with open seats; commits to the seed everywhere and reveals it with the salt only in the replay', async () => {
+    const chosen = await call('POST', '/v1/games', { seats: ['remote', 'open', 'random'], seed: 4242 });
+    expect(chosen.status).toBe(400);
+    expect(chosen.body.error).toMatch(/^seed: a game with open seats is dealt from a seed nobody chose/);
+
+    const made = await call('POST', '/v1/games', { seats: ['remote', 'open', 'random'] });
+    expect(made.status).toBe(201);
+    const shown = made.body.seed;
+    expect(shown).toEqual({ commitment: expect.stringMatching(/^[0-9a-f]{64}$/), chosen: false });
+    const seen: string[] = [made.text];
+    const lobby = await call('GET', '/v1/games');
+    seen.push(lobby.text);
+    expect(lobby.body.games.find((g: { id: string }) => g.id === made.body.id).seed).toEqual(shown);
+    const joined = await call('POST', `/v1/games/${made.body.id}/join`, {});
+    seen.push(joined.text);
+    expect(joined.body.seed).toEqual(shown);
+    const tokens = [made.body.tokens[0].token, joined.body.token];
+    for (let guard = 0; guard < 5000; guard++) {
+      const views = await Promise.all(tokens.map((tk) => call('GET', `/v1/games/${made.body.id}/view`, undefined, tk)));
+      for (const v of views) {
+        seen.push(v.text);
+        expect(v.body.seed).toEqual(shown);
+      }
+      const mine = views.find((v) => v.body.yourTurn);
+      if (!mine) break;
+      const acted = await call('POST', `/v1/games/${made.body.id}/actions`, { action: mine.body.legalActions[0].id }, tokens[mine.body.seat]);
+      expect(acted.status).toBe(200);
+    }
+    const replay = await call('GET', `/v1/games/${made.body.id}/replay`, undefined, tokens[0]);
+    expect(replay.status).toBe(200);
+    const { seed, salt } = replay.body;
+    expect(createHash('sha256').update(salt + seed).digest('hex')).toBe(shown.commitment);
+    expect(replay.body).toMatchObject({ seedCommitment: shown.commitment, seedChosen: false });
+    // Neither the seed nor the salt went out before the end.
+    for (const text of seen) {
+      expect(text).not.toContain(seed);
+      expect(text).not.toContain(salt);
+    }
+  });
+
+  it("lets a table without open seats choose its seed, and its views say so", async () => {
+    const made = await call('POST', '/v1/games', { seats: ['remote', 'random'], seed: 'my-table' });
+    expect(made.status).toBe(201);
+    expect(made.body.seed.chosen).toBe(true);
+    const view = await call('GET', `/v1/games/${made.body.id}/view`, undefined, made.body.tokens[0].token);
+    expect(view.body.seed).toEqual(made.body.seed);
+  });
+});
+
 describe('the lobby and open seats', () => {
   it('lists a game with an open seat by public facts only, hands its seat out once, then no longer lists it', async () => {
-    const made = await call('POST', '/v1/games', { seats: ['remote', 'open', 'random'], seed: 'lobby-1' });
+    const made = await call('POST', '/v1/games', { seats: ['remote', 'open', 'random'] });
     expect(made.status).toBe(201);
     expect(made.body.tokens.map((t: { seat: number }) => t.seat)).toEqual([0]);
     const lobby = await call('GET', '/v1/games');
     expect(lobby.status).toBe(200);
     const entry = lobby.body.games.find((g: { id: string }) => g.id === made.body.id);
     expect(entry.seats).toEqual([{ seat: 0, who: 'person', open: false }, { seat: 1, who: 'person', open: true }, { seat: 2, who: 'random', open: false }]);
-    // Nothing secret: no token, no watch token, no seed, no hand.
-    for (const secret of [made.body.tokens[0].token, made.body.watchToken, 'lobby-1', 'hand']) expect(lobby.text).not.toContain(secret);
+    // Nothing secret: no token, no watch token, no hand.
+    for (const secret of [made.body.tokens[0].token, made.body.watchToken, 'hand']) expect(lobby.text).not.toContain(secret);
 
     const joined = await call('POST', `/v1/games/${made.body.id}/join`, {});
     expect(joined.status).toBe(200);
@@ -44,7 +95,7 @@ describe('the lobby and open seats', () => {
   });
 
   it('names what is wrong with a join, and holds the limit on games with open seats', async () => {
-    const made = await call('POST', '/v1/games', { seats: ['open', 'random', 'open'], seed: 'lobby-2' });
+    const made = await call('POST', '/v1/games', { seats: ['open', 'random', 'open'] });
     expect(made.status).toBe(201);
     expect((await call('GET', `/v1/games/${made.body.id}/view`, undefined, 'x')).status).toBe(403);
     expect(await call('POST', `/v1/games/${made.body.id}/join`, { seat: 1 })).toMatchObject({ status: 409, body: { error: 'seat 1 is not open; open seats: 0, 2' } });
@@ -53,8 +104,8 @@ describe('the lobby and open seats', () => {
     expect((await call('POST', '/v1/games/nope/join', {})).status).toBe(404);
     expect((await call('POST', `/v1/games/${made.body.id}/join`, { seat: 2 })).body.seat).toBe(2);
     // maxOpenGames is 2: this game (seat 0 still open) and one more; the third is refused.
-    expect((await call('POST', '/v1/games', { seats: ['open', 'random'], seed: 'lobby-3' })).status).toBe(201);
-    const over = await call('POST', '/v1/games', { seats: ['open', 'random'], seed: 'lobby-4' });
+    expect((await call('POST', '/v1/games', { seats: ['open', 'random'] })).status).toBe(201);
+    const over = await call('POST', '/v1/games', { seats: ['open', 'random'] });
     expect(over.status).toBe(429);
     expect(over.body.error).toMatch(/the lobby holds 2 games with open seats/);
     // Games without open seats are not held back by the lobby's limit.
@@ -108,7 +159,7 @@ describe('the event stream and open seats', () => {
     const live = await buildServer({ rateLimit: 0 });
     const base = await live.listen({ host: '127.0.0.1', port: 0 });
     try {
-      const made = await (await fetch(`${base}/v1/games`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seats: ['remote', 'open', 'random'], seed: 'stream-join' }) })).json();
+      const made = await (await fetch(`${base}/v1/games`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seats: ['remote', 'open', 'random'] }) })).json();
       const ctrl = new AbortController();
       const res = await fetch(`${base}/v1/games/${made.id}/stream`, { headers: { authorization: `Bearer ${made.tokens[0].token}` }, signal: ctrl.signal });
       const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();

@@ -7,9 +7,10 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { describeAction } from '../env/actions.ts';
+import { SeatChannel } from '../env/observation/channel.ts';
 import { canPreview, previewDigestion, previewsAction, type DigestPreview } from '../env/engine/preview.ts';
 import { bearer } from './bearer.ts';
-import type { GameStore, LiveGame } from './games.ts';
+import { shownCommitment, type GameStore, type LiveGame } from './games.ts';
 import * as S from './schemas.ts';
 
 /** Lobby entries listed at most (the store holds at most maxOpenGames of them anyway). */
@@ -21,7 +22,8 @@ export function lobbyEntry(g: LiveGame) {
     id: g.id,
     players: g.seats.length,
     seats: g.seats.map((who, seat) => ({ seat, who: who === 'remote' ? 'person' : who, open: g.open.has(seat) })),
-    turn: g.env.state.turn,
+    turn: new SeatChannel(g.env, null).view().turn,
+    seed: shownCommitment(g.seed),
     ageSec: Math.round((Date.now() - g.created) / 1000),
   };
 }
@@ -55,9 +57,12 @@ export function tableRoutes(app: FastifyInstance, store: GameStore): void {
       params: idParams,
       body: z.object({ seat: z.number().int().min(0).max(5).optional().describe('An open seat; default: the first open one.') }).strict(),
       description: "Takes an open seat: its token, handed out once. Anyone may join a lobby game; that is what an open seat is for.",
-      response: { 200: z.object({ seat: z.number().int(), token: z.string() }), ...S.errors(400, 404, 409, 429) },
+      response: { 200: z.object({ seat: z.number().int(), token: z.string(), seed: S.seedShown }), ...S.errors(400, 404, 409, 429) },
     },
-  }, async (req) => store.join(store.get(req.params.id), req.body.seat));
+  }, async (req) => {
+    const game = store.get(req.params.id);
+    return { ...store.join(game, req.body.seat), seed: shownCommitment(game.seed) };
+  });
 
   typed.get('/v1/games/:id/preview', {
     schema: {

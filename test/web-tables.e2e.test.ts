@@ -15,6 +15,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgent } from '../agents/default-registry.ts';
 import { EnvObservation } from '../agents/observation.ts';
+import { agentSeed } from '../agents/seed.ts';
 import { A_DONE, A_PASS } from '../env/actions.ts';
 import { CzechPubEnv } from '../env/env.ts';
 import type { GameEvent } from '../env/events.ts';
@@ -241,7 +242,7 @@ describe.runIf(RUN)('tables for people, help and tournament replays in Chromium'
   }, 300_000);
 
   it('lists a game with an open seat in the lobby, and a third browser takes it with Join', async () => {
-    const made = await api('/v1/games', undefined, { seats: ['random', 'open', 'heuristic'], seed: 'e2e-lobby' });
+    const made = await api('/v1/games', undefined, { seats: ['random', 'open', 'heuristic'] });
     const c = await newPage();
     await c.page.goto(base);
     const entry = c.page.locator(`.lobby-game[data-game="${made.id}"]`);
@@ -313,7 +314,7 @@ describe.runIf(RUN)('tables for people, help and tournament replays in Chromium'
     const specs = ['heuristic', 'greedy', 'random'];
     const agents = specs.map(createAgent);
     const env = new CzechPubEnv({ seed: 'e2e-tournament', players: 3, log: true });
-    agents.forEach((ag, seat) => ag.reset?.({ seat, players: 3, seed: `e2e-tournament/seat${seat}` }));
+    agents.forEach((ag, seat) => ag.reset?.({ seat, players: 3, seed: agentSeed('e2e-tournament', seat) }));
     while (!env.done) env.step(await agents[env.currentPlayer].act(new EnvObservation(env, env.currentPlayer)));
     const record = recordOf(env, 'e2e-tournament', false);
     const scores = env.scores();

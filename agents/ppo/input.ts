@@ -17,6 +17,7 @@ import { netInputs, type Adviser, type NetShape } from '../../policy/weights.ts'
 import type { Agent, AgentObservation } from '../agent.ts';
 import { EnvObservation } from '../observation.ts';
 import { HeuristicAgent } from '../scripted/heuristic.ts';
+import { SeatChannel } from '../../env/observation/channel.ts';
 
 function makeAdviser(name: Adviser, ruleset?: Ruleset): Agent {
   switch (name) {
@@ -58,7 +59,7 @@ export class SeatInput {
 
   /** Writes the net's input straight from a local env at `out[offset…offset+size)` (the encoding in place). */
   writeEnv(env: CzechPubEnv, seat: number, legal: readonly number[], out: Float32Array, offset = 0): void {
-    env.encode(seat, out, offset);
+    SeatChannel.encodeSeat(env, seat, out, offset);
     if (this.shape.advice) this.writeAdvice(new EnvObservation(env, seat, legal), out, offset);
   }
 

@@ -12,7 +12,7 @@ import {
   F_MARKER, F_POURED, IN_GAME, packEntry, PHASE_NAMES, PHASE_OVER, PHASE_REACTION, PHASE_RESPONSE, THROWN_OUT,
   WASTED, type GameState, type PhaseName,
 } from '../state.ts';
-import { addCards, type CardList, SeatFacts, seatFacts } from './visible.ts';
+import { addCards, type CardList, publicFacts, type PublicFacts, SeatFacts, seatFacts } from './visible.ts';
 
 export { closingDepth } from './visible.ts';
 
@@ -152,16 +152,15 @@ function frontCard(e: number, owner: number): FrontCardView {
   return v;
 }
 
-/** The view of a seat's facts (visible.ts): the same facts, as a typed object. */
-export function viewOfFacts(r: CompiledRules, f: SeatFacts): PlayerView {
+/** What a view says of the table, from public facts alone; `origin` is the seat offsets count from. */
+function publicTable(r: CompiledRules, f: PublicFacts, origin: number): PlayerPublicView[] {
   const n = f.players;
-  const seat = f.seat;
   const rs = r.ruleset;
   const table: PlayerPublicView[] = [];
   for (let p = 0; p < n; p++) {
     table.push({
       seat: p,
-      offset: (p - seat + n) % n,
+      offset: (p - origin + n) % n,
       points: f.points[p],
       score: f.score[p],
       level: f.level[p] + 1,
@@ -177,50 +176,92 @@ export function viewOfFacts(r: CompiledRules, f: SeatFacts): PlayerView {
       insulted: f.insulted[p] === 1,
       copying: f.copying[p] >= 0 ? f.copying[p] : null,
       finalTurnTaken: (f.finalDone & (1 << p)) !== 0,
-      known: listed(f.known[p]),
+      known: {},
     });
   }
+  return table;
+}
+
+function decisionOf(f: PublicFacts): DecisionView {
   const decision: DecisionView = { kind: PHASE_NAMES[f.phase], seat: f.decider, card: null };
   if (f.phase === PHASE_REACTION && f.decisionCard >= 0) decision.card = CARD_IDS[f.decisionCard];
   if (f.phase === PHASE_RESPONSE && f.playedBy >= 0) {
     decision.card = CARD_IDS[f.decisionCard];
     decision.playedBy = f.playedBy;
-    decision.avoided = Array.from({ length: n }, (_, p) => p).filter((p) => f.avoided & (1 << p));
+    decision.avoided = Array.from({ length: f.players }, (_, p) => p).filter((p) => f.avoided & (1 << p));
   }
+  return decision;
+}
+
+function turnOf(f: PublicFacts): TurnView {
   return {
-    seat,
-    players: n,
-    ruleset: rs.name,
-    turn: f.turn,
-    decision,
-    hand: counts(f.hand),
-    handSize: f.handSize[seat],
-    turnState: {
-      active: f.active,
-      actionsLeft: f.actionsLeft,
-      beers: f.beers,
-      smallBeers: f.smallBeers,
-      shots: f.shots,
-      shotLimit: f.shotLimit,
-      cardsPlayed: f.cardsPlayed,
-      playedSame: f.playedSame === 1,
-      blocked: { beer: f.blockedBeer, small_beer: f.blockedSmall },
-      afterDone: f.afterDone === 1,
-      cardRemoved: f.cardRemoved === 1,
-    },
-    table,
-    deck: { size: f.deckSize, reshuffles: f.reshuffles, mayHold: counts(f.pileMayHold) },
+    active: f.active,
+    actionsLeft: f.actionsLeft,
+    beers: f.beers,
+    smallBeers: f.smallBeers,
+    shots: f.shots,
+    shotLimit: f.shotLimit,
+    cardsPlayed: f.cardsPlayed,
+    playedSame: f.playedSame === 1,
+    blocked: { beer: f.blockedBeer, small_beer: f.blockedSmall },
+    afterDone: f.afterDone === 1,
+    cardRemoved: f.cardRemoved === 1,
+  };
+}
+
+/** The public parts of a view that follow the table, in the order views list them. */
+function piles(r: CompiledRules, f: PublicFacts) {
+  return {
     discard: { size: f.discardSize, top: f.discardTop >= 0 ? CARD_IDS[f.discardTop] : null, counts: counts(f.discardCounts) },
     closingTime: {
       where: CLOSING_NAMES[f.closing],
       drawnBy: f.drawnBy >= 0 ? f.drawnBy : null,
-      depth: f.depthLo >= 0 ? [f.depthLo, f.depthHi] : null,
+      depth: (f.depthLo >= 0 ? [f.depthLo, f.depthHi] : null) as [number, number] | null,
     },
     soloLast: f.soloLast === 1,
-    titlesLeft: rs.titles.map((t, i) => ({ name: t.name, points: t.points, left: f.titlesLeft[i] })),
+    titlesLeft: r.ruleset.titles.map((t, i) => ({ name: t.name, points: t.points, left: f.titlesLeft[i] })),
     over: f.over,
-    finalScores: f.over ? Array.from(f.score.subarray(0, n)) : null,
+    finalScores: f.over ? Array.from(f.score.subarray(0, f.players)) : null,
     winners: f.winners && f.winners.slice(),
+  };
+}
+
+/** The view of a seat's facts (visible.ts): the same facts, as a typed object. */
+export function viewOfFacts(r: CompiledRules, f: SeatFacts): PlayerView {
+  const seat = f.seat;
+  const table = publicTable(r, f, seat);
+  for (const p of table) if (p.seat !== seat) p.known = listed(f.known[p.seat]);
+  return {
+    seat,
+    players: f.players,
+    ruleset: r.ruleset.name,
+    turn: f.turn,
+    decision: decisionOf(f),
+    hand: counts(f.hand),
+    handSize: f.handSize[seat],
+    turnState: turnOf(f),
+    table,
+    deck: { size: f.deckSize, reshuffles: f.reshuffles, mayHold: counts(f.pileMayHold) },
+    ...piles(r, f),
+  };
+}
+
+/**
+ * The onlooker's view, made from the public facts alone (visible.ts, publicFacts): no hand,
+ * nothing known of any hand, nothing of the draw pile but its size; offsets count from seat 0.
+ */
+export function viewOfPublicFacts(r: CompiledRules, f: PublicFacts): PublicView {
+  return {
+    seat: null,
+    players: f.players,
+    ruleset: r.ruleset.name,
+    turn: f.turn,
+    decision: decisionOf(f),
+    hand: null,
+    turnState: turnOf(f),
+    table: publicTable(r, f, 0),
+    deck: { size: f.deckSize, reshuffles: f.reshuffles },
+    ...piles(r, f),
   };
 }
 
@@ -230,6 +271,11 @@ const scratch = new SeatFacts();
 /** What `seat` may see of `s`. */
 export function makeView(r: CompiledRules, s: GameState, seat: number): PlayerView {
   return viewOfFacts(r, seatFacts(r, s, seat, scratch));
+}
+
+/** What an onlooker may see of `s`. */
+export function makePublicView(r: CompiledRules, s: GameState): PublicView {
+  return viewOfPublicFacts(r, publicFacts(r, s, scratch));
 }
 
 /**
@@ -329,23 +375,12 @@ function entryOf(c: FrontCardView, owner: number): number {
 }
 
 /**
- * A view with a seat's private knowledge taken out: what an onlooker sees. `hand` is null
- * (hand sizes stay in `table`), `known` is empty, `deck.mayHold` is gone and offsets are counted from seat 0. The result is
- * the same whichever seat's view it is made from (a test checks this).
+ * What an onlooker sees: the public facts only (viewOfPublicFacts). `hand` is null (hand
+ * sizes stay in `table`), `known` is empty, `deck.mayHold` is absent and offsets are counted
+ * from seat 0. A test checks that it is every seat's view with its private parts taken out.
  */
 export interface PublicView extends Omit<PlayerView, 'seat' | 'hand' | 'handSize' | 'deck'> {
   seat: null;
   hand: null;
   deck: { size: number; reshuffles: number };
-}
-
-export function publicView(v: PlayerView): PublicView {
-  const { handSize: _own, ...rest } = v;
-  return {
-    ...rest,
-    seat: null,
-    hand: null,
-    deck: { size: v.deck.size, reshuffles: v.deck.reshuffles },
-    table: v.table.map((p) => ({ ...p, offset: p.seat, known: {} })),
-  };
 }

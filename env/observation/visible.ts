@@ -1,9 +1,9 @@
 /**
  * What a seat may see (RULES.md section 9), decided here and nowhere else.
  *
- * `seatFacts` is the only code that reads a GameState on a seat's behalf. It copies into a
- * SeatFacts every public fact, the seat's own hand, and what that seat knows of the other
- * hands and of the draw pile. A SeatFacts holds no reference to the state, and the other
+ * `seatFacts` is the only code that reads a GameState on a seat's behalf, and `publicFacts`
+ * on an onlooker's. The first copies into a SeatFacts every public fact (publicFacts), the
+ * seat's own hand, and what that seat knows of the other hands and of the draw pile. A SeatFacts holds no reference to the state, and the other
  * hands, the deck's order, the random generator and the other seats' knowledge are never
  * copied into it, so nothing made from it can reach them. The view (view.ts) is these facts
  * as a typed object, the encoder (encode.ts) writes them as numbers, and `factsOfView`
@@ -54,11 +54,12 @@ export function addCards(list: CardList, type: number, count: number): void {
 }
 
 /**
- * One seat's facts. Per-seat arrays have room for MAX_PLAYERS (entries past `players` are
- * stale when an instance is reused); flags are 0 or 1 so the encoder writes them as they are.
+ * The public facts of a game: what everyone at the table, onlookers included, may know. This
+ * is the list of what is public; a seat's facts (SeatFacts) add to it what that seat alone
+ * knows. Per-seat arrays have room for MAX_PLAYERS (entries past `players` are stale when an
+ * instance is reused); flags are 0 or 1 so the encoder writes them as they are.
  */
-export class SeatFacts {
-  seat = 0;
+export class PublicFacts {
   players = 0;
   turn = 0;
   over = false;
@@ -71,14 +72,7 @@ export class SeatFacts {
   playedBy = -1;
   avoided = 0;
 
-  /** The seat's own hand: cards of each type. */
-  readonly hand = new Int32Array(HAND_TYPES);
-  /** What this seat knows is in each seat's hand, by seat (empty for itself). */
-  readonly known: CardList[] = Array.from({ length: MAX_PLAYERS }, () => new CardList());
-  /** What this seat knows the draw pile may still hold, by type (an upper bound). */
-  readonly pileMayHold = new Int32Array(HAND_TYPES);
-
-  // Public, per seat.
+  // Per seat.
   readonly handSize = new Int32Array(MAX_PLAYERS);
   readonly points = new Int32Array(MAX_PLAYERS);
   /** Points plus the shot-type bonus: the score if the game ended now. */
@@ -144,6 +138,17 @@ export class SeatFacts {
   winners: number[] | null = null;
 }
 
+/** One seat's facts: the public ones, and what this seat alone knows. */
+export class SeatFacts extends PublicFacts {
+  seat = 0;
+  /** The seat's own hand: cards of each type. */
+  readonly hand = new Int32Array(HAND_TYPES);
+  /** What this seat knows is in each seat's hand, by seat (empty for itself). */
+  readonly known: CardList[] = Array.from({ length: MAX_PLAYERS }, () => new CardList());
+  /** What this seat knows the draw pile may still hold, by type (an upper bound). */
+  readonly pileMayHold = new Int32Array(HAND_TYPES);
+}
+
 /** The current depth range of CLOSING TIME in the deck, as every player can work it out. */
 export function closingDepth(s: GameState): [number, number] | null {
   if (s.closing.where !== CLOSING_IN_DECK) return null;
@@ -153,12 +158,33 @@ export function closingDepth(s: GameState): [number, number] | null {
 
 /**
  * What `seat` may know of `s`, written into `into` (a fresh SeatFacts unless given: the
- * encoder reuses one, so the hot path allocates nothing).
+ * encoder reuses one, so the hot path allocates nothing): the public facts, its own hand,
+ * its own row of the knowledge table and what it knows of the draw pile.
  */
 export function seatFacts(r: CompiledRules, s: GameState, seat: number, into?: SeatFacts): SeatFacts {
-  const f = into ?? new SeatFacts();
+  const f = publicFacts(r, s, into ?? new SeatFacts());
   const n = s.players;
   f.seat = seat;
+  const h = seat * HAND_TYPES;
+  for (let t = 0; t < HAND_TYPES; t++) {
+    f.hand[t] = s.hand[h + t];
+    f.pileMayHold[t] = s.pileKnown[h + t];
+  }
+  for (let p = 0; p < n; p++) {
+    // Only this seat's own row of the knowledge table: what the others know stays behind.
+    const known = f.known[p];
+    known.length = 0;
+    if (p === seat) continue;
+    const kb = (seat * n + p) * HAND_TYPES;
+    for (let t = 0; t < HAND_TYPES; t++) addCards(known, t, s.known[kb + t]);
+  }
+  return f;
+}
+
+/** What everyone may know of `s` (an onlooker's facts), written into `into`. */
+export function publicFacts<F extends PublicFacts>(r: CompiledRules, s: GameState, into: F): F {
+  const f = into;
+  const n = s.players;
   f.players = n;
   f.turn = s.turn;
   f.over = s.over;
@@ -174,12 +200,7 @@ export function seatFacts(r: CompiledRules, s: GameState, seat: number, into?: S
     f.avoided = s.effect.avoided;
   }
 
-  const h = seat * HAND_TYPES;
-  for (let t = 0; t < HAND_TYPES; t++) {
-    f.hand[t] = s.hand[h + t];
-    f.pileMayHold[t] = s.pileKnown[h + t];
-    f.discardCounts[t] = 0;
-  }
+  for (let t = 0; t < HAND_TYPES; t++) f.discardCounts[t] = 0;
   for (let p = 0; p < n; p++) {
     f.handSize[p] = s.handSize[p];
     f.points[p] = s.points[p];
@@ -198,12 +219,6 @@ export function seatFacts(r: CompiledRules, s: GameState, seat: number, into?: S
     // Written over in place: emptying an array with `length = 0` frees its store, and refilling it cost more than the rest.
     for (let i = 0; i < front.length; i++) mine[i] = publicEntry(front[i], p);
     if (mine.length !== front.length) mine.length = front.length;
-    // Only this seat's own row of the knowledge table: what the others know stays behind.
-    const known = f.known[p];
-    known.length = 0;
-    if (p === seat) continue;
-    const kb = (seat * n + p) * HAND_TYPES;
-    for (let t = 0; t < HAND_TYPES; t++) addCards(known, t, s.known[kb + t]);
   }
   f.finalDone = s.finalDone;
   f.soloLast = s.soloLast;
