@@ -29,8 +29,9 @@ const previewBytes = (s: GameState, make: (s: GameState, a?: number) => unknown)
   JSON.stringify(choices(s).map((a) => make(s, a)));
 
 /**
- * The preview as it was before this file's fix, rewritten here to show what the checks
- * below catch: the engine's digestion on a copy of the whole state, with its live generator.
+ * The preview as it was before it worked from the seat's facts, rewritten here to show what
+ * the checks below catch: the engine's digestion on a copy of the whole state, with its live
+ * generator.
  */
 function livePreview(state: GameState, a?: number) {
   const s = cloneState(state);
