@@ -163,14 +163,21 @@ export const lobbyAnswer = z.object({
   })),
 });
 
+/** env/engine/preview.ts DigestPreview: every chance is exact over the die's faces; 1 is a certainty, 0 cannot happen. */
+const chance = () => z.number().min(0).max(1);
 const digestPreview = z.object({
-  points: z.number().int(),
-  drunkenness: z.number().int(),
-  total: z.number().int().nullable(),
-  passChance: z.number().nullable(),
-  abstinence: z.boolean(),
-  thrownOut: z.boolean(),
-  skips: z.boolean(),
+  skips: z.boolean().describe("The seat skips this digestion (it played I'll get the same): nothing happens."),
+  abstinence: z.boolean().describe('Nothing giving drunkenness is in front: an abstinence, no roll.'),
+  points: z.number().int().describe('Points the digestion adds (negative for an abstinence); the die never changes them.'),
+  drunkenness: z.number().int().describe('Drunkenness of the cards in front (0 for an abstinence).'),
+  total: z.number().int().nullable().describe("Drunkenness plus the chart space's number, which the die must reach; null without a roll."),
+  passChance: chance().nullable().describe('The chance the die reaches the total (the usual one space forward); null without a roll.'),
+  moves: z.array(z.object({ spaces: z.number().int(), chance: chance() }))
+    .describe("Spaces the figure is sent and their chances, fewest first: forward after a roll, back (negative) after an abstinence; a row's end turns the rest of a move into leaving the row. Empty when skipping or thrown out."),
+  levelUpChance: chance().describe("The chance of moving past the row's last space onto the next level (then a PAUSE turn)."),
+  wastedChance: chance().describe("The chance of moving past the last space of the chart's last row: wasted, out of the game, keeping the points."),
+  thrownOut: z.boolean().describe('Thrown out whatever the die shows (a third abstinence in a row, unless insulted).'),
+  outChance: chance().describe('The chance of leaving the game this digestion, wasted or thrown out.'),
 });
 
 export const previewAnswer = z.object({

@@ -132,7 +132,12 @@ describe('GET /v1/games/:id/preview', () => {
       if (view.body.view.decision.kind === 'play' && view.body.yourTurn) {
         expect(p.body.now).not.toBeNull();
         expect(p.body.actions.map((a: { id: number }) => a.id)).toEqual(drinks);
-        for (const a of p.body.actions) expect(a.passChance === null || (a.passChance >= 0 && a.passChance <= 1)).toBe(true);
+        for (const a of [p.body.now, ...p.body.actions]) {
+          expect(a.passChance === null || (a.passChance >= 0 && a.passChance <= 1)).toBe(true);
+          // Every way the digestion can go is in the moves, or it throws the seat out.
+          const ways = a.moves.reduce((sum: number, m: { chance: number }) => sum + m.chance, 0) + (a.thrownOut ? 1 : 0);
+          expect(ways).toBeCloseTo(a.skips ? 0 : 1, 12);
+        }
         previewed++;
       } else {
         expect(p.body).toMatchObject({ now: null, actions: [] });

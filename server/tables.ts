@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { describeAction } from '../env/actions.ts';
 import { SeatChannel } from '../env/observation/channel.ts';
 import { canPreview, previewDigestion, previewsAction, type DigestPreview } from '../env/engine/preview.ts';
+import { seatFacts } from '../env/observation/visible.ts';
 import { bearer } from './bearer.ts';
 import { shownCommitment, type GameStore, type LiveGame } from './games.ts';
 import * as S from './schemas.ts';
@@ -28,17 +29,19 @@ export function lobbyEntry(g: LiveGame) {
   };
 }
 
-/** The preview for the seat to act: digestion now, and after each order or Flattery it may play. */
+/**
+ * The preview for the seat to act: digestion now, and after each order or Flattery it may
+ * play, made from the seat's facts alone (what it may see), never from the game's state.
+ */
 function preview(game: LiveGame, seat: number) {
   const env = game.env;
-  const s = env.state;
   const step = env.actions.length;
-  if (env.done || !canPreview(s, seat)) return { step, now: null, actions: [] };
   const r = env.compiledRules;
-  const legal = env.legalActions();
-  const actions: (DigestPreview & { id: number; name: string })[] = legal.filter(previewsAction)
-    .map((id) => ({ id, name: describeAction(id, seat, env.players), ...previewDigestion(r, s, seat, id) }));
-  return { step, now: previewDigestion(r, s, seat), actions };
+  const facts = seatFacts(r, env.state, seat);
+  if (env.done || !canPreview(facts)) return { step, now: null, actions: [] };
+  const actions: (DigestPreview & { id: number; name: string })[] = env.legalActions().filter(previewsAction)
+    .map((id) => ({ id, name: describeAction(id, seat, env.players), ...previewDigestion(r, facts, id) }));
+  return { step, now: previewDigestion(r, facts), actions };
 }
 
 export function tableRoutes(app: FastifyInstance, store: GameStore): void {
@@ -67,7 +70,7 @@ export function tableRoutes(app: FastifyInstance, store: GameStore): void {
   typed.get('/v1/games/:id/preview', {
     schema: {
       security: S.SEAT_TOKEN, params: idParams,
-      description: "For the seat choosing what to play: what digesting would give now, and after each order or Flattery it may play (the engine's digestion on a copy; the die is not rolled). Empty at any other decision.",
+      description: "For the seat choosing what to play: what digesting would give now, and after each order or Flattery it may play. Worked out from what the seat may see and the die's faces (the engine's digestion once per face, never the game's dice to come): points and the roll's total are certain; passing the roll, moving on a level, being wasted and leaving the game come as chances, and `thrownOut` only when it is certain. Empty at any other decision.",
       response: { 200: S.previewAnswer, ...S.errors(401, 403, 404, 429) },
     },
   }, async (req) => {

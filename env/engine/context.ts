@@ -13,6 +13,11 @@ export interface Ctx {
   s: GameState;
   /** Events are appended here when a log is wanted; null skips building them. */
   log: GameEvent[] | null;
+  /**
+   * Shows the face (1 to `sides`) of a digestion's die instead of drawing it from `s.rng`:
+   * a preview digests once for every face. Absent in play, where every roll is drawn.
+   */
+  die?: (sides: number) => number;
 }
 
 

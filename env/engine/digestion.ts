@@ -192,7 +192,7 @@ function digestDrinks(c: Ctx, seat: number, d: Drinks, copyOf: number): void {
   s.points[seat] += points;
   takeTitles(c, seat);
   total = drunk + rs.chart[s.level[seat]].spaces[s.space[seat]];
-  die = 1 + randInt(s.rng, rs.roll.dieSides);
+  die = c.die ? c.die(rs.roll.dieSides) : 1 + randInt(s.rng, rs.roll.dieSides);
   move = die >= total ? rs.roll.okMove : rs.roll.failMove + Math.floor((total - die - 1) / rs.roll.failStep);
   const ev = emitDigest(c, seat, copyOf, points, drunk, total, die, move);
   moveForward(c, seat, move);
@@ -228,11 +228,23 @@ function emitDigest(
 export function digestionStep(c: Ctx): void {
   const s = c.s;
   const a = s.active;
-  if (!(s.playedSame && s.copying[a] >= 0)) digestDrinks(c, a, drinksInFront(c, a, false), -1);
+  digestOwn(c);
   for (let k = 1; k < s.players; k++) {
     const o = (a + k) % s.players;
     if (s.copying[o] !== a) continue;
     s.copying[o] = -1;
     if (s.out[o] === 0) digestDrinks(c, o, drinksInFront(c, a, true), a);
   }
+}
+
+/**
+ * The active player's own digestion, unless they played I'll get the same and wait to copy
+ * someone; whether they digested. Nothing it does depends on who copies them.
+ */
+export function digestOwn(c: Ctx): boolean {
+  const s = c.s;
+  const a = s.active;
+  if (s.playedSame && s.copying[a] >= 0) return false;
+  digestDrinks(c, a, drinksInFront(c, a, false), -1);
+  return true;
 }

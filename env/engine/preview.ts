@@ -1,36 +1,66 @@
 /**
- * What a digestion would give the player to act, before they commit: the engine's own
- * digestion (digestion.ts) run on a copy of the state, as it stands or after one more card
- * played. Only public facts go in (what is in front, tokens, the chart space), and the die is
- * not reported, so a preview tells a seat nothing it could not work out itself.
+ * What a digestion would give the seat to act, before it commits: now, or after one more
+ * order or Flattery played.
+ *
+ * A preview is made from the seat's facts (observation/visible.ts) and nothing else, so it
+ * cannot tell the seat anything it does not know. The engine's own digestion (digestion.ts)
+ * runs on a game built from those facts, in which what the seat cannot see (other hands, the
+ * draw pile, other seats' knowledge, the generator) is simply absent, once for every face of
+ * the die; the outcomes are weighed by their chances. A chance of 1 is a certainty: every
+ * face gives it. The die's face is given to the digestion (Ctx.die), never drawn.
  */
 import { decodeAction } from '../action-codec.ts';
+import { CARD_IDS, HAND_TYPES, ORDER_TYPES } from '../cards.ts';
 import type { GameEvent } from '../events.ts';
+import type { SeatFacts } from '../observation/visible.ts';
 import type { CompiledRules } from '../ruleset.ts';
-import { cloneState, PHASE_PLAY, type GameState } from '../state.ts';
+import {
+  cloneState, entryFlags, entryType, F_ADDED, F_COUNTED, F_GIVEN, F_MARKER, F_PAID, F_POURED, PHASE_PLAY, withFlags,
+  type GameState,
+} from '../state.ts';
 import type { Ctx } from './context.ts';
-import { digestionStep } from './digestion.ts';
+import { digestOwn } from './digestion.ts';
 import { applyPlay } from './effects.ts';
 
+/** Spaces a digestion moves the figure, and the chance of that. */
+export interface MoveChance {
+  spaces: number;
+  chance: number;
+}
+
 export interface DigestPreview {
-  /** Points the digestion adds (negative for an abstinence). */
+  /** The seat skips this digestion (it played I'll get the same): nothing happens, every chance is 0. */
+  skips: boolean;
+  /** No card giving drunkenness is in front: an abstinence, no roll. */
+  abstinence: boolean;
+  /** Points the digestion adds (negative for an abstinence); the die never changes them. */
   points: number;
   /** Drunkenness of the cards in front (0 for an abstinence). */
   drunkenness: number;
-  /** Drunkenness plus the chart space's number: the die must reach it; null for an abstinence (no roll). */
+  /** Drunkenness plus the chart space's number: the die must reach it; null without a roll. */
   total: number | null;
-  /** The chance that the die reaches the total (move only the usual one space); null without a roll. */
+  /** The chance the die reaches the total (the usual one space forward); null without a roll. */
   passChance: number | null;
-  abstinence: boolean;
-  /** The digestion throws the player out (a third abstinence in a row). */
+  /**
+   * The spaces the digestion sends the figure, with their chances, fewest first: forward
+   * after a roll, back (negative) after an abstinence. A row's end turns the rest of a move
+   * into leaving the row (levelUpChance, wastedChance), a row's start stops a move back.
+   * Empty when the seat skips or is thrown out.
+   */
+  moves: MoveChance[];
+  /** The chance of moving past the row's last space onto the next level (then a PAUSE turn). */
+  levelUpChance: number;
+  /** The chance of moving past the last space of the chart's last row: wasted, out of the game, keeping the points. */
+  wastedChance: number;
+  /** Thrown out whatever the die shows (a third abstinence in a row, unless insulted). */
   thrownOut: boolean;
-  /** The player skips this digestion (they played I'll get the same). */
-  skips: boolean;
+  /** The chance of leaving the game this digestion, wasted or thrown out. */
+  outChance: number;
 }
 
-/** Whether `seat` is the active player choosing what to play: the only time a preview means anything. */
-export function canPreview(s: GameState, seat: number): boolean {
-  return !s.over && s.phase === PHASE_PLAY && s.active === seat && s.actor === seat;
+/** Whether the seat whose facts these are chooses what to play: the only time a preview means anything. */
+export function canPreview(f: Readonly<SeatFacts>): boolean {
+  return !f.over && f.phase === PHASE_PLAY && f.active === f.seat && f.decider === f.seat;
 }
 
 /** Action kinds a preview plays before digesting: those that put a drink in front. */
@@ -40,32 +70,182 @@ const DRINKS = new Set(['order', 'flattery']);
 export const previewsAction = (action: number): boolean => DRINKS.has(decodeAction(action).kind);
 
 /**
- * The digestion of the active player `seat` now (no action), or after playing `action` (an
- * order or Flattery, assumed legal). The state is not touched.
+ * The digestion of the seat whose facts these are, now (no action) or after playing
+ * `action` (an order or Flattery; assumed legal, which the server's list of legal actions
+ * ensures). The seat must be choosing what to play (canPreview).
  */
-export function previewDigestion(r: CompiledRules, state: GameState, seat: number, action?: number): DigestPreview {
-  if (!canPreview(state, seat)) throw new Error(`seat ${seat} is not choosing what to play`);
-  const s = cloneState(state);
+export function previewDigestion(r: CompiledRules, f: Readonly<SeatFacts>, action?: number): DigestPreview {
+  if (!canPreview(f)) throw new Error(`seat ${f.seat} is not choosing what to play`);
+  const base = factsState(r, f);
   if (action !== undefined) {
     const d = decodeAction(action);
     if (!DRINKS.has(d.kind)) throw new Error(`action ${action} puts no drink in front`);
+    if (f.hand[d.card] <= 0) throw new Error(`seat ${f.seat} holds no ${CARD_IDS[d.card]} to play`);
     // The reaction window the play would open is left unopened: only the digestion is wanted.
-    applyPlay({ r, s, log: null }, d, () => undefined);
+    applyPlay({ r, s: base, log: null }, d, () => undefined);
   }
-  const log: GameEvent[] = [];
-  const c: Ctx = { r, s, log };
-  digestionStep(c);
-  const ev = log.find((e): e is Extract<GameEvent, { k: 'digest' }> => e.k === 'digest' && e.seat === seat && e.copyOf === undefined);
-  if (!ev) return { points: 0, drunkenness: 0, total: null, passChance: null, abstinence: false, thrownOut: false, skips: true };
-  const thrownOut = log.some((e) => e.k === 'out' && e.seat === seat);
-  const total = ev.total ?? null;
-  return { points: ev.points, drunkenness: ev.drunkenness, total, passChance: total === null ? null : passChance(r, total), abstinence: total === null, thrownOut, skips: false };
+  return weigh(f.seat, everyFace((die) => digestOnce(r, base, f.seat, die)));
 }
 
-/** The chance a fair die reaches `total` (digestion.ts: a roll ≥ the total moves the usual one space). */
-function passChance(r: CompiledRules, total: number): number {
-  const sides = r.ruleset.roll.dieSides;
+/** What one digestion did, read from its events. */
+interface Outcome {
+  digest: Extract<GameEvent, { k: 'digest' }>;
+  levelUp: boolean;
+  out: 'wasted' | 'thrown_out' | null;
+}
+
+/** The seat's own digestion on a copy of `base` with the die's faces given; null when it skips. */
+function digestOnce(r: CompiledRules, base: GameState, seat: number, die: Ctx['die']): Outcome | null {
+  const log: GameEvent[] = [];
+  if (!digestOwn({ r, s: cloneState(base), log, die })) return null;
+  const digest = log.find((e): e is Outcome['digest'] => e.k === 'digest' && e.seat === seat);
+  if (!digest) throw new Error('engine error: a digestion without its event');
+  const out = log.find((e): e is Extract<GameEvent, { k: 'out' }> => e.k === 'out' && e.seat === seat);
+  return { digest, levelUp: log.some((e) => e.k === 'level_up' && e.seat === seat), out: out ? out.how : null };
+}
+
+/** A run's outcome and its chance, `weight / whole` of the die's sequences. */
+interface Weighed<T> {
+  outcome: T;
+  weight: number;
+}
+
+/**
+ * Runs `digest` for every sequence of faces its rolls can show: a run that asks for one roll
+ * more than it was given faces for is run again with each face in that place. Chances are
+ * integer weights over one whole, so they add up exactly.
+ */
+function everyFace<T>(digest: (die: (sides: number) => number) => T): { runs: Weighed<T>[]; whole: number } {
+  const done: { outcome: T; ways: number }[] = [];
+  const todo: { faces: number[]; ways: number }[] = [{ faces: [], ways: 1 }];
+  while (todo.length > 0) {
+    const job = todo.pop()!;
+    let rolls = 0;
+    let sides = 0;
+    const outcome = digest((n) => {
+      if (rolls < job.faces.length) return job.faces[rolls++];
+      if (rolls++ === job.faces.length) sides = n;
+      return 1;
+    });
+    if (rolls <= job.faces.length) done.push({ outcome, ways: job.ways });
+    else for (let face = sides; face >= 1; face--) todo.push({ faces: [...job.faces, face], ways: job.ways * sides });
+  }
+  const whole = done.reduce((w, d) => lcm(w, d.ways), 1);
+  return { runs: done.map((d) => ({ outcome: d.outcome, weight: whole / d.ways })), whole };
+}
+
+const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
+const lcm = (a: number, b: number): number => (a / gcd(a, b)) * b;
+
+const SKIPPED: DigestPreview = {
+  skips: true, abstinence: false, points: 0, drunkenness: 0, total: null, passChance: null, moves: [],
+  levelUpChance: 0, wastedChance: 0, thrownOut: false, outChance: 0,
+};
+
+/** The preview from every run's outcome; what the die cannot change must be the same in all of them. */
+function weigh(seat: number, { runs, whole }: { runs: Weighed<Outcome | null>[]; whole: number }): DigestPreview {
+  const first = runs[0].outcome;
+  if (first === null) return { ...SKIPPED, moves: [] };
+  const total = first.digest.total ?? null;
   let pass = 0;
-  for (let face = 1; face <= sides; face++) if (face >= total) pass++;
-  return pass / sides;
+  let levelUp = 0;
+  let wasted = 0;
+  let thrownOut = 0;
+  const moves = new Map<number, number>();
+  for (const { outcome: o, weight } of runs) {
+    if (!o || o.digest.points !== first.digest.points || o.digest.drunkenness !== first.digest.drunkenness || (o.digest.total ?? null) !== total) {
+      throw new Error(`engine error: seat ${seat}'s digestion before the roll depends on the die`);
+    }
+    const d = o.digest;
+    if (d.total !== undefined && d.die! >= d.total) pass += weight;
+    if (o.levelUp) levelUp += weight;
+    if (o.out === 'wasted') wasted += weight;
+    if (o.out === 'thrown_out') thrownOut += weight;
+    else moves.set(d.move, (moves.get(d.move) ?? 0) + weight);
+  }
+  return {
+    skips: false,
+    abstinence: total === null,
+    points: first.digest.points,
+    drunkenness: first.digest.drunkenness,
+    total,
+    passChance: total === null ? null : pass / whole,
+    moves: [...moves].sort((a, b) => a[0] - b[0]).map(([spaces, w]) => ({ spaces, chance: w / whole })),
+    levelUpChance: levelUp / whole,
+    wastedChance: wasted / whole,
+    thrownOut: thrownOut === whole,
+    outChance: (wasted + thrownOut) / whole,
+  };
+}
+
+/**
+ * A card of the seat's own front with the bookkeeping flags `publicEntry` leaves out, which
+ * follow from the public ones: the owner paid for every card it played itself (not one
+ * placed by another, given by Mixed-up or poured in from a hand), and every order it played
+ * counts towards the limits unless an X Shot into a beer has since poured it.
+ */
+function ownEntry(e: number): number {
+  const fl = entryFlags(e);
+  if (fl & (F_MARKER | F_GIVEN | F_ADDED)) return e;
+  const counted = entryType(e) < ORDER_TYPES && !(fl & F_POURED) ? F_COUNTED : 0;
+  return withFlags(e, fl | F_PAID | counted);
+}
+
+/**
+ * The game as far as the seat's facts go: every public fact and the seat's own hand. What
+ * it cannot see is not there: the other hands and the piles are empty, nobody knows
+ * anything of a hand, and the generator is a constant (the die is given, and playing an
+ * order or Flattery draws nothing). Enough for the seat's own play of a drink and its own
+ * digestion, which read nothing else; a test checks the seat's front comes back exactly.
+ */
+export function factsState(r: CompiledRules, f: Readonly<SeatFacts>): GameState {
+  const n = f.players;
+  const lim = r.ruleset.limits;
+  const perSeat = (a: Int32Array): number[] => Array.from(a.subarray(0, n));
+  const hand = new Array<number>(n * HAND_TYPES).fill(0);
+  for (let t = 0; t < HAND_TYPES; t++) hand[f.seat * HAND_TYPES + t] = f.hand[t];
+  return {
+    players: n,
+    askAll: false,
+    rng: [0, 0, 0, 0],
+    deck: [],
+    discard: [],
+    hand,
+    handSize: perSeat(f.handSize),
+    front: f.fronts.slice(0, n).map((front, p) => (p === f.seat ? front.map(ownEntry) : front.slice())),
+    points: perSeat(f.points),
+    level: perSeat(f.level),
+    space: perSeat(f.space),
+    tokens: perSeat(f.tokens),
+    abstinence: perSeat(f.abstinence),
+    paused: perSeat(f.paused),
+    out: perSeat(f.out),
+    titles: perSeat(f.titles),
+    copying: perSeat(f.copying),
+    titlesLeft: Array.from(f.titlesLeft.subarray(0, r.ruleset.titles.length)),
+    known: new Array<number>(n * n * HAND_TYPES).fill(0),
+    knownPublic: new Array<number>(n * HAND_TYPES).fill(0),
+    pileKnown: new Array<number>(n * HAND_TYPES).fill(0),
+    active: f.active,
+    turn: f.turn,
+    phase: f.phase,
+    actor: f.decider,
+    actionsUsed: lim.actionsPerTurn - f.actionsLeft,
+    played: f.cardsPlayed,
+    extraShots: f.shotLimit - lim.shots,
+    blockedBeer: f.blockedBeer,
+    blockedSmall: f.blockedSmall,
+    playedSame: f.playedSame,
+    removed: f.cardRemoved,
+    doneWindow: f.afterDone,
+    windowPasses: 0,
+    windowCard: -1,
+    effect: null,
+    reshuffles: f.reshuffles,
+    closing: { where: f.closing, drawnBy: f.drawnBy, lo: 0, hi: 0, pileSize: 0 },
+    finalDone: f.finalDone,
+    soloLast: f.soloLast,
+    decisions: 0,
+    over: f.over,
+  };
 }
