@@ -6,10 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { describeAction } from '../env/actions.ts';
 import { SeatChannel } from '../env/observation/channel.ts';
-import { canPreview, previewDigestion, previewsAction, type DigestPreview } from '../env/engine/preview.ts';
-import { seatFacts } from '../env/observation/visible.ts';
 import { bearer } from './bearer.ts';
 import { shownCommitment, type GameStore, type LiveGame } from './games.ts';
 import * as S from './schemas.ts';
@@ -29,19 +26,10 @@ export function lobbyEntry(g: LiveGame) {
   };
 }
 
-/**
- * The preview for the seat to act: digestion now, and after each order or Flattery it may
- * play, made from the seat's facts alone (what it may see), never from the game's state.
- */
+/** The preview for the seat to act (the seat channel's: from the seat's facts alone), empty at any other decision. */
 function preview(game: LiveGame, seat: number) {
-  const env = game.env;
-  const step = env.actions.length;
-  const r = env.compiledRules;
-  const facts = seatFacts(r, env.state, seat);
-  if (env.done || !canPreview(facts)) return { step, now: null, actions: [] };
-  const actions: (DigestPreview & { id: number; name: string })[] = env.legalActions().filter(previewsAction)
-    .map((id) => ({ id, name: describeAction(id, seat, env.players), ...previewDigestion(r, facts, id) }));
-  return { step, now: previewDigestion(r, facts), actions };
+  const p = new SeatChannel(game.env, seat).preview();
+  return { step: game.env.actions.length, now: p?.now ?? null, actions: p?.actions ?? [] };
 }
 
 export function tableRoutes(app: FastifyInstance, store: GameStore): void {

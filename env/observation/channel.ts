@@ -16,10 +16,11 @@ import { actionConsequence } from '../card-text.ts';
 import { CARD_IDS } from '../cards.ts';
 import type { CzechPubEnv } from '../env.ts';
 import type { GameEvent } from '../events.ts';
+import { canPreview, previewDigestion, previewsAction, type DigestPreview } from '../engine/preview.ts';
 import { narrateEvent } from '../narrate.ts';
 import { OBS_SIZE } from './encode.ts';
 import type { PlayerView, PublicView } from './view.ts';
-import { eventForSeat } from './visible.ts';
+import { eventForSeat, seatFacts } from './visible.ts';
 
 /** Who receives: a seat, or null for an onlooker (the public facts only). */
 export type Viewer = number | null;
@@ -102,6 +103,21 @@ export class SeatChannel {
       const plays = d.group === 'order' || d.group === 'pub' ? CARD_IDS[d.card] : undefined;
       return { id, name: describeAction(id, seat, this.env.players), ...(note ? { note } : {}), ...(plays ? { plays } : {}) };
     });
+  }
+
+  /**
+   * For the seat choosing what to play: what digesting would give now, and after each order
+   * or Flattery it may play (engine/preview.ts: from the seat's facts and every die face);
+   * null at any other decision or for an onlooker.
+   */
+  preview(): { now: DigestPreview; actions: (DigestPreview & { id: number; name: string })[] } | null {
+    if (this.viewer === null || this.env.done) return null;
+    const r = this.env.compiledRules;
+    const facts = seatFacts(r, this.env.state, this.viewer);
+    if (!canPreview(facts)) return null;
+    const actions = this.legalActions().filter(previewsAction)
+      .map((id) => ({ id, name: describeAction(id, this.viewer!, this.env.players), ...previewDigestion(r, facts, id) }));
+    return { now: previewDigestion(r, facts), actions };
   }
 
   /** Events from..to of the log (indices into it) as the viewer may see them. */
