@@ -76,6 +76,8 @@ export interface ServerOptions extends Partial<Limits> {
   config?: ServerConfig;
   /** The rules every game is played under (default: the standard rules); bots trained under others are left out. */
   ruleset?: Ruleset;
+  /** The address `serve` listens on: with `localhost`, the Host names requests may carry unless the config lists them (allowedHosts). */
+  host?: string;
   /** Told of what the operator should know at start (a catalogue entry left out); default: the log, as a warning. */
   notice?: (line: string) => void;
   logger?: boolean;
@@ -95,11 +97,23 @@ export function parseJsonBody(text: string): unknown {
   }
 }
 
+/** The name part of a Host header (or an allowedHosts entry), lower case, without the port; IPv6 addresses in brackets. */
+export function hostName(raw: string): string {
+  const h = raw.trim().toLowerCase();
+  if (h.startsWith('[')) return h.slice(0, h.indexOf(']') + 1);
+  // A bare IPv6 address (an allowedHosts entry or a bind address) has several colons.
+  if (h.split(':').length > 2) return `[${h}]`;
+  return h.split(':')[0];
+}
+
+/** Whole numbers in a path or a query: decimal digits only (no 0x10, 1e1, +5 or empty), else a 400. */
+const decimal = z.string().regex(/^\d{1,9}$/, 'a whole number in decimal digits').transform(Number);
+
 /** A fresh seed nobody can guess: a seat that knew the seed would know every hand and the draw pile. */
 const secretSeed = () => randomBytes(16).toString('base64url');
 
 export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstance> {
-  const { config = {}, logger = false, ruleset: rules, notice, ...overrides } = o;
+  const { config = {}, logger = false, ruleset: rules, notice, host = '127.0.0.1', ...overrides } = o;
   const limits = resolveLimits(config, overrides);
   const notices: string[] = [];
   const catalogue = new Catalogue(config, { ruleset: rules, notice: (line) => notices.push(line) });
@@ -155,6 +169,16 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
     store.closeAll();
     pool.close();
     await jobs.closeAll();
+  });
+
+  // DNS rebinding: a page elsewhere whose name resolves to this machine would reach the API with its own name in Host.
+  const hosts = new Set((config.allowedHosts ?? ['localhost', host]).map(hostName));
+  if (config.allowedHosts === undefined && (host === '0.0.0.0' || host === '::')) {
+    notices.push(`listening on every interface, requests are answered only with Host localhost or ${host}: list the names clients use in the config's allowedHosts`);
+  }
+  app.addHook('onRequest', async (req) => {
+    const name = hostName(req.headers.host ?? '');
+    if (!hosts.has(name)) throw new ApiError(421, `Host ${JSON.stringify(name.slice(0, 100))} is not a name this server answers to`);
   });
 
   app.setErrorHandler((err: Error & { statusCode?: number; validation?: unknown; code?: string }, _req, reply) => {
@@ -277,7 +301,7 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
   const tokenRoute = { security: S.SEAT_TOKEN, params: idParams };
 
   app.get('/v1/games/:id/view', {
-    schema: { ...tokenRoute, querystring: z.object({ at: z.coerce.number().int().min(0).optional() }).strict(), response: { 200: S.seatState, ...S.errors(400, 401, 403, 404, 429) } },
+    schema: { ...tokenRoute, querystring: z.object({ at: decimal.optional() }).strict(), response: { 200: S.seatState, ...S.errors(400, 401, 403, 404, 429) } },
   }, async (req) => {
     const game = store.get(req.params.id);
     const viewer = store.viewerOf(game, bearer(req));
@@ -293,7 +317,7 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
     return seatState(game, seat);
   });
 
-  const sinceQuery = z.object({ since: z.coerce.number().int().min(0).optional() }).strict();
+  const sinceQuery = z.object({ since: decimal.optional() }).strict();
 
   app.get('/v1/games/:id/events', {
     schema: { ...tokenRoute, querystring: sinceQuery, response: { 200: S.eventsAnswer, ...S.errors(400, 401, 403, 404, 429) } },
@@ -324,7 +348,7 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
 
   // Each step of a finished game with every seat's view and the choice made there.
   app.get('/v1/games/:id/replay/:step', {
-    schema: { security: S.SEAT_TOKEN, params: idParams.extend({ step: z.coerce.number().int().min(0) }), response: { 200: S.replayFrame, ...S.errors(400, 401, 403, 404, 409, 429) } },
+    schema: { security: S.SEAT_TOKEN, params: idParams.extend({ step: decimal }), response: { 200: S.replayFrame, ...S.errors(400, 401, 403, 404, 409, 429) } },
   }, async (req) => {
     const game = finishedGame(req.params.id, bearer(req));
     const steps = game.env.actions.length;

@@ -117,6 +117,12 @@ export const configSchema = z.object({
   limits: limitsSchema.partial().optional(),
   /** Origins allowed to call the API from a browser (none by default: the page is served from the API's own origin). */
   corsOrigins: z.array(z.string().regex(/^https?:\/\/[^/\s]+$/, 'an origin is scheme://host[:port], no path')).max(100).optional(),
+  /**
+   * Host names requests may carry (default: localhost and the address served on). Anything
+   * else is refused (421), so a page elsewhere whose name resolves to this machine (DNS
+   * rebinding) cannot drive the API; list the names clients use when serving beyond it.
+   */
+  allowedHosts: z.array(z.string().regex(/^(\[[0-9a-fA-F:.]+\]|[0-9a-fA-F:]+:[0-9a-fA-F:.]*|[A-Za-z0-9.-]{1,253})$/, 'a host name or address, without port or scheme')).min(1).max(100).optional(),
   /** Trust X-Forwarded-For from the reverse proxy in front (so limits apply per real client). */
   trustProxy: z.union([z.boolean(), z.string().max(200)]).optional(),
 }).strict();

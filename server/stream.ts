@@ -47,6 +47,8 @@ export class Streams {
     // The request timeout cut idle requests; a stream is held open on purpose, kept alive by the heartbeat.
     req.raw.socket.setTimeout(0);
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+    // Node holds the status line and headers until the first write: a stream opened at its last event would wait for a heartbeat.
+    res.flushHeaders();
     let closed = false;
     const close = () => {
       if (closed) return;
