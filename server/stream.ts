@@ -17,6 +17,13 @@ export interface StreamLimits {
   heartbeatMs: number;
 }
 
+/** The stream's lines for the viewer's events from `cursor` on (ids count the viewer's events), and where it then stands. */
+export function eventLines(game: LiveGame, viewer: Viewer, cursor: number): { text: string; cursor: number } {
+  let text = '';
+  for (const ev of narratedEvents(game, viewer, cursor)) text += `id: ${++cursor}\ndata: ${JSON.stringify(ev)}\n\n`;
+  return { text, cursor };
+}
+
 export class Streams {
   private open = 0;
   private readonly perClient = new ClientCounts();
@@ -61,7 +68,11 @@ export class Streams {
     };
     const flush = (gone?: 'gone') => {
       if (closed) return;
-      if (cursor < game.env.eventCount) for (const ev of narratedEvents(game, viewer, cursor)) res.write(`id: ${++cursor}\ndata: ${JSON.stringify(ev)}\n\n`);
+      if (cursor < game.env.eventCount) {
+        const next = eventLines(game, viewer, cursor);
+        cursor = next.cursor;
+        res.write(next.text);
+      }
       if (step !== game.env.actions.length || open !== game.open.size) {
         step = game.env.actions.length;
         open = game.open.size;
