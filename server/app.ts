@@ -107,7 +107,7 @@ export function hostName(raw: string): string {
 }
 
 /** Whole numbers in a path or a query: decimal digits only (no 0x10, 1e1, +5 or empty), else a 400. */
-const decimal = z.string().regex(/^\d{1,9}$/, 'a whole number in decimal digits').transform(Number);
+const decimal = z.string().regex(/^\d{1,15}$/, 'a whole number in decimal digits').transform(Number);
 
 /** A fresh seed nobody can guess: a seat that knew the seed would know every hand and the draw pile. */
 const secretSeed = () => randomBytes(16).toString('base64url');

@@ -15,6 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CzechPubEnv } from '../env/env.ts';
+import { SeatChannel } from '../env/observation/channel.ts';
 
 const BIN = fileURLToPath(new URL('../bin/czech-pub.js', import.meta.url));
 const SECRET_TEXT = 'TOP-SECRET-CONTENTS-41c7';
@@ -28,6 +29,9 @@ let work = '';
 let listener: net.Server;
 let outbound = 0;
 let trap = '';
+/** An outside bot (the catalogue's `outside` entry): the bodies it was sent. */
+let botServer: http.Server;
+const botBodies: string[] = [];
 
 interface Answer { status: number; text: string; body: Record<string, any> | null; ms: number }
 
@@ -91,7 +95,18 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => listener.listen(0, '127.0.0.1', r));
   trap = `http://127.0.0.1:${(listener.address() as net.AddressInfo).port}`;
+  botServer = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => (body += d));
+    req.on('end', () => {
+      botBodies.push(body);
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ action: JSON.parse(body).legalActions.at(-1) }));
+    });
+  });
+  await new Promise<void>((r) => botServer.listen(0, '127.0.0.1', r));
   const config = {
+    bots: { outside: { agent: `http:http://127.0.0.1:${(botServer.address() as net.AddressInfo).port}/act`, description: 'a bot hosted elsewhere' } },
     limits: { maxGamesPerClient: 25, maxStreamsPerClient: 3, heartbeatMs: 300, requestTimeoutMs: 1500, idleMs: 4000, decisionMs: 5000, maxJobsPerClient: 1, maxJobGames: 20_000 },
   };
   fs.writeFileSync(path.join(work, 'config.json'), JSON.stringify(config));
@@ -114,6 +129,7 @@ beforeAll(async () => {
 afterAll(async () => {
   child?.kill('SIGKILL');
   await new Promise<void>((r) => listener.close(() => r()));
+  await new Promise<void>((r) => botServer.close(() => r()));
   fs.rmSync(dir, { recursive: true, force: true });
   fs.rmSync(work, { recursive: true, force: true });
 });
@@ -136,6 +152,9 @@ describe('a hostile client', () => {
     const tour = (spec: string, games = 4) => request('POST', '/v1/tournaments', { agents: [spec, 'random'], games });
     const act = (spec: string, body: unknown = { view, legalActions }) => request('POST', `/v1/bots/${encodeURIComponent(spec)}/act`, body);
     const notOption = /is not an option clients may set/;
+    const mine = await request('POST', '/v1/games', { seats: ['remote', 'random'] });
+    const asSeat = { headers: { authorization: `Bearer ${mine.body!.tokens[0].token}` } };
+    const at = (q: string) => request('GET', `/v1/games/${mine.body!.id}/view?at=${q}`, undefined, asSeat);
     const unknownBot = /unknown bot ".*"; this server's bots: random, greedy, cautious, heuristic, ppo, ppo-search, ismcts/;
     const rows: Row[] = [
       // Paths where a spec or an option can carry one.
@@ -202,8 +221,21 @@ describe('a hostile client', () => {
       ['the web page folder escaped', () => request('GET', '/../../../../etc/passwd'), 404, /not found/i],
       ['the web page folder escaped, encoded', () => request('GET', '/%2e%2e/%2e%2e/%2e%2e/etc/passwd'), 404, /not found/i],
       ['the docs folder escaped', () => request('GET', '/docs/static/..%2f..%2f..%2f..%2fetc%2fpasswd'), [403, 404], /./],
+      // Whole numbers are decimal digits.
+      ['?at=0x10', () => at('0x10'), 400, /at/],
+      ['?at=1e1', () => at('1e1'), 400, /at/],
+      ['?at=+5', () => at('%2B5'), 400, /at/],
+      ['?at= (empty)', () => at(''), 400, /at/],
+      ['/replay/0x10', () => request('GET', `/v1/games/${mine.body!.id}/replay/0x10`, undefined, asSeat), 400, /step/],
+      ['?since=1e1', () => request('GET', `/v1/games/${mine.body!.id}/events?since=1e1`, undefined, asSeat), 400, /since/],
+      // DNS rebinding: a page elsewhere whose name resolves here.
+      ['Host: attacker.example', () => request('GET', '/v1/bots', undefined, { headers: { host: 'attacker.example' } }), 421, /"attacker\.example" is not a name this server answers to/],
+      ['Host: attacker.example, creating a game of outside bots', () => request('POST', '/v1/games', { seats: ['outside', 'outside'] }, { headers: { host: 'attacker.example:80' } }), 421, /not a name this server answers to/],
+      // Lobby strangers: a chosen seed would let the creator (or anyone who guesses it) know every hand.
+      ['a lobby game with a chosen seed', () => request('POST', '/v1/games', { seats: ['remote', 'open'], seed: 4242 }), 400, /^seed: a game with open seats is dealt from a seed nobody chose/],
+      ['a lobby game with a chosen string seed', () => request('POST', '/v1/games', { seats: ['open', 'random', 'open'], seed: 'twin' }), 400, /^seed: /],
     ];
-    expect(rows.length).toBeGreaterThanOrEqual(40);
+    expect(rows.length).toBeGreaterThanOrEqual(50);
     const before = snapshot();
     for (const [name, send, status, message] of rows) {
       const r = await send();
@@ -220,7 +252,66 @@ describe('a hostile client', () => {
       expect(bots.status, name).toBe(200);
       expect(bots.ms, `${name}: GET /v1/bots took ${bots.ms.toFixed(0)} ms`).toBeLessThan(1000);
     }
+    // The Host rows reached no bot.
+    expect(botBodies).toEqual([]);
   }, 120_000);
+
+  it('sends an outside bot the seat\'s view, its legal actions and an opaque game name, never a seed', async () => {
+    const made = await request('POST', '/v1/games', { seats: ['remote', 'outside', 'outside'] });
+    expect(made.status).toBe(201);
+    const token = made.body!.tokens[0].token;
+    const auth = { headers: { authorization: `Bearer ${token}` } };
+    const seen: string[] = [];
+    for (let guard = 0; guard < 3000; guard++) {
+      const v = await request('GET', `/v1/games/${made.body!.id}/view`, undefined, auth);
+      seen.push(v.text);
+      if (v.body!.done) break;
+      expect(v.body!.yourTurn).toBe(true);
+      expect((await request('POST', `/v1/games/${made.body!.id}/actions`, { action: v.body!.legalActions[0].id }, auth)).status).toBe(200);
+    }
+    const replay = await request('GET', `/v1/games/${made.body!.id}/replay`, undefined, auth);
+    expect(replay.status).toBe(200);
+    const seed = replay.body!.seed as string;
+    expect(botBodies.length).toBeGreaterThan(10);
+    const games = new Set<string>();
+    for (const body of botBodies) {
+      const b = JSON.parse(body);
+      expect(Object.keys(b).sort()).toEqual(['game', 'legalActions', 'view']);
+      expect([1, 2]).toContain(b.view.seat);
+      games.add(b.game);
+      expect(body).not.toContain(seed);
+      // Nothing of the person's hand: the bot's view holds its own seat's cards only.
+      expect(b.view.table[0].known).toBeDefined();
+    }
+    // One opaque name per bot seat, unlike the game's seed and the agents' seeds.
+    expect(games.size).toBe(2);
+    for (const g of games) expect(g).not.toContain(seed.slice(0, 8));
+    for (const text of seen) expect(text).not.toContain(seed);
+    botBodies.length = 0;
+  }, 60_000);
+
+  it('previews a digestion from what the seat may see: the same answer with the hidden cards and the dice dealt anew', async () => {
+    // A private table of two remote seats, its seed chosen, so the test can follow the game locally.
+    const made = await request('POST', '/v1/games', { seats: ['remote', 'remote'], seed: 'hostile-preview' });
+    expect(made.body!.seed.chosen).toBe(true);
+    const tokens = made.body!.tokens.map((t: { token: string }) => t.token);
+    const local = new CzechPubEnv({ seed: 'hostile-preview', players: 2 });
+    let previews = 0;
+    while (!local.done) {
+      const seat = local.currentPlayer;
+      const auth = { headers: { authorization: `Bearer ${tokens[seat]}` } };
+      const p = await request('GET', `/v1/games/${made.body!.id}/preview`, undefined, auth);
+      expect(p.status).toBe(200);
+      const redealt = new SeatChannel(local.resample(seat, `hostile/${local.actions.length}`), seat).preview();
+      expect(p.body!.now).toEqual(redealt?.now ?? null);
+      expect(p.body!.actions).toEqual(redealt?.actions ?? []);
+      if (p.body!.now) previews++;
+      const action = local.legalActions()[local.actions.length % local.legalActions().length];
+      expect((await request('POST', `/v1/games/${made.body!.id}/actions`, { action }, auth)).status).toBe(200);
+      local.step(action);
+    }
+    expect(previews).toBeGreaterThan(5);
+  }, 60_000);
 
   it('cannot slow other clients down with the most expensive bots the catalogue allows', async () => {
     const heavy = ['ismcts:iterations=1000', 'ismcts:iterations=1000:rollout=cautious'];
