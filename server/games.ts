@@ -13,9 +13,11 @@ import { narrateEvent } from '../env/narrate.ts';
 import type { RewardScheme } from '../env/rewards.ts';
 import type { Agent } from '../agents/agent.ts';
 import { EnvObservation } from '../agents/observation.ts';
+import { AgentStopError, BudgetSpentError } from '../agents/outside-calls.ts';
 import type { BotPool } from './bot-pool.ts';
 import { BotSpecError, type Catalogue } from './catalogue.ts';
 import { ClientCounts } from './client-counts.ts';
+import { faultText, OutsideCalls } from './outside-calls.ts';
 
 /** A seat for a person who joins from the lobby: its token is handed out once, by join. */
 export const OPEN_SEAT = 'open';
@@ -147,6 +149,8 @@ export class GameStore {
     private readonly catalogue: Catalogue,
     private readonly pool: BotPool | null = null,
     private readonly now: () => number = () => Date.now(),
+    /** Budgets of bots that call a server elsewhere, and the operator's log of their failures. */
+    private readonly outside: OutsideCalls = new OutsideCalls(),
   ) {}
 
   get size(): number {
@@ -178,7 +182,10 @@ export class GameStore {
         const choice = this.catalogue.resolve(s);
         labels.push(choice.label);
         if (choice.entry.needs === 'world' && !choice.entry.heavy) throw new BotSpecError(`bot '${choice.entry.name}' cannot sit at a live game`);
-        return choice.entry.heavy && this.pool ? { pooled: choice.spec } : { agent: this.catalogue.create(choice) };
+        if (choice.entry.heavy && this.pool) return { pooled: choice.spec };
+        const agent = this.catalogue.create(choice);
+        this.outside.attach(agent, choice.entry, client);
+        return { agent };
       } catch (e) {
         if (e instanceof BotSpecError) throw new ApiError(400, `seats[${seat}]: ${e.message}`);
         throw e;
@@ -326,7 +333,7 @@ export class GameStore {
         } catch (e) {
           // A failing bot must not stop the game: its seat plays the first legal action, recorded.
           a = legal[0];
-          game.faults.push({ step: env.actions.length, seat, reason: e instanceof ApiError || (e as Error).name === 'DecisionError' ? (e as Error).message : 'the bot failed' });
+          game.faults.push({ step: env.actions.length, seat, reason: this.faultReason(game, seat, e) });
         }
       }
       if (!legal.includes(a)) {
@@ -336,6 +343,14 @@ export class GameStore {
       step(game, a);
       game.touched = this.now();
     }
+  }
+
+  /** A fault as the game's clients may read it: a bot that calls out by its entry and the kind of failure; the rest to the operator's log. */
+  private faultReason(game: LiveGame, seat: number, e: unknown): string {
+    if (e instanceof ApiError || (e as Error).name === 'DecisionError') return (e as Error).message;
+    if (e instanceof BudgetSpentError) return e.message;
+    this.outside.log(`game ${game.id}, seat ${seat} (${game.seats[seat]}): ${(e as Error).message}`);
+    return e instanceof AgentStopError ? faultText(this.catalogue.resolve(game.seats[seat]).entry, e) : 'the bot failed';
   }
 
   /** A game in progress counts against its client's quota until it is over or dropped. */
