@@ -143,6 +143,8 @@ export function stepEvents(game: LiveGame, k: number, viewer: Viewer | 'all'): N
 export class GameStore {
   private readonly games = new Map<string, LiveGame>();
   private readonly perClient = new ClientCounts();
+  /** Errors already in the operator's log: an llm bot stopped for the game throws the same one at each decision left. */
+  private readonly logged = new WeakSet<object>();
 
   constructor(
     private readonly limits: StoreLimits,
@@ -349,7 +351,10 @@ export class GameStore {
   private faultReason(game: LiveGame, seat: number, e: unknown): string {
     if (e instanceof ApiError || (e as Error).name === 'DecisionError') return (e as Error).message;
     if (e instanceof BudgetSpentError) return e.message;
-    this.outside.log(`game ${game.id}, seat ${seat} (${game.seats[seat]}): ${(e as Error).message}`);
+    if (e instanceof Error && !this.logged.has(e)) {
+      this.logged.add(e);
+      this.outside.log(`game ${game.id}, seat ${seat} (${game.seats[seat]}): ${e.message}`);
+    }
     return e instanceof AgentStopError ? faultText(this.catalogue.resolve(game.seats[seat]).entry, e) : 'the bot failed';
   }
 
