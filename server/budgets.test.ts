@@ -112,8 +112,10 @@ describe('bots that call a server elsewhere', () => {
     expect(job.summary.stoppedBy).toBe(job.error);
     expect(job.summary.complete).toBe(false);
     expect(job.leaderboard).toMatch(/^# Czech Pub tournament/);
-    // Five decisions in a row failed (maxFaultStreak), one request each (401 is not retried).
-    expect(calls.refusing).toBe(5);
+    // Five decisions in a row failed (maxFaultStreak), one request each (401 is not retried), in
+    // the worker that stopped it; the other worker's agent, stopped with it, had sent at most as many.
+    expect(calls.refusing).toBeGreaterThanOrEqual(5);
+    expect(calls.refusing).toBeLessThanOrEqual(10);
     expect(logged.join('\n')).toContain(PROVIDER);
     expect(logged.join('\n')).toContain(MODEL);
   }, 60_000);
@@ -121,6 +123,7 @@ describe('bots that call a server elsewhere', () => {
   it('a live game with that bot records the same fault, and stops asking the server once it is known broken', async () => {
     const before = calls.refusing;
     const { faults } = await botGame(['gpt', 'random', 'random']);
+    // In one game, one agent: exactly the streak.
     expect(calls.refusing - before).toBe(5);
     expect(faults.length).toBeGreaterThan(1);
     expect(faults.every((f) => f.seat === 0 && f.reason === "bot 'gpt': the model server refused the request (authentication)")).toBe(true);
@@ -135,15 +138,18 @@ describe('bots that call a server elsewhere', () => {
 
   it('a 20,000-game tournament on two worker threads makes exactly perTournament calls, then stops keeping its finished games', async () => {
     const job = await finishedJob({ agents: ['relay', 'random'], games: 20_000, seed: 2 });
-    expect(calls.act).toBe(400);
+    // 400 taken; the worker that did not stop the run may have had one of them on its way when it was stopped.
+    expect(calls.act).toBeLessThanOrEqual(400);
+    expect(calls.act).toBeGreaterThanOrEqual(399);
     expect(job.status).toBe('failed');
     expect(job.error).toBe("bot 'relay' reached its per-tournament budget of 400 calls");
     expect(job.done).toBeGreaterThan(0);
     expect(job.summary.games).toBe(job.done);
     // A new tournament has a budget of its own.
+    const spent = calls.act;
     const again = await finishedJob({ agents: ['relay', 'random'], games: 2, seed: 3 });
     expect(again.status).toBe('done');
-    expect(calls.act).toBeGreaterThan(400);
+    expect(calls.act).toBeGreaterThan(spent);
   }, 60_000);
 
   it("one client's games and act requests share its minute budget; another client's is whole", async () => {

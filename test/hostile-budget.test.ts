@@ -193,7 +193,7 @@ describe('a hostile client against bots that call out', () => {
       const [, replay] = await botGame(['relay', 'random'], other);
       expect(replay.status, name).toBe(200);
       expect(replay.body!.faults, name).toEqual([]);
-      expect(sent.bot - b0, name).toBeGreaterThan(5);
+      expect(sent.bot - b0, name).toBeGreaterThan(0);
       const bots = await request('GET', '/v1/bots', undefined, { local: other });
       expect(bots.status, name).toBe(200);
       expect(bots.ms, name).toBeLessThan(1000);
