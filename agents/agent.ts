@@ -10,6 +10,7 @@ import type { CzechPubEnv } from '../env/env.ts';
 import type { GameEvent } from '../env/events.ts';
 import type { PlayerView } from '../env/observation/view.ts';
 import type { Ruleset } from '../env/ruleset.ts';
+import type { CallGate } from './outside-calls.ts';
 import { rulesetFingerprint } from '../env/spec.ts';
 
 export interface AgentObservation {
@@ -66,6 +67,11 @@ export interface Agent {
   act(obs: AgentObservation): number | Promise<number>;
   /** Usage since the last call (model calls, tokens, faults), for agents that have any: read after each game. */
   takeUsage?(): AgentUsage | null;
+  /**
+   * Set by agents that call servers elsewhere (llm, http): from then on each request first
+   * asks the gate, and a refused one is not sent (the agent throws BudgetSpentError).
+   */
+  useGate?(gate: CallGate): void;
 }
 
 /** What a model-backed agent spent and how it went, summed over decisions. */

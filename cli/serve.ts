@@ -35,7 +35,9 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
   try {
     const config: ServerConfig = parsed.values.config !== undefined ? loadConfig(parsed.values.config) : {};
     if (parsed.values.models !== undefined) config.models = parsed.values.models;
-    app = await buildServer({ ...limits, config, host, ruleset: parsed.ruleset, notice: (line) => io.err(line), logger: parsed.values.log });
+    // What clients may not read of an outside server's failure: on stderr, or in the request log with --log.
+    const log = parsed.values.log ? undefined : (line: string) => io.err(line);
+    app = await buildServer({ ...limits, config, host, ruleset: parsed.ruleset, notice: (line) => io.err(line), log, logger: parsed.values.log });
   } catch (e) {
     if (e instanceof ConfigError) throw new UsageError(e.message);
     throw e;

@@ -5,6 +5,7 @@
  */
 import type { Agent } from '../agents/agent.ts';
 import { createAgent } from '../agents/default-registry.ts';
+import { Gate, type GateSpec } from '../agents/outside-calls.ts';
 import { PpoAgent } from '../agents/ppo/ppo-agent.ts';
 import { decodeWeights, type EncodedWeights } from '../policy/checkpoint.ts';
 import type { Ruleset } from '../env/ruleset.ts';
@@ -16,15 +17,25 @@ export interface GameSetup {
   maxDecisions?: number;
   /** Entries named `name` play these weights (argmax), not an agent made from the spec. */
   policy?: { name: string; weights: EncodedWeights };
+  /** Per entry: the budgets of its calls to outside servers (shared memory, so every thread counts in one place), or null. */
+  gates?: (GateSpec | null)[];
 }
 
 /** The setup part of wider options (a run's, a tournament's): what is sent to where games are played. */
 export function gameSetup(o: GameSetup): GameSetup {
-  return { entries: o.entries, ruleset: o.ruleset, askAll: o.askAll, maxDecisions: o.maxDecisions, policy: o.policy };
+  return { entries: o.entries, ruleset: o.ruleset, askAll: o.askAll, maxDecisions: o.maxDecisions, policy: o.policy, gates: o.gates };
 }
 
 export function agentsFor(setup: GameSetup): Agent[] {
   const p = setup.policy;
   const weights = p ? decodeWeights(p.weights, `the weights of ${p.name}`) : null;
-  return setup.entries.map((spec) => (p && weights && spec === p.name ? new PpoAgent(spec, { weights }) : createAgent(spec)));
+  return setup.entries.map((spec, i) => {
+    const agent: Agent = p && weights && spec === p.name ? new PpoAgent(spec, { weights }) : createAgent(spec);
+    const gate = setup.gates?.[i];
+    if (gate) {
+      if (!agent.useGate) throw new Error(`agent '${spec}' calls no outside server: it takes no budget`);
+      agent.useGate(new Gate(gate));
+    }
+    return agent;
+  });
 }

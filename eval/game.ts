@@ -6,6 +6,7 @@ import { THROWN_OUT, WASTED } from '../env/state.ts';
 import type { Agent, AgentUsage } from '../agents/agent.ts';
 import { EnvObservation } from '../agents/observation.ts';
 import { agentSeed } from '../agents/seed.ts';
+import { AgentStopError, type BudgetRefusal, type CallFaultKind } from '../agents/outside-calls.ts';
 
 export interface GameRecord {
   seed: string;
@@ -39,6 +40,20 @@ export interface PlayOptions {
   now?: () => number;
 }
 
+/** An agent stopped the run on purpose (AgentStopError): which entry, the kind of fault, the budget if one was spent. */
+export interface RunStop {
+  /** Index into the run's entries. */
+  entry: number;
+  kind: CallFaultKind;
+  budget?: BudgetRefusal;
+}
+
+/** The stop an error of playGame is, given the game's seating (entry per seat), or null for any other error. */
+export function runStop(e: unknown, seating: readonly number[]): RunStop | null {
+  if (!(e instanceof AgentStopError) || e.seat === undefined) return null;
+  return { entry: seating[e.seat], kind: e.kind, ...(e.budget ? { budget: e.budget } : {}) };
+}
+
 export class IllegalAgentActionError extends Error {
   override name = 'IllegalAgentActionError';
 }
@@ -63,7 +78,14 @@ export async function playToEnd(agents: readonly Agent[], opts: PlayOptions): Pr
     const seat = env.currentPlayer;
     const obs = new EnvObservation(env, seat, undefined, agents[seat].clairvoyant === true);
     const t0 = now();
-    const action = await agents[seat].act(obs);
+    let action: number;
+    try {
+      action = await agents[seat].act(obs);
+    } catch (e) {
+      // Whoever stops the run learns whose agent stopped it.
+      if (e instanceof AgentStopError) e.seat ??= seat;
+      throw e;
+    }
     agentMillis[seat] += now() - t0;
     agentDecisions[seat]++;
     if (!obs.legalActions.includes(action)) {

@@ -5,7 +5,7 @@
  */
 import type { ResourceLimits, Worker } from 'node:worker_threads';
 import { agentsFor, gameSetup } from './agents-for.ts';
-import { playGame } from './game.ts';
+import { playGame, runStop, type RunStop } from './game.ts';
 import { tsWorker } from './ts-worker.ts';
 import type { ScheduledGame } from './schedule.ts';
 import type { GameResult } from './summary.ts';
@@ -32,8 +32,10 @@ export interface RunOptions extends WorkerSetup {
 export interface RunOutcome {
   results: GameResult[];
   interrupted: boolean;
-  /** In this thread: the error of an agent that stopped its game (e.g. a model server failing every decision); the run stopped there. */
+  /** The error of an agent that stopped its game (e.g. a model server failing every decision; in this thread, any error); the run stopped there. */
   stoppedBy?: string;
+  /** Which entry stopped the run and why, when it stopped on purpose (AgentStopError). */
+  stop?: RunStop;
 }
 
 async function runInThread(o: RunOptions): Promise<RunOutcome> {
@@ -41,6 +43,7 @@ async function runInThread(o: RunOptions): Promise<RunOutcome> {
   let next = 0;
   let interrupted = false;
   let stoppedBy: string | undefined;
+  let stop: RunStop | null = null;
   // Each lane plays games one after another with its own agents; lanes run concurrently.
   const lane = async () => {
     const agents = agentsFor(o);
@@ -57,7 +60,10 @@ async function runInThread(o: RunOptions): Promise<RunOutcome> {
         });
       } catch (e) {
         // An agent that throws stops the run: this game is dropped, finished ones are kept.
-        stoppedBy ??= (e as Error).message;
+        if (stoppedBy === undefined) {
+          stoppedBy = (e as Error).message;
+          stop = runStop(e, g.seating);
+        }
         interrupted = true;
         return;
       }
@@ -69,7 +75,7 @@ async function runInThread(o: RunOptions): Promise<RunOutcome> {
   };
   const lanes = Math.max(1, Math.min(o.parallel ?? 1, o.games.length));
   await Promise.all(Array.from({ length: lanes }, lane));
-  return { results, interrupted, ...(stoppedBy !== undefined ? { stoppedBy } : {}) };
+  return { results, interrupted, ...(stoppedBy !== undefined ? { stoppedBy } : {}), ...(stop ? { stop } : {}) };
 }
 
 function startWorker(setup: WorkerSetup, resourceLimits?: ResourceLimits): Worker {
@@ -88,11 +94,12 @@ export async function runGames(o: RunOptions): Promise<RunOutcome> {
   return new Promise<RunOutcome>((resolve, reject) => {
     let busy = 0;
     let settled = false;
-    const finish = (error?: Error) => {
+    const finish = (error?: Error, stopped?: { message: string; stop: RunStop }) => {
       if (settled) return;
       settled = true;
       for (const w of workers) void w.terminate();
       if (error) reject(error);
+      else if (stopped) resolve({ results, interrupted: true, stoppedBy: stopped.message, stop: stopped.stop });
       else resolve({ results, interrupted: o.signal?.aborted === true });
     };
     const feed = (w: Worker) => {
@@ -119,6 +126,9 @@ export async function runGames(o: RunOptions): Promise<RunOutcome> {
         } else if (m.type === 'idle') {
           busy--;
           feed(w);
+        } else if (m.type === 'stopped') {
+          // As in this thread: the games finished so far are kept, those in progress elsewhere dropped.
+          finish(undefined, m);
         } else {
           finish(new Error(`tournament worker failed: ${m.message}`));
         }

@@ -12,9 +12,11 @@ import { join } from 'node:path';
 import type { ResourceLimits } from 'node:worker_threads';
 import { rulesetMismatch } from '../agents/agent.ts';
 import { agentLabels, createAgent } from '../agents/default-registry.ts';
+import type { GateSpec } from '../agents/outside-calls.ts';
 import { DEFAULT_MAX_DECISIONS } from '../env/env.ts';
 import { DEFAULT_RULESET, parseRuleset, type Ruleset } from '../env/ruleset.ts';
 import { envSpec, rulesetFingerprint, type EnvSpec } from '../env/spec.ts';
+import type { RunStop } from './game.ts';
 import { gameLine } from './game-line.ts';
 import { checkViewerUrl, DEFAULT_VIEWER, HighlightPicker, type Highlight } from './highlights.ts';
 import { leaderboardMarkdown, reportHtml } from './report.ts';
@@ -58,6 +60,8 @@ export interface TournamentOptions {
    * by game, so they are the same either way.
    */
   runner?: (o: RunOptions) => Promise<RunOutcome>;
+  /** Per agent spec: the budgets of its calls to outside servers, or null (a server's tournaments; the CLI sets none). */
+  gates?: (GateSpec | null)[];
 }
 
 export interface TournamentConfig {
@@ -81,6 +85,8 @@ export interface TournamentResult {
   complete: boolean;
   /** Why the run stopped early, when an agent stopped it (a model server that kept failing). */
   stoppedBy?: string;
+  /** Which agent stopped it and why, when one stopped it on purpose (a budget spent, a model server failing). */
+  stop?: RunStop;
   elapsedSec: number;
   gamesPerSec: number;
   startedAt: string;
@@ -107,6 +113,7 @@ export function resolveConfig(o: TournamentOptions): TournamentConfig {
     throw new TournamentConfigError(`players must be from ${ruleset.players.min} to ${ruleset.players.max}, got ${players}`);
   }
   if (o.labels && o.labels.length !== o.agents.length) throw new TournamentConfigError('one label per agent spec');
+  if (o.gates && o.gates.length !== o.agents.length) throw new TournamentConfigError('one gate (or null) per agent spec');
   if (o.agents.length !== players) {
     throw new TournamentConfigError(
       `${o.agents.length} agents for ${players} players: give one agent spec per seat (repeat a spec to field it twice)`,
@@ -164,6 +171,7 @@ export async function runTournament(o: TournamentOptions): Promise<TournamentRes
     parallel: o.parallel,
     signal: o.signal,
     resourceLimits: o.resourceLimits,
+    gates: o.gates,
     onGame: (r: GameResult) => {
       if (gamesFile) appendFileSync(gamesFile, `${gameLine(r, names, config.askAll, fingerprint)}\n`);
       picker.offer(r);
@@ -186,6 +194,7 @@ export async function runTournament(o: TournamentOptions): Promise<TournamentRes
     gamesPlayed: outcome.results.length,
     complete: !outcome.interrupted && outcome.results.length === games.length,
     ...(outcome.stoppedBy !== undefined ? { stoppedBy: outcome.stoppedBy } : {}),
+    ...(outcome.stop ? { stop: outcome.stop } : {}),
     elapsedSec,
     gamesPerSec: outcome.results.length / elapsedSec,
     startedAt: startedAt.toISOString(),

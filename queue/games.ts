@@ -44,6 +44,8 @@ export function queueRunner(url: string, q: QueueRunnerOptions = {}): (o: RunOpt
 
 async function runOnQueue(url: string, o: RunOptions, q: QueueRunnerOptions): Promise<RunOutcome> {
   const run = randomBytes(6).toString('hex');
+  // A budget's counters are shared memory of this process: they cannot travel to other machines.
+  if (o.gates?.some((g) => g)) throw new Error('a run with budgets on outside calls (gates) cannot be played through the queue');
   const setup = gameSetup(o);
   const results = new Map<number, GameResult>();
   let seq = 0;

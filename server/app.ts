@@ -47,6 +47,7 @@ import { randomBytes } from 'node:crypto';
 import sjson from 'secure-json-parse';
 import { z } from 'zod';
 import type { Agent } from '../agents/agent.ts';
+import { BudgetSpentError } from '../agents/outside-calls.ts';
 import { ACTION_GROUPS, ACTION_SPACE_VERSION, describeAction, NUM_ACTIONS } from '../env/actions.ts';
 import { cardTexts, glossary } from '../env/card-text.ts';
 import { CARD_IDS, cardKind, cardName, CLOSING_TIME } from '../env/cards.ts';
@@ -62,6 +63,7 @@ import { BotSpecError, Catalogue, MAX_SPEC_LENGTH } from './catalogue.ts';
 import { resolveLimits, type Limits, type ServerConfig } from './config.ts';
 import { ApiError, envAt, GameStore, shownCommitment, stepEvents, narratedEvents, type LiveGame } from './games.ts';
 import { JobStore } from './jobs.ts';
+import { OutsideCalls } from './outside-calls.ts';
 import * as S from './schemas.ts';
 import { Streams } from './stream.ts';
 import { parsePostedView } from './view-schema.ts';
@@ -80,6 +82,8 @@ export interface ServerOptions extends Partial<Limits> {
   host?: string;
   /** Told of what the operator should know at start (a catalogue entry left out); default: the log, as a warning. */
   notice?: (line: string) => void;
+  /** Told what clients may not read of an outside server's failure (its address, its words); default: the log, as a warning. */
+  log?: (line: string) => void;
   logger?: boolean;
 }
 
@@ -113,7 +117,7 @@ const decimal = z.string().regex(/^\d{1,15}$/, 'a whole number in decimal digits
 const secretSeed = () => randomBytes(16).toString('base64url');
 
 export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstance> {
-  const { config = {}, logger = false, ruleset: rules, notice, host = '127.0.0.1', ...overrides } = o;
+  const { config = {}, logger = false, ruleset: rules, notice, log, host = '127.0.0.1', ...overrides } = o;
   const limits = resolveLimits(config, overrides);
   const notices: string[] = [];
   const catalogue = new Catalogue(config, { ruleset: rules, notice: (line) => notices.push(line) });
@@ -159,8 +163,9 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
     });
   }
   const pool = new BotPool({ workers: limits.botWorkers, decisionMs: limits.decisionMs, memoryMb: limits.workerMemoryMb, maxQueued: limits.maxQueuedDecisions });
-  const store = new GameStore(limits, catalogue, pool);
-  const jobs = new JobStore(limits, catalogue);
+  const outside = new OutsideCalls(log ?? ((line) => app.log.warn(line)));
+  const store = new GameStore(limits, catalogue, pool, undefined, outside);
+  const jobs = new JobStore(limits, catalogue, undefined, outside);
   const streams = new Streams(limits);
   const sweeper = setInterval(() => store.expire(), Math.min(60_000, limits.idleMs));
   sweeper.unref();
@@ -260,13 +265,16 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
     const posted = parsePostedView(req.body.view, ruleset);
     if (!posted.ok) throw new ApiError(400, posted.error);
     const view = posted.view;
-    const bot = served.use(choice.label, () => {
+    const make = () => {
       try {
         return catalogue.create(choice);
       } catch (e) {
         throw new ApiError(400, (e as Error).message);
       }
-    });
+    };
+    // A bot that calls out is made per request, holding this client's budget.
+    const bot = choice.entry.budget ? make() : served.use(choice.label, make);
+    if (choice.entry.budget) outside.attach(bot, choice.entry, req.ip);
     bot.reset?.({ seat: view.seat, players: view.players, seed: req.body.game ?? req.body.seed ?? 'served' });
     const legal = [...new Set(req.body.legalActions)].sort((a, b) => a - b);
     let action: number;
@@ -274,6 +282,7 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
       action = await bot.act(new PostedObservation(view, legal, actRules));
     } catch (e) {
       if (e instanceof ApiError) throw e;
+      if (e instanceof BudgetSpentError) throw new ApiError(429, e.message);
       throw new ApiError(400, 'the bot could not act on this view: the view and legalActions do not describe a position it can play');
     }
     if (!legal.includes(action)) {

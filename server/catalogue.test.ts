@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MODEL } from '../agents/ppo/index.ts';
 import { BotSpecError, Catalogue } from './catalogue.ts';
-import { ConfigError, loadConfig, parseConfig, resolveLimits } from './config.ts';
+import { ConfigError, DEFAULT_BUDGET, loadConfig, parseConfig, resolveLimits } from './config.ts';
 import { customRuleset } from '../test/helpers/custom-ruleset.ts';
 
 const refused = (c: Catalogue, spec: string) => {
@@ -100,5 +100,21 @@ describe('bot catalogue', () => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'czech-pub-config-')), 'c.json');
     fs.writeFileSync(file, '{"bots": ');
     expect(() => loadConfig(file)).toThrow(/is not JSON/);
+  });
+
+  it('gives every bot that calls out a budget (the defaults where the operator sets none), and refuses one on a bot that calls nothing', () => {
+    const c = new Catalogue(parseConfig({
+      bots: {
+        gpt: { agent: 'llm:m:baseUrl=http://127.0.0.1:9/v1', budget: { perTournament: 50 } },
+        relay: { agent: 'http:http://127.0.0.1:9/act' },
+      },
+    }));
+    expect(c.resolve('gpt').entry.budget).toEqual({ ...DEFAULT_BUDGET, perTournament: 50 });
+    expect(c.resolve('relay').entry.budget).toEqual(DEFAULT_BUDGET);
+    expect(c.resolve('heuristic').entry.budget).toBeUndefined();
+    expect(() => new Catalogue(parseConfig({ bots: { deep: { agent: 'ismcts', budget: { perGame: 5 } } } })))
+      .toThrow(/bot 'deep': a budget is for bots that call a server elsewhere \(llm, http\); 'ismcts' calls none/);
+    expect(() => parseConfig({ bots: { gpt: { agent: 'llm:m', budget: { perHour: 5 } } } })).toThrow(ConfigError);
+    expect(() => parseConfig({ bots: { gpt: { agent: 'llm:m', budget: { perGame: -1 } } } })).toThrow(/bots\.gpt\.budget\.perGame/);
   });
 });

@@ -16,7 +16,7 @@ import { rulesetMismatch, type Agent } from '../agents/agent.ts';
 import { agentKind, createAgent } from '../agents/default-registry.ts';
 import { DEFAULT_RULESET, type Ruleset } from '../env/ruleset.ts';
 import { rulesetFingerprint } from '../env/spec.ts';
-import { ConfigError, ENTRY_NAME, type EntryConfig, type ServerConfig, type Vary } from './config.ts';
+import { ConfigError, DEFAULT_BUDGET, ENTRY_NAME, type Budget, type EntryConfig, type ServerConfig, type Vary } from './config.ts';
 
 /** Client specs longer than this are refused unread. */
 export const MAX_SPEC_LENGTH = 200;
@@ -31,6 +31,8 @@ export interface CatalogueEntry {
   needs?: 'world' | 'history';
   /** Its decisions run on the bot worker threads (bot-pool.ts). */
   heavy: boolean;
+  /** For bots that call a server elsewhere (llm, http): what this server's clients may spend of it (config.ts). */
+  budget?: Budget;
   /** The operator's spec: never shown to clients. */
   readonly spec: string;
 }
@@ -189,6 +191,7 @@ function checkedEntry(name: string, e: EntryConfig, ruleset: Ruleset): Catalogue
   };
   if (!kind) fail(`unknown agent '${kindName}'`);
   const vary = new Map(Object.entries(e.vary ?? {}));
+  let callsOut = false;
   const tries = [e.agent];
   for (const [key, v] of vary) for (const x of 'values' in v ? v.values : [v.min, v.max]) tries.push(`${e.agent}:${key}=${x}`);
   for (const spec of tries) {
@@ -201,8 +204,13 @@ function checkedEntry(name: string, e: EntryConfig, ruleset: Ruleset): Catalogue
     // The clairvoyant reference sees hidden cards where it can: never a bot anyone plays against.
     if (agent.clairvoyant) fail(`'${kindName}' is a measurement reference that sees hidden cards, not a bot to serve`);
     if (rulesetMismatch(agent, ruleset)) return null;
+    callsOut ||= typeof agent.useGate === 'function';
   }
-  return { name, kind: kindName, description: e.description ?? kind!.description, vary, needs: kind!.needs, heavy: kind!.heavy === true, spec: e.agent };
+  if (e.budget && !callsOut) fail(`a budget is for bots that call a server elsewhere (llm, http); '${kindName}' calls none`);
+  return {
+    name, kind: kindName, description: e.description ?? kind!.description, vary, needs: kind!.needs, heavy: kind!.heavy === true, spec: e.agent,
+    ...(callsOut ? { budget: { ...DEFAULT_BUDGET, ...e.budget } } : {}),
+  };
 }
 
 /** One `ppo` entry per checkpoint NAME.json in the folder (names that are valid entry names). */

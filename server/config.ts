@@ -8,7 +8,8 @@
  *   "models": "/srv/czech-pub/models",     // every NAME.json checkpoint there is an entry NAME
  *   "bots": {
  *     "deep": { "agent": "ismcts:iterations=800", "vary": { "iterations": { "min": 50, "max": 2000, "integer": true } } },
- *     "gpt":  { "agent": "llm:gpt-4o-mini:baseUrl=https://api.openai.com/v1:apiKeyEnv=OPENAI_API_KEY", "description": "GPT-4o mini" },
+ *     "gpt":  { "agent": "llm:gpt-4o-mini:baseUrl=https://api.openai.com/v1:apiKeyEnv=OPENAI_API_KEY", "description": "GPT-4o mini",
+ *               "budget": { "perGame": 300, "perTournament": 5000, "perClientMinute": 120 } },
  *     "off":  null                          // removes a built-in entry
  *   },
  *   "limits": { "maxGamesPerClient": 20, "decisionMs": 3000 },
@@ -29,12 +30,44 @@ const varySchema = z.union([
 ]);
 export type Vary = z.infer<typeof varySchema>;
 
+const count = z.number().int().min(0).max(1_000_000_000);
+
+/**
+ * Calls an entry that reaches a server elsewhere (llm, http) may make for the clients of this
+ * server: requests to that server, corrections and fault retries included, each asked for
+ * before it is sent (agents/outside-calls.ts). Fields left out take DEFAULT_BUDGET's.
+ */
+const budgetSchema = z.object({
+  /** By one seat in one game; past it the seat plays its fallback (a live game) or the tournament stops. */
+  perGame: count,
+  /** By all of a tournament's seats of this entry, across its worker threads; past it the tournament stops. */
+  perTournament: count,
+  /** By all of one client's live games, tournaments and act requests, in a fixed one-minute window. */
+  perClientMinute: count,
+}).partial().strict();
+export type Budget = Required<z.infer<typeof budgetSchema>>;
+
+/**
+ * Every llm or http entry has a budget, these unless the operator sets one. A seat sends about
+ * 65 to 85 calls in a game (one per decision with a choice: llm-bench, README), so 200 leaves
+ * room for long games and a few corrections while a model that fails every decision (up to
+ * 15 calls each with the default corrections and retries) is cut off at about 13 of them;
+ * 5,000 calls a tournament is some 60 games of one model seat, about $1.30 at gpt-4o-mini's
+ * prices (README); 300 a minute (5 a second) is more than a person playing against five
+ * model seats asks for, and more than one tournament worker sends to a model that takes a
+ * fifth of a second or more to answer. A tournament that reaches a budget stops, so a bot
+ * that answers faster (an http bot nearby) needs a higher perClientMinute from the operator.
+ */
+export const DEFAULT_BUDGET: Budget = { perGame: 200, perTournament: 5000, perClientMinute: 300 };
+
 const entrySchema = z.object({
   /** The agent spec the entry plays, as on the command line (the operator's: paths and URLs allowed). */
   agent: z.string().min(1).max(2000),
   description: z.string().max(300).optional(),
   /** Options a client may set, each with its range or list of values. */
   vary: z.record(z.string().regex(/^[A-Za-z][A-Za-z0-9]{0,39}$/), varySchema).optional(),
+  /** For entries that call a server elsewhere (llm, http) only: what the server's clients may spend of it (DEFAULT_BUDGET otherwise). */
+  budget: budgetSchema.optional(),
 }).strict();
 export type EntryConfig = z.infer<typeof entrySchema>;
 

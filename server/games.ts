@@ -11,10 +11,12 @@ import { RevealedGame, SeatChannel, type NarratedEvent, type Viewer } from '../e
 import type { RewardScheme } from '../env/rewards.ts';
 import type { Agent } from '../agents/agent.ts';
 import { EnvObservation } from '../agents/observation.ts';
+import { AgentStopError, BudgetSpentError } from '../agents/outside-calls.ts';
 import type { BotPool } from './bot-pool.ts';
 import { BotSpecError, type Catalogue } from './catalogue.ts';
 import { ClientCounts } from './client-counts.ts';
 import { agentSeed } from '../agents/seed.ts';
+import { faultText, OutsideCalls } from './outside-calls.ts';
 
 /** A seat for a person who joins from the lobby: its token is handed out once, by join. */
 export const OPEN_SEAT = 'open';
@@ -150,12 +152,16 @@ export function stepEvents(game: LiveGame, k: number, viewer: Viewer | 'all'): N
 export class GameStore {
   private readonly games = new Map<string, LiveGame>();
   private readonly perClient = new ClientCounts();
+  /** Errors already in the operator's log: an llm bot stopped for the game throws the same one at each decision left. */
+  private readonly logged = new WeakSet<object>();
 
   constructor(
     private readonly limits: StoreLimits,
     private readonly catalogue: Catalogue,
     private readonly pool: BotPool | null = null,
     private readonly now: () => number = () => Date.now(),
+    /** Budgets of bots that call a server elsewhere, and the operator's log of their failures. */
+    private readonly outside: OutsideCalls = new OutsideCalls(),
   ) {}
 
   get size(): number {
@@ -188,7 +194,10 @@ export class GameStore {
         const choice = this.catalogue.resolve(s);
         labels.push(choice.label);
         if (choice.entry.needs === 'world' && !choice.entry.heavy) throw new BotSpecError(`bot '${choice.entry.name}' cannot sit at a live game`);
-        return choice.entry.heavy && this.pool ? { pooled: choice.spec } : { agent: this.catalogue.create(choice) };
+        if (choice.entry.heavy && this.pool) return { pooled: choice.spec };
+        const agent = this.catalogue.create(choice);
+        this.outside.attach(agent, choice.entry, client);
+        return { agent };
       } catch (e) {
         if (e instanceof BotSpecError) throw new ApiError(400, `seats[${seat}]: ${e.message}`);
         throw e;
@@ -336,7 +345,7 @@ export class GameStore {
         } catch (e) {
           // A failing bot must not stop the game: its seat plays the first legal action, recorded.
           a = legal[0];
-          game.faults.push({ step: env.actions.length, seat, reason: e instanceof ApiError || (e as Error).name === 'DecisionError' ? (e as Error).message : 'the bot failed' });
+          game.faults.push({ step: env.actions.length, seat, reason: this.faultReason(game, seat, e) });
         }
       }
       if (!legal.includes(a)) {
@@ -346,6 +355,17 @@ export class GameStore {
       step(game, a);
       game.touched = this.now();
     }
+  }
+
+  /** A fault as the game's clients may read it: a bot that calls out by its entry and the kind of failure; the rest to the operator's log. */
+  private faultReason(game: LiveGame, seat: number, e: unknown): string {
+    if (e instanceof ApiError || (e as Error).name === 'DecisionError') return (e as Error).message;
+    if (e instanceof BudgetSpentError) return e.message;
+    if (e instanceof Error && !this.logged.has(e)) {
+      this.logged.add(e);
+      this.outside.log(`game ${game.id}, seat ${seat} (${game.seats[seat]}): ${e.message}`);
+    }
+    return e instanceof AgentStopError ? faultText(this.catalogue.resolve(game.seats[seat]).entry, e) : 'the bot failed';
   }
 
   /** A game in progress counts against its client's quota until it is over or dropped. */

@@ -1,7 +1,10 @@
 /**
  * Tournament jobs: catalogue bots only, on worker threads with a heap limit; at most `maxJobs`
  * running (and `maxJobsPerClient` per client), each stopped after `jobSeconds` or by DELETE
- * with the games it finished kept; finished jobs dropped after `jobRetentionMs`.
+ * with the games it finished kept; finished jobs dropped after `jobRetentionMs`. Bots that call
+ * a server elsewhere play within their budgets (outside-calls.ts); one that reaches a budget or
+ * keeps failing stops the job, which then says which bot and why, never in the outside
+ * server's words (those go to the operator's log).
  */
 import { randomBytes } from 'node:crypto';
 import { leaderboardMarkdown } from '../eval/report.ts';
@@ -9,6 +12,7 @@ import { jsonSummary, runTournament, type TournamentResult } from '../eval/tourn
 import { BotSpecError, type Catalogue } from './catalogue.ts';
 import type { Limits } from './config.ts';
 import { ApiError } from './games.ts';
+import { faultText, OutsideCalls } from './outside-calls.ts';
 
 export type JobStatus = 'running' | 'done' | 'failed' | 'cancelled' | 'timed-out';
 
@@ -41,7 +45,12 @@ type JobLimits = Pick<Limits, 'maxJobs' | 'maxJobsPerClient' | 'maxJobGames' | '
 export class JobStore {
   private readonly jobs = new Map<string, Job>();
 
-  constructor(private readonly limits: JobLimits, private readonly catalogue: Catalogue, private readonly now: () => number = () => Date.now()) {}
+  constructor(
+    private readonly limits: JobLimits,
+    private readonly catalogue: Catalogue,
+    private readonly now: () => number = () => Date.now(),
+    private readonly outside: OutsideCalls = new OutsideCalls(),
+  ) {}
 
   start(o: StartJob): Job {
     this.sweep();
@@ -60,8 +69,6 @@ export class JobStore {
         throw e;
       }
     });
-    // An agent's error names its spec at most: the client is shown its labels, not the operator's specs.
-    const relabel = (message: string) => choices.reduce((m, c) => m.split(c.spec).join(c.label), message.split('\n')[0]);
     const id = randomBytes(9).toString('base64url');
     const stop = new AbortController();
     const job: Job = {
@@ -70,22 +77,30 @@ export class JobStore {
     };
     const timer = setTimeout(() => stop.abort('timed-out'), this.limits.jobSeconds * 1000);
     timer.unref();
+    const budgets = this.outside.tournament(choices, o.client);
     job.ended = runTournament({
       agents: choices.map((c) => c.spec), labels: job.agents, games: o.games, seed: o.seed, duplicate: o.duplicate,
       workers: this.limits.jobWorkers, ruleset: this.catalogue.ruleset, signal: stop.signal,
       resourceLimits: { maxOldGenerationSizeMb: this.limits.workerMemoryMb },
+      gates: budgets.gates,
       onGame: (done, total) => Object.assign(job, { done, total }),
     }).then(
       (r) => {
-        job.result = r;
         job.status = stop.signal.aborted ? (stop.signal.reason === 'timed-out' ? 'timed-out' : 'cancelled') : r.stoppedBy !== undefined ? 'failed' : 'done';
-        if (r.stoppedBy !== undefined) job.error = relabel(r.stoppedBy);
+        if (r.stoppedBy !== undefined) {
+          this.outside.log(`tournament ${id} stopped: ${r.stoppedBy}`);
+          job.error = r.stop ? faultText(choices[r.stop.entry].entry, r.stop) : 'a bot stopped the tournament';
+        }
+        // The summary repeats why it stopped: in the words the client may read.
+        job.result = job.error === undefined ? r : { ...r, stoppedBy: job.error };
       },
-      (e: Error) => {
+      (e: Error & { code?: string }) => {
+        this.outside.log(`tournament ${id} failed: ${e.stack ?? e.message}`);
         job.status = 'failed';
-        job.error = relabel(e.message);
+        job.error = e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `a tournament worker went over its memory limit (${this.limits.workerMemoryMb} MB)` : 'the tournament failed (internal error)';
       },
     ).finally(() => {
+      budgets.release();
       clearTimeout(timer);
       job.finishedAt = this.now();
     });

@@ -8,14 +8,17 @@
  * short correction and another try, up to `maxInvalid` times; then the fallback action is
  * played and counted. Faults (timeouts, connection errors, 429, 5xx) are retried with
  * exponential backoff, honouring Retry-After, up to `maxRetries` times; then the fallback too.
- * The game never stops because of the model. Requests across all llm agents with the same
- * base URL share a concurrency limit.
+ * A server that fails `maxFaultStreak` decisions in a row stops the game (LlmFaultsError), and
+ * the agent sends nothing more until its next game. Requests across all llm agents with the
+ * same base URL share a concurrency limit. With a gate (outside-calls.ts: a server's budgets)
+ * every request is asked for first, corrections and retries too.
  */
 import fs from 'node:fs';
 import OpenAI from 'openai';
 import { DEFAULT_RULESET, type Ruleset } from '../../env/ruleset.ts';
 import { randInt, seedRng, type RngState } from '../../env/rng.ts';
 import type { Agent, AgentObservation, AgentUsage, GameStart } from '../agent.ts';
+import { AgentStopError, BudgetSpentError, type CallFaultKind, type CallGate } from '../outside-calls.ts';
 import { emptyUsage } from '../usage.ts';
 import { answerJsonSchema, parseAnswer } from './answer.ts';
 import { decisionMessages, type ChatMessage } from './prompt.ts';
@@ -126,8 +129,8 @@ export function retryAfterMs(headers: Headers | undefined, now = Date.now()): nu
   return Number.isNaN(date) ? null : Math.max(0, date - now);
 }
 
-/** The server failed so many decisions in a row that playing on would only measure the fallback. */
-export class LlmFaultsError extends Error {
+/** The server failed so many decisions in a row that playing on would only measure the fallback; `kind` is the last fault's. */
+export class LlmFaultsError extends AgentStopError {
   override name = 'LlmFaultsError';
 }
 
@@ -153,6 +156,20 @@ export function describeFault(err: unknown): string {
   return String((err as Error)?.message ?? err).split('\n')[0];
 }
 
+/** The kind of a fault, for those who may not read the server's own words (a server's clients). */
+export function faultKind(err: unknown): CallFaultKind {
+  if (err instanceof OpenAI.APIConnectionTimeoutError) return 'timeout';
+  if (err instanceof OpenAI.APIConnectionError) return 'unreachable';
+  if (err instanceof OpenAI.APIError) {
+    const s = err.status ?? 0;
+    if (s === 401 || s === 403) return 'authentication';
+    if (s === 429) return 'rate-limited';
+    if (s >= 500) return 'server-error';
+    if (s >= 400) return 'refused';
+  }
+  return 'failed';
+}
+
 function retryable(err: unknown): boolean {
   if (err instanceof OpenAI.APIConnectionError) return true; // includes timeouts
   if (err instanceof OpenAI.APIError) return err.status === 429 || (err.status !== undefined && err.status >= 500);
@@ -175,6 +192,10 @@ export class LlmAgent implements Agent {
   /** Decisions in a row that fell back because of faults, and the last fault. */
   private faultStreak = 0;
   private lastFault = '';
+  private lastFaultKind: CallFaultKind = 'failed';
+  /** Thrown again, without a request, by every decision left in the game that the streak stopped. */
+  private stopped: LlmFaultsError | null = null;
+  private gate: CallGate | null = null;
   readonly baseUrl: string;
 
   constructor(
@@ -203,7 +224,13 @@ export class LlmAgent implements Agent {
     return u;
   }
 
+  useGate(gate: CallGate): void {
+    this.gate = gate;
+  }
+
   reset(game: GameStart): void {
+    this.gate?.newGame();
+    this.stopped = null;
     this.rng = seedRng(`llm/${game.seed}`);
     this.game = game.seed;
     this.ruleset = game.ruleset ?? DEFAULT_RULESET;
@@ -217,6 +244,7 @@ export class LlmAgent implements Agent {
    */
   async preflight(): Promise<void> {
     for (;;) {
+      this.ask();
       try {
         await this.client.chat.completions.create(
           { ...this.params(), messages: [{ role: 'user', content: 'This is a connection check. Answer with JSON {"action": 0}.' }] },
@@ -249,6 +277,7 @@ export class LlmAgent implements Agent {
   async act(obs: AgentObservation): Promise<number> {
     const legal = obs.legalActions;
     if (legal.length === 1) return legal[0];
+    if (this.stopped) throw this.stopped;
     this.usage.decisions++;
     const fresh = decisionMessages(obs, this.ruleset);
     // A conversation resends the game so far with every call (chat APIs keep no state); see the README's token table.
@@ -261,7 +290,8 @@ export class LlmAgent implements Agent {
       if (text === null) {
         // Faults exhausted: past the streak limit, playing on would only measure the fallback.
         if (this.o.maxFaultStreak > 0 && ++this.faultStreak >= this.o.maxFaultStreak) {
-          throw new LlmFaultsError(`model '${this.o.model}' at ${this.baseUrl}: ${this.faultStreak} decisions in a row failed (last: ${this.lastFault}); stopping`);
+          this.stopped = new LlmFaultsError(`model '${this.o.model}' at ${this.baseUrl}: ${this.faultStreak} decisions in a row failed (last: ${this.lastFault}); stopping`, this.lastFaultKind);
+          throw this.stopped;
         }
         break;
       }
@@ -286,6 +316,7 @@ export class LlmAgent implements Agent {
   /** One completion, with fault retries; null when they are exhausted. */
   private async complete(messages: ChatMessage[]): Promise<string | null> {
     for (let retry = 0; ; retry++) {
+      this.ask();
       const t0 = performance.now();
       const sent = this.params();
       try {
@@ -310,6 +341,7 @@ export class LlmAgent implements Agent {
           continue;
         }
         this.lastFault = describeFault(err);
+        this.lastFaultKind = faultKind(err);
         faultListener?.(this.spec, this.lastFault);
         if (!retryable(err) || retry >= this.o.maxRetries) {
           this.log({ game: this.game, error: String((err as Error).message ?? err) });
@@ -320,6 +352,12 @@ export class LlmAgent implements Agent {
         await this.sleep(asked ?? this.o.backoffMs * 2 ** retry);
       }
     }
+  }
+
+  /** Asks the gate for one request; a spent budget sends nothing and stops the decision. */
+  private ask(): void {
+    const refused = this.gate?.take();
+    if (refused) throw new BudgetSpentError(refused);
   }
 
   private log(entry: Record<string, unknown>): void {

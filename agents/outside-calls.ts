@@ -1,0 +1,170 @@
+/**
+ * Calls to servers elsewhere (an `llm` agent's model server, an `http` agent's bot): the kinds
+ * of failure, the error an agent throws to stop its game, and the budgets a server sets on
+ * them. A budget is a gate the agent asks before each request it sends (corrections and fault
+ * retries are requests too), so a bound is exact, never counted after the fact:
+ *
+ * | budget | counted in | shared by |
+ * |---|---|---|
+ * | per game | the agent (one seat), started again at each game | that seat |
+ * | per tournament | one Int32 slot of a SharedArrayBuffer | every worker thread of the tournament |
+ * | per client and minute | a fixed one-minute window and its count, packed into one BigInt64 of a SharedArrayBuffer | the client's live games (main thread) and tournaments (worker threads) |
+ *
+ * A refused call is not sent and takes nothing from any budget. Without a gate (the CLI) an
+ * agent calls without limit.
+ */
+
+/** What a client may be told of a failed call: the kind, never the outside server's own words. */
+export type CallFaultKind = 'authentication' | 'refused' | 'rate-limited' | 'server-error' | 'timeout' | 'unreachable' | 'failed' | 'budget';
+
+export type BudgetScope = 'game' | 'tournament' | 'client-minute';
+
+/** Which budget refused a call: the catalogue entry, the budget, its limit. */
+export interface BudgetRefusal {
+  entry: string;
+  scope: BudgetScope;
+  limit: number;
+}
+
+/**
+ * An agent stops its game on purpose (a model server that failed every decision, a budget
+ * spent): a tournament stops there and keeps the games it finished; a live game plays the
+ * seat's fallback. The message may hold what only the operator may read (a model's name, a
+ * server's address or its words); `kind` is what a client is told.
+ */
+export class AgentStopError extends Error {
+  override name = 'AgentStopError';
+  /** The seat whose agent stopped, set by the game that was playing it (eval/game.ts). */
+  seat?: number;
+  constructor(message: string, readonly kind: CallFaultKind, readonly budget?: BudgetRefusal) {
+    super(message);
+  }
+}
+
+const SCOPE_TEXT: Record<BudgetScope, (limit: number) => string> = {
+  game: (n) => `per-game budget of ${n} calls (a seat's calls in one game)`,
+  tournament: (n) => `per-tournament budget of ${n} calls`,
+  'client-minute': (n) => `budget of ${n} calls a minute per client`,
+};
+
+/** "bot 'gpt' reached its per-tournament budget of 5000 calls": names only the operator's entry and its budget. */
+export function budgetText(r: BudgetRefusal): string {
+  return `bot '${r.entry}' reached its ${SCOPE_TEXT[r.scope](r.limit)}`;
+}
+
+/** A call the gate refused: nothing was sent. */
+export class BudgetSpentError extends AgentStopError {
+  override name = 'BudgetSpentError';
+  constructor(readonly refusal: BudgetRefusal) {
+    super(budgetText(refusal), 'budget', refusal);
+  }
+}
+
+/** Asked before each request to an outside server. */
+export interface CallGate {
+  /** Takes one call from every budget: null when it may be sent, else the budget that is spent (then nothing is taken). */
+  take(): BudgetRefusal | null;
+  /** The agent begins a game: the per-game count starts again. */
+  newGame(): void;
+}
+
+/** A shared count with its limit: one slot of an Int32Array over a SharedArrayBuffer. */
+export interface SharedCount {
+  counts: Int32Array;
+  index: number;
+  limit: number;
+}
+
+/** A shared per-minute count: a BigInt64Array of one cell over a SharedArrayBuffer (minuteCell), or where to find the current one. */
+export interface MinuteCount {
+  cell: BigInt64Array | (() => BigInt64Array);
+  limit: number;
+}
+
+/** What a gate is made of: plain data and shared memory, so it can be sent to worker threads. */
+export interface GateSpec {
+  /** The catalogue entry whose budget this is: what a refusal names. */
+  entry: string;
+  perGame?: number;
+  tournament?: SharedCount;
+  clientMinute?: MinuteCount;
+}
+
+export function sharedCounts(n: number): Int32Array {
+  return new Int32Array(new SharedArrayBuffer(4 * Math.max(1, n)));
+}
+
+export function minuteCell(): BigInt64Array {
+  return new BigInt64Array(new SharedArrayBuffer(8));
+}
+
+const LOW = 0xffffffffn;
+
+/** The window (minutes since the epoch) and the count a minute cell holds. */
+export function readMinute(cell: BigInt64Array): { minute: number; count: number } {
+  const v = Atomics.load(cell, 0);
+  return { minute: Number(v >> 32n), count: Number(v & LOW) };
+}
+
+/** Takes one from a count below its limit; false (nothing taken) at the limit. */
+export function takeCount(c: SharedCount): boolean {
+  for (;;) {
+    const n = Atomics.load(c.counts, c.index);
+    if (n >= c.limit) return false;
+    if (Atomics.compareExchange(c.counts, c.index, n, n + 1) === n) return true;
+  }
+}
+
+/**
+ * Takes one from the window of `minute` (a later window starts again at 0; a thread whose
+ * clock read a moment earlier counts in the window another has already started). The
+ * window it counted in, or -1 (nothing taken) at the limit.
+ */
+export function takeMinute(cell: BigInt64Array, limit: number, minute: number): number {
+  for (;;) {
+    const old = Atomics.load(cell, 0);
+    const w = Number(old >> 32n);
+    const window = Math.max(w, minute);
+    const count = w === window ? Number(old & LOW) : 0;
+    if (count >= limit) return -1;
+    const next = (BigInt(window) << 32n) | BigInt(count + 1);
+    if (Atomics.compareExchange(cell, 0, old, next) === old) return window;
+  }
+}
+
+/** Gives back one taken in `window`, if the cell is still counting that window. */
+function giveBackMinute(cell: BigInt64Array, window: number): void {
+  for (;;) {
+    const old = Atomics.load(cell, 0);
+    if (Number(old >> 32n) !== window || (old & LOW) === 0n) return;
+    if (Atomics.compareExchange(cell, 0, old, old - 1n) === old) return;
+  }
+}
+
+export class Gate implements CallGate {
+  private inGame = 0;
+
+  constructor(private readonly spec: GateSpec, private readonly now: () => number = Date.now) {}
+
+  newGame(): void {
+    this.inGame = 0;
+  }
+
+  take(): BudgetRefusal | null {
+    const { entry, perGame, tournament, clientMinute } = this.spec;
+    if (perGame !== undefined && this.inGame >= perGame) return { entry, scope: 'game', limit: perGame };
+    let window = -1;
+    let cell: BigInt64Array | undefined;
+    if (clientMinute) {
+      cell = typeof clientMinute.cell === 'function' ? clientMinute.cell() : clientMinute.cell;
+      window = takeMinute(cell, clientMinute.limit, Math.floor(this.now() / 60_000));
+      if (window < 0) return { entry, scope: 'client-minute', limit: clientMinute.limit };
+    }
+    if (tournament && !takeCount(tournament)) {
+      if (cell) giveBackMinute(cell, window);
+      return { entry, scope: 'tournament', limit: tournament.limit };
+    }
+    this.inGame++;
+    return null;
+  }
+}

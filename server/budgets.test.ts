@@ -1,0 +1,182 @@
+/**
+ * Bots that call a server elsewhere, as a server's clients meet them: an llm entry whose model
+ * server refuses the operator's key (401, its body quoting the key), an llm entry whose model
+ * answers garbage, and http entries at a fake bot that counts what it is sent, all on
+ * 127.0.0.1. No answer names the model, the server's address, the key or the provider's words;
+ * the operator's log does; every budget holds exactly, and one client's spending leaves
+ * another's budget whole.
+ */
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CzechPubEnv } from '../env/env.ts';
+import { buildServer } from './app.ts';
+
+const KEY_ENV = 'BUDGET_TEST_API_KEY';
+const KEY = 'sk-budget-test-never-show-5c1d';
+const MODEL = 'secret-model-7b-operator';
+const PROVIDER = 'Incorrect API key provided';
+
+let fake: FastifyInstance;
+let fakeBase = '';
+let app: FastifyInstance;
+const calls = { refusing: 0, garbage: 0, act: 0, tiny: 0 };
+const logged: string[] = [];
+/** Every answer's body a client received, to search for what it must not see. */
+const answers: string[] = [];
+
+beforeAll(async () => {
+  fake = Fastify();
+  fake.post('/refusing/v1/chat/completions', async (_req, reply) => {
+    calls.refusing++;
+    return reply.code(401).send({ error: { message: `${PROVIDER}: ${KEY}. You can find your API key at ${fakeBase}.`, type: 'invalid_request_error', code: 'invalid_api_key' } });
+  });
+  fake.post('/garbage/v1/chat/completions', async () => {
+    calls.garbage++;
+    return { id: 'x', object: 'chat.completion', created: 0, model: MODEL, choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'I would rather have a beer' } }] };
+  });
+  const bot = (counter: 'act' | 'tiny') => async (req: { body: unknown }) => {
+    calls[counter]++;
+    return { action: (req.body as { legalActions: number[] }).legalActions[0] };
+  };
+  fake.post('/act', bot('act'));
+  fake.post('/act-tiny', bot('tiny'));
+  fakeBase = await fake.listen({ host: '127.0.0.1', port: 0 });
+  process.env[KEY_ENV] = KEY;
+  app = await buildServer({
+    rateLimit: 0,
+    jobWorkers: 2,
+    log: (line) => logged.push(line),
+    config: {
+      bots: {
+        gpt: { agent: `llm:${MODEL}:baseUrl=${fakeBase}/refusing/v1:apiKeyEnv=${KEY_ENV}:maxRetries=0:timeoutMs=5000` },
+        chatty: { agent: `llm:${MODEL}:baseUrl=${fakeBase}/garbage/v1:apiKeyEnv=${KEY_ENV}:maxRetries=0`, budget: { perGame: 12 } },
+        relay: { agent: `http:${fakeBase}/act`, budget: { perGame: 1000, perTournament: 400, perClientMinute: 100_000 } },
+        tiny: { agent: `http:${fakeBase}/act-tiny`, budget: { perClientMinute: 10 } },
+      },
+    },
+  });
+});
+
+afterAll(async () => {
+  await app?.close();
+  await fake.close();
+  delete process.env[KEY_ENV];
+});
+
+async function call(method: 'GET' | 'POST', url: string, o: { body?: unknown; token?: string; client?: string } = {}) {
+  const res = await app.inject({
+    method, url, payload: o.body as object | undefined, remoteAddress: o.client ?? '10.0.0.1',
+    headers: o.token ? { authorization: `Bearer ${o.token}` } : {},
+  });
+  answers.push(res.body);
+  return { status: res.statusCode, body: res.json() as Record<string, any> };
+}
+
+/** A game of bot seats only: it is over when POST answers; its replay. */
+async function botGame(seats: string[], client?: string) {
+  const g = await call('POST', '/v1/games', { body: { seats, seed: `budget/${seats.join(',')}` }, client });
+  expect(g.status).toBe(201);
+  const replay = await call('GET', `/v1/games/${g.body.id}/replay`, { token: g.body.watchToken, client });
+  expect(replay.status).toBe(200);
+  return replay.body as { faults: { step: number; seat: number; reason: string }[]; actions: number[] };
+}
+
+async function finishedJob(body: unknown, client?: string) {
+  const started = await call('POST', '/v1/tournaments', { body, client });
+  expect(started.status).toBe(202);
+  for (let i = 0; i < 600; i++) {
+    const job = await call('GET', `/v1/tournaments/${started.body.id}`, { client });
+    if (job.body.status !== 'running') return job.body;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('the tournament did not end in 30 s');
+}
+
+/** Within the same minute for the next few seconds: the per-minute window must not turn over mid-test. */
+async function awayFromMinuteEdge() {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < 8000) await new Promise((r) => setTimeout(r, left + 50));
+}
+
+function position() {
+  const env = new CzechPubEnv({ seed: 'budget-view', players: 4 });
+  for (let i = 0; i < 9 || env.legalActions().length < 2; i++) env.step(env.legalActions()[0]);
+  return { view: JSON.parse(JSON.stringify(env.view(env.currentPlayer))), legalActions: env.legalActions() };
+}
+
+describe('bots that call a server elsewhere', () => {
+  it('a tournament whose model server refuses the key stops, naming only the entry and the kind of failure', async () => {
+    const job = await finishedJob({ agents: ['gpt', 'random'], games: 200, seed: 1 });
+    expect(job.status).toBe('failed');
+    expect(job.error).toBe("bot 'gpt': the model server refused the request (authentication)");
+    expect(job.summary.stoppedBy).toBe(job.error);
+    expect(job.summary.complete).toBe(false);
+    expect(job.leaderboard).toMatch(/^# Czech Pub tournament/);
+    // Five decisions in a row failed (maxFaultStreak), one request each (401 is not retried), in
+    // the worker that stopped it; the other worker's agent, stopped with it, had sent at most as many.
+    expect(calls.refusing).toBeGreaterThanOrEqual(5);
+    expect(calls.refusing).toBeLessThanOrEqual(10);
+    expect(logged.join('\n')).toContain(PROVIDER);
+    expect(logged.join('\n')).toContain(MODEL);
+  }, 60_000);
+
+  it('a live game with that bot records the same fault, and stops asking the server once it is known broken', async () => {
+    const before = calls.refusing;
+    const { faults } = await botGame(['gpt', 'random', 'random']);
+    // In one game, one agent: exactly the streak.
+    expect(calls.refusing - before).toBe(5);
+    expect(faults.length).toBeGreaterThan(1);
+    expect(faults.every((f) => f.seat === 0 && f.reason === "bot 'gpt': the model server refused the request (authentication)")).toBe(true);
+  });
+
+  it('a game of six llm seats makes at most perGame calls per seat (corrections count), then each seat plays its fallback', async () => {
+    const { faults } = await botGame(Array(6).fill('chatty'));
+    expect(calls.garbage).toBe(6 * 12);
+    expect(new Set(faults.map((f) => f.seat))).toEqual(new Set([0, 1, 2, 3, 4, 5]));
+    expect(new Set(faults.map((f) => f.reason))).toEqual(new Set(["bot 'chatty' reached its per-game budget of 12 calls (a seat's calls in one game)"]));
+  });
+
+  it('a 20,000-game tournament on two worker threads makes exactly perTournament calls, then stops keeping its finished games', async () => {
+    const job = await finishedJob({ agents: ['relay', 'random'], games: 20_000, seed: 2 });
+    // 400 taken; the worker that did not stop the run may have had one of them on its way when it was stopped.
+    expect(calls.act).toBeLessThanOrEqual(400);
+    expect(calls.act).toBeGreaterThanOrEqual(399);
+    expect(job.status).toBe('failed');
+    expect(job.error).toBe("bot 'relay' reached its per-tournament budget of 400 calls");
+    expect(job.done).toBeGreaterThan(0);
+    expect(job.summary.games).toBe(job.done);
+    // A new tournament has a budget of its own.
+    const spent = calls.act;
+    const again = await finishedJob({ agents: ['relay', 'random'], games: 2, seed: 3 });
+    expect(again.status).toBe('done');
+    expect(calls.act).toBeGreaterThan(spent);
+  }, 60_000);
+
+  it("one client's games and act requests share its minute budget; another client's is whole", async () => {
+    await awayFromMinuteEdge();
+    const a = await botGame(['tiny', 'random'], '10.0.0.21');
+    expect(calls.tiny).toBe(10);
+    expect(a.faults[0].reason).toBe("bot 'tiny' reached its budget of 10 calls a minute per client");
+    const a2 = await botGame(['tiny', 'random', 'random'], '10.0.0.21');
+    expect(calls.tiny).toBe(10);
+    expect(a2.faults.length).toBeGreaterThan(0);
+    const act = await call('POST', '/v1/bots/tiny/act', { body: position(), client: '10.0.0.21' });
+    expect(act.status).toBe(429);
+    expect(act.body.error).toBe("bot 'tiny' reached its budget of 10 calls a minute per client");
+    const b = await call('POST', '/v1/bots/tiny/act', { body: position(), client: '10.0.0.22' });
+    expect(b.status).toBe(200);
+    expect(calls.tiny).toBe(11);
+    const bGame = await botGame(['tiny', 'random'], '10.0.0.22');
+    expect(calls.tiny).toBe(20);
+    expect(bGame.faults.length).toBeGreaterThan(0);
+  });
+
+  it('no answer holds the model, the server, the key or its variable, or the provider\'s words', async () => {
+    await call('GET', '/v1/bots');
+    expect(answers.length).toBeGreaterThan(20);
+    const host = new URL(fakeBase).host;
+    for (const text of answers) {
+      for (const secret of [MODEL, host, KEY, KEY_ENV, PROVIDER, '/refusing', '/act-tiny']) expect(text).not.toContain(secret);
+    }
+  });
+});

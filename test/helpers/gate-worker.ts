@@ -1,0 +1,14 @@
+/**
+ * A worker thread that asks one gate (agents/outside-calls.ts) `tries` times, all threads at
+ * once: each says it is ready and waits on the shared `go` flag. Posts how many calls it was allowed.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { Gate, type GateSpec } from '../../agents/outside-calls.ts';
+
+const { spec, tries, go } = workerData as { spec: GateSpec; tries: number; go: Int32Array };
+const gate = new Gate(spec);
+parentPort!.postMessage('ready');
+Atomics.wait(go, 0, 0);
+let allowed = 0;
+for (let i = 0; i < tries; i++) if (gate.take() === null) allowed++;
+parentPort!.postMessage(allowed);

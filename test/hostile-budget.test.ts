@@ -1,0 +1,206 @@
+/**
+ * The server as a hostile client meets it when the operator fields bots that call out, the
+ * manner of hostile.test.ts: a real server in a child process with its own config, holding an
+ * llm entry whose key the model server refuses (401, its body quoting the key), an llm entry
+ * whose model answers garbage and an http entry, all at fakes on 127.0.0.1 that count what
+ * they are sent; no budget is set, so the defaults hold (config.ts DEFAULT_BUDGET). After
+ * each row: the status and message are the expected ones, nothing the operator holds (the
+ * model's name, the servers' addresses, the key, its variable, the provider's words) is in
+ * any answer, the outside servers were sent no more than the budgets allow, and another
+ * client still gets its bots' calls and a prompt GET /v1/bots. The operator's stderr has
+ * what the clients were not told.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const BIN = fileURLToPath(new URL('../bin/czech-pub.js', import.meta.url));
+const KEY_ENV = 'HOSTILE_BUDGET_API_KEY';
+const KEY = 'sk-operator-key-never-shown-a83b';
+const MODEL = 'operator-model-x-9000';
+const PROVIDER = 'Incorrect API key provided';
+/** config.ts DEFAULT_BUDGET, which the config below leaves in force. */
+const PER_GAME = 200;
+const PER_CLIENT_MINUTE = 300;
+
+let child: ChildProcess;
+let base = '';
+let work = '';
+let stderr = '';
+let fake: http.Server;
+let fakeBase = '';
+const sent = { refusing: 0, garbage: 0, bot: 0 };
+
+interface Answer { status: number; text: string; body: Record<string, any> | null; ms: number }
+
+function request(method: string, p: string, body?: unknown, o: { token?: string; local?: string } = {}): Promise<Answer> {
+  const t0 = performance.now();
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = http.request(base + p, {
+      method, localAddress: o.local, agent: false,
+      headers: { ...(payload !== undefined ? { 'content-type': 'application/json' } : {}), ...(o.token ? { authorization: `Bearer ${o.token}` } : {}) },
+    }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d) => (text += d));
+      res.on('end', () => {
+        let parsed: Record<string, any> | null = null;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          parsed = null;
+        }
+        resolve({ status: res.statusCode ?? 0, text, body: parsed, ms: performance.now() - t0 });
+      });
+    });
+    req.on('error', reject);
+    req.setTimeout(30_000, () => req.destroy(new Error(`${method} ${p}: no answer in 30 s`)));
+    req.end(payload);
+  });
+}
+
+/** The fakes: a model server refusing the key, one answering garbage, a bot playing the first legal action. */
+function fakeServer(): http.Server {
+  return http.createServer((req, res) => {
+    let text = '';
+    req.on('data', (d) => (text += d));
+    req.on('end', () => {
+      const reply = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      if (req.url === '/refusing/v1/chat/completions') {
+        sent.refusing++;
+        reply(401, { error: { message: `${PROVIDER}: ${KEY}. Find your key at ${fakeBase}.`, code: 'invalid_api_key' } });
+      } else if (req.url === '/garbage/v1/chat/completions') {
+        sent.garbage++;
+        reply(200, { id: 'x', object: 'chat.completion', created: 0, model: MODEL, choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'no idea, sorry' } }] });
+      } else if (req.url === '/bot/act') {
+        sent.bot++;
+        reply(200, { action: (JSON.parse(text) as { legalActions: number[] }).legalActions[0] });
+      } else {
+        reply(404, {});
+      }
+    });
+  });
+}
+
+beforeAll(async () => {
+  fake = fakeServer();
+  await new Promise<void>((r) => fake.listen(0, '127.0.0.1', r));
+  fakeBase = `http://127.0.0.1:${(fake.address() as { port: number }).port}`;
+  work = fs.mkdtempSync(path.join(os.tmpdir(), 'czech-pub-budget-'));
+  const config = {
+    bots: {
+      gpt: { agent: `llm:${MODEL}:baseUrl=${fakeBase}/refusing/v1:apiKeyEnv=${KEY_ENV}:maxRetries=0:timeoutMs=5000`, description: 'a model' },
+      chatty: { agent: `llm:${MODEL}:baseUrl=${fakeBase}/garbage/v1:apiKeyEnv=${KEY_ENV}:maxRetries=0:timeoutMs=5000`, description: 'another model' },
+      relay: { agent: `http:${fakeBase}/bot/act:timeoutMs=5000`, description: 'a bot elsewhere' },
+    },
+    limits: { maxJobsPerClient: 1, maxJobGames: 20_000 },
+  };
+  fs.writeFileSync(path.join(work, 'config.json'), JSON.stringify(config));
+  child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--config', 'config.json', '--rate-limit', '0'], {
+    cwd: work, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, [KEY_ENV]: KEY },
+  });
+  base = await new Promise<string>((resolve, reject) => {
+    child.stderr!.on('data', (d: Buffer) => {
+      stderr += d;
+      const m = /listening on (http:\/\/\S+)/.exec(stderr);
+      if (m) resolve(m[1]);
+    });
+    child.on('exit', (code) => reject(new Error(`the server exited (${code}): ${stderr}`)));
+  });
+}, 60_000);
+
+afterAll(async () => {
+  child?.kill('SIGKILL');
+  await new Promise<void>((r) => fake.close(() => r()));
+  fs.rmSync(work, { recursive: true, force: true });
+});
+
+/** Waits for the next minute when this one ends within 15 s: a row's per-minute count must not turn over mid-row. */
+async function awayFromMinuteEdge() {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < 15_000) await new Promise((r) => setTimeout(r, left + 100));
+}
+
+/** Polls a job until it has ended; every answer is returned for the secrecy checks. */
+async function ended(id: string, local: string): Promise<Answer> {
+  for (let i = 0; i < 600; i++) {
+    const r = await request('GET', `/v1/tournaments/${id}`, undefined, { local });
+    if (r.body?.status !== 'running') return r;
+    await new Promise((res) => setTimeout(res, 100));
+  }
+  throw new Error('the tournament did not end in 60 s');
+}
+
+/** A game of bot seats, over when POST answers, and its replay. */
+async function botGame(seats: string[], local: string): Promise<[Answer, Answer]> {
+  const g = await request('POST', '/v1/games', { seats }, { local });
+  const replay = g.status === 201 ? await request('GET', `/v1/games/${g.body!.id}/replay`, undefined, { token: g.body!.watchToken, local }) : g;
+  return [g, replay];
+}
+
+type Row = [string, (local: string) => Promise<Answer[]>, number, RegExp, (before: typeof sent) => void];
+
+describe('a hostile client against bots that call out', () => {
+  it('gets nothing of the operator, spends no more than the budgets, and leaves other clients theirs', async () => {
+    const rows: Row[] = [
+      ['tournament of an llm entry whose key is wrong', async (local) => {
+        const started = await request('POST', '/v1/tournaments', { agents: ['gpt', 'random'], games: 1000 }, { local });
+        return [started, await ended(started.body!.id, local)];
+      }, 202, /^bot 'gpt': the model server refused the request \(authentication\)$/, (before) => {
+        expect(sent.refusing - before.refusing).toBe(5); // the fault streak, one request a decision
+      }],
+      // Six seats asking three times a decision (two corrections) reach the client's minute before any seat its game.
+      ['one anonymous game of six llm seats', async (local) => botGame(Array(6).fill('chatty'), local),
+        201, /^bot 'chatty' reached its budget of 300 calls a minute per client$/, (before) => {
+          expect(sent.garbage - before.garbage).toBe(PER_CLIENT_MINUTE);
+        }],
+      ['20,000-game tournament of an llm entry', async (local) => {
+        const started = await request('POST', '/v1/tournaments', { agents: ['chatty', 'random'], games: 20_000 }, { local });
+        return [started, await ended(started.body!.id, local)];
+      }, 202, /^bot 'chatty' reached its (per-game budget of 200|budget of 300 calls a minute per client)/, (before) => {
+        // A seat's game may end under its 200; the client's minute then stops the next.
+        expect(sent.garbage - before.garbage).toBeLessThanOrEqual(PER_CLIENT_MINUTE);
+      }],
+      ['20,000-game tournament of an http entry', async (local) => {
+        const started = await request('POST', '/v1/tournaments', { agents: ['relay', 'random'], games: 20_000 }, { local });
+        return [started, await ended(started.body!.id, local)];
+      }, 202, /^bot 'relay' reached its budget of 300 calls a minute per client$/, (before) => {
+        expect(sent.bot - before.bot).toBe(PER_CLIENT_MINUTE);
+      }],
+    ];
+    let n = 0;
+    for (const [name, send, status, message, spent] of rows) {
+      const local = `127.0.0.${20 + n++}`;
+      await awayFromMinuteEdge();
+      const before = { ...sent };
+      const answers = await send(local);
+      expect(answers[0].status, `${name}: ${answers[0].text.slice(0, 300)}`).toBe(status);
+      const last = answers.at(-1)!.body!;
+      const told = last.error ?? last.faults?.[0]?.reason;
+      expect(told, name).toMatch(message);
+      spent(before);
+      for (const a of answers) {
+        for (const secret of [MODEL, fakeBase, '127.0.0.1:', KEY, KEY_ENV, PROVIDER, '/refusing', '/garbage', '/bot/act']) expect(a.text, `${name}: ${secret}`).not.toContain(secret);
+      }
+      // Another client: its bots still call out, and the server answers promptly.
+      const other = `127.0.0.${60 + n}`;
+      const b0 = sent.bot;
+      const [, replay] = await botGame(['relay', 'random'], other);
+      expect(replay.status, name).toBe(200);
+      expect(replay.body!.faults, name).toEqual([]);
+      expect(sent.bot - b0, name).toBeGreaterThan(0);
+      const bots = await request('GET', '/v1/bots', undefined, { local: other });
+      expect(bots.status, name).toBe(200);
+      expect(bots.ms, name).toBeLessThan(1000);
+      expect(bots.text).not.toContain(fakeBase);
+    }
+    // The operator was told what the clients were not.
+    expect(stderr).toContain(PROVIDER);
+    expect(stderr).toContain(MODEL);
+  }, 240_000);
+});
