@@ -295,8 +295,8 @@ describe('czech-pub llm-bench', () => {
   });
 
   it('stops a run whose server fails every decision, keeping and reporting the finished games', async () => {
-    // Good answers for the first 40 requests (the preflight and a few games), then refusals.
-    script = (k, legal) => (k < 40 ? { content: JSON.stringify({ action: legal[0] }) } : { status: 400 });
+    // Good answers for the first 120 requests (the preflight and a few games), then refusals.
+    script = (k, legal) => (k < 120 ? { content: JSON.stringify({ action: legal[0] }) } : { status: 400 });
     served = 0;
     const io = bufferIo();
     const code = await main(['llm-bench', '--model', 'fake-model', '--base-url', base, '--players', '3', '--games', '30', '--opponents', 'random', '--concurrency', '1', '--json'], io);
@@ -311,7 +311,7 @@ describe('czech-pub llm-bench', () => {
     expect(err).toMatch(/model faults: 5 × llm:fake-model: 400 scripted 400/);
     expect(err).toMatch(/stopped after \d+ of 30 games/);
     // Nothing was sent after the stop: five failed decisions, one request each.
-    expect(served).toBe(45);
+    expect(served).toBe(125);
   });
 
   it('marks a model whose decisions fell back too often INVALID in every table, and exits 1 unless --allow-fallbacks', async () => {
@@ -380,9 +380,9 @@ describe('czech-pub llm-bench', () => {
       const legal = legalIds(req.body as Body);
       return { id: 'x', object: 'chat.completion', created: 0, model: 'fake', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: JSON.stringify({ action: legal[0] ?? 0 }) } }] };
     });
-    // The server stops after its 40th answer: every later connection is refused.
+    // The server stops after its 120th answer: every later connection is refused.
     own.addHook('onResponse', async () => {
-      if (calls === 40) void own.close();
+      if (calls === 120) void own.close();
     });
     const url = `${await own.listen({ host: '127.0.0.1', port: 0 })}/v1`;
     const io = bufferIo();
