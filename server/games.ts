@@ -322,7 +322,7 @@ export class GameStore {
         try {
           a = 'agent' in bot
             ? await bot.agent.act(new EnvObservation(env, seat, legal))
-            : await this.pool!.decide({ game: game.id, seat, spec: bot.pooled, start: game.starts[seat], config: env.config, actions: env.actions, legal });
+            : await this.pool!.decide({ game: game.id, client: game.client, seat, spec: bot.pooled, start: game.starts[seat], config: env.config, actions: env.actions, legal });
         } catch (e) {
           // A failing bot must not stop the game: its seat plays the first legal action, recorded.
           a = legal[0];
