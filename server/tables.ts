@@ -54,10 +54,10 @@ export function tableRoutes(app: FastifyInstance, store: GameStore): void {
     schema: {
       params: idParams,
       body: z.object({ seat: z.number().int().min(0).max(5).optional().describe('An open seat; default: the first open one.') }).strict(),
-      description: "Takes an open seat: its token, handed out once. Anyone may join a lobby game; that is what an open seat is for.",
+      description: "Takes an open seat: its token, handed out once. Anyone may join a lobby game; that is what an open seat is for (a client holds at most maxJoinedSeatsPerClient such seats in games in progress: 429).",
       response: { 200: z.object({ seat: z.number().int(), token: z.string() }), ...S.errors(400, 404, 409, 429) },
     },
-  }, async (req) => store.join(store.get(req.params.id), req.body.seat));
+  }, async (req) => store.join(store.get(req.params.id), req.body.seat, req.ip));
 
   typed.get('/v1/games/:id/preview', {
     schema: {
