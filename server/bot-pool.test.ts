@@ -92,8 +92,8 @@ describe('bot worker pool', () => {
 });
 
 describe('bot worker pool: scheduling', () => {
-  const timed = (decisionMs: number) => {
-    const p = new BotPool({ workers: 1, decisionMs, memoryMb: 128, maxQueued: 100, module: new URL('../test/helpers/timed-worker.ts', import.meta.url) });
+  const timed = (decisionMs: number, turnMs?: number) => {
+    const p = new BotPool({ workers: 1, decisionMs, turnMs, memoryMb: 128, maxQueued: 100, module: new URL('../test/helpers/timed-worker.ts', import.meta.url) });
     pools.push(p);
     return p;
   };
@@ -104,7 +104,7 @@ describe('bot worker pool: scheduling', () => {
   const warm = (p: BotPool) => p.warm();
 
   it('serves clients in turn: one client\'s backlog delays another\'s decision by at most the one running', async () => {
-    const p = timed(60_000);
+    const p = timed(60_000, 1); // every turn one decision
     await warm(p);
     const order: string[] = [];
     const send = (client: string, k: number) => p.decide(decision(client, 'stubborn:20')).then(() => order.push(`${client}${k}`));
@@ -112,6 +112,34 @@ describe('bot worker pool: scheduling', () => {
     all.push(send('b', 1), send('b', 2));
     await Promise.all(all);
     expect(order).toEqual(['a1', 'b1', 'a2', 'b2', 'a3', 'a4', 'a5', 'a6']);
+  }, 30_000);
+
+  it("gives a client's decisions in a row one turn, at most one budget of worker time, while another client keeps the worker busy", async () => {
+    const p = timed(1000);
+    await warm(p);
+    const order: string[] = [];
+    let flooding = true;
+    let h = 0;
+    const heavy = async (): Promise<void> => {
+      while (flooding) {
+        const k = ++h;
+        await p.decide(decision('h', 'obedient:400', `h${k % 3}`)).catch(() => undefined);
+        order.push(`h${k}`);
+      }
+    };
+    const floods = [heavy(), heavy()];
+    await new Promise((r) => setTimeout(r, 100));
+    const t0 = performance.now();
+    for (const k of [1, 2, 3]) {
+      await p.decide(decision('l', 'obedient:5', 'l'));
+      order.push(`l${k}`);
+    }
+    const waited = performance.now() - t0;
+    flooding = false;
+    await Promise.all(floods);
+    const at = order.indexOf('l1');
+    expect(order.slice(at, at + 3)).toEqual(['l1', 'l2', 'l3']);
+    expect(waited).toBeLessThan(1000 + 200);
   }, 30_000);
 
   it('counts the time a decision waits against its budget: a running one is told only what is left', async () => {

@@ -3,11 +3,15 @@
  * and a time limit per decision. A game's seats always go to the same worker, which keeps
  * their agents between decisions, so a bot plays exactly as it would in this thread.
  *
- * Fair across clients: each decision carries its game's client, and a worker takes the next
- * decision from its clients in turn (round robin), one decision running per worker. So a
- * decision waits for at most the one running on its worker and one decision of each other
- * client with decisions queued there: against any number of games of one other client, at
- * most one decision budget (`decisionMs`).
+ * Fair across clients: each decision carries its game's client, and a worker serves its
+ * clients in turns (round robin, the client served least recently first), one decision
+ * running at a time. A turn is one decision, and that client's next ones while the turn has
+ * used less than `turnMs` (default decisionMs) of worker time; while others wait, a search in
+ * the turn is told only what the turn has left. So a decision waits for at most the turn in
+ * progress on its worker and one turn of each other client with decisions queued there, each
+ * at most one decision budget: against any number of games of one other client, at most one
+ * decision budget (`decisionMs`). A light bot's decisions in a row (a turn of the game) go
+ * together: the worker keeps the turn's place LINGER_MS for the game's next decision.
  *
  * The budget runs from when a decision is queued, not when it starts: one whose deadline
  * passes while queued fails without running; a running one gets what is left, and is told
@@ -43,6 +47,8 @@ export interface PoolOptions {
   decisionMs: number;
   memoryMb: number;
   maxQueued: number;
+  /** Worker time one client's turn may use while other clients wait (default: decisionMs). */
+  turnMs?: number;
   /** The worker module (tests swap in their own). */
   module?: URL;
 }
@@ -76,7 +82,15 @@ interface Pending {
   reject: (e: Error) => void;
   /** Fails it at its deadline while it waits. */
   expiry: NodeJS.Timeout | null;
+  /** When it started running (performance.now()), and the most of the turn it may use (ms). */
+  started: number;
+  cap: number;
 }
+
+/** How long a worker keeps a turn's place for the next decision of the game it just played (it comes back within a millisecond or so). */
+const LINGER_MS = 10;
+/** A turn with less than this left ends: a search told less would hardly search. */
+const MIN_TURN_LEFT_MS = 50;
 
 class Slot {
   worker: Worker | null = null;
@@ -92,15 +106,27 @@ class Slot {
    */
   private readonly served = new Map<string, number>();
   private starts = 0;
+  /** The client whose turn it is on this worker, and the worker time its turn has used (ms). */
+  private turn: { client: string; used: number } | null = null;
+  /** Until when the worker keeps the turn's client's place for its game's next decision. */
+  private lingerUntil = 0;
+  private linger: NodeJS.Timeout | null = null;
+  private readonly turnMs: number;
   /** Workers stopped for a decision over time or that died. */
   restarts = 0;
-  constructor(private readonly pool: BotPool, private readonly o: PoolOptions) {}
+  constructor(private readonly pool: BotPool, private readonly o: PoolOptions) {
+    this.turnMs = o.turnMs ?? o.decisionMs;
+  }
 
   enqueue(p: Pending): void {
     const q = this.queues.get(p.client);
     if (q) q.push(p);
     else this.queues.set(p.client, [p]);
     p.expiry = setTimeout(() => this.expire(p), Math.max(0, p.deadline - performance.now()));
+    if (this.linger && this.turn?.client === p.client) {
+      clearTimeout(this.linger);
+      this.linger = null;
+    }
     this.pump();
   }
 
@@ -125,7 +151,7 @@ class Slot {
     q!.splice(i, 1);
     if (q!.length === 0) {
       this.queues.delete(p.client);
-      if (this.current?.client !== p.client) this.served.delete(p.client);
+      if (this.current?.client !== p.client && this.turn?.client !== p.client) this.served.delete(p.client);
     }
     this.fail(p, e);
   }
@@ -149,28 +175,71 @@ class Slot {
     for (const q of [...this.queues.values()]) for (const p of q.filter((x) => x.game === game)) this.remove(p, dropped());
   }
 
-  /** The next decision in the round robin: the oldest of the client served least recently. */
-  private next(): Pending | null {
-    while (this.queues.size > 0) {
-      let client = '';
-      let q: Pending[] = [];
-      let when = Infinity;
-      for (const [c, cq] of this.queues) {
-        const w = this.served.get(c) ?? -1;
-        if (w < when) [client, q, when] = [c, cq, w];
-      }
+  /** `client`'s oldest decision that can still run (the others are failed on the way), or null. */
+  private take(client: string): Pending | null {
+    const q = this.queues.get(client);
+    while (q && q.length > 0) {
       const p = q.shift()!;
       if (q.length === 0) this.queues.delete(client);
       if (p.expiry) clearTimeout(p.expiry);
       p.expiry = null;
       const e = !p.wanted() ? dropped() : performance.now() >= p.deadline ? this.waitedOut() : null;
-      if (!e) {
-        this.served.set(client, this.starts++);
-        return p;
-      }
-      if (q.length === 0) this.served.delete(client);
+      if (!e) return p;
       this.pool.queued--;
       p.reject(e);
+    }
+    return null;
+  }
+
+  private othersWaiting(client: string): boolean {
+    for (const c of this.queues.keys()) if (c !== client) return true;
+    return false;
+  }
+
+  /**
+   * The next decision: the client whose turn it is goes on while its turn has time left
+   * (waiting LINGER_MS for the next decision of a game it just played), then the client served
+   * least recently (one new to the queue first) starts a turn.
+   */
+  private next(): Pending | null {
+    const t = this.turn;
+    if (t) {
+      const others = this.othersWaiting(t.client);
+      if (!others) t.used = 0; // nobody waits: its turn starts afresh
+      const rest = this.turnMs - t.used;
+      if (rest >= MIN_TURN_LEFT_MS) {
+        const p = this.take(t.client);
+        if (p) {
+          p.cap = others ? rest : Infinity;
+          return p;
+        }
+        if (others && performance.now() < this.lingerUntil) {
+          this.linger ??= setTimeout(() => {
+            this.linger = null;
+            this.pump();
+          }, Math.max(0, this.lingerUntil - performance.now()));
+          return null;
+        }
+      }
+      this.turn = null;
+      if (!this.queues.has(t.client)) this.served.delete(t.client);
+    }
+    while (this.queues.size > 0) {
+      let client = '';
+      let when = Infinity;
+      for (const c of this.queues.keys()) {
+        const w = this.served.get(c) ?? -1;
+        if (w < when) [client, when] = [c, w];
+      }
+      const p = this.take(client);
+      if (!p) {
+        this.served.delete(client);
+        continue;
+      }
+      this.served.set(client, this.starts++);
+      this.turn = { client, used: 0 };
+      p.cap = Infinity;
+      return p;
     }
     return null;
   }
@@ -227,7 +296,9 @@ class Slot {
 
   private finish(): void {
     if (!this.current) return;
-    if (!this.queues.has(this.current.client)) this.served.delete(this.current.client);
+    const now = performance.now();
+    if (this.turn?.client === this.current.client) this.turn.used += now - this.current.started;
+    this.lingerUntil = now + LINGER_MS;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.current = null;
@@ -237,17 +308,20 @@ class Slot {
   private pump(): void {
     if (this.current || this.queues.size === 0 || this.pool.closed) return;
     if (!this.worker) this.start();
-    if (!this.ready) return;
+    if (!this.ready || this.linger) return;
     const p = this.next();
     if (!p) return;
     this.current = p;
-    const left = p.deadline - performance.now();
+    p.started = performance.now();
+    const left = p.deadline - p.started;
     this.timer = setTimeout(() => this.replace(`over the ${this.o.decisionMs} ms decision limit`), Math.max(0, left));
-    this.worker!.postMessage({ ...p.request, timeLeftMs: searchTimeMs(left) } satisfies PoolRequest);
+    // Within a turn other clients wait on, a search gets only what the turn has left.
+    this.worker!.postMessage({ ...p.request, timeLeftMs: searchTimeMs(Math.min(left, p.cap)) } satisfies PoolRequest);
   }
 
   close(): void {
     if (this.timer) clearTimeout(this.timer);
+    if (this.linger) clearTimeout(this.linger);
     const w = this.worker;
     this.worker = null;
     if (w) void w.terminate();
@@ -284,7 +358,7 @@ export class BotPool {
     const id = ++this.nextId;
     return new Promise<number>((resolve, reject) => {
       this.slotOf(d.game).enqueue({
-        id, resolve, reject, client: d.client, game: d.game, deadline: performance.now() + this.o.decisionMs, wanted: d.wanted ?? (() => true), expiry: null,
+        id, resolve, reject, client: d.client, game: d.game, deadline: performance.now() + this.o.decisionMs, wanted: d.wanted ?? (() => true), expiry: null, started: 0, cap: Infinity,
         request: { type: 'decide', id, key: `${d.game}/${d.seat}`, spec: d.spec, start: d.start, config: d.config, actions: [...d.actions], seat: d.seat, legal: [...d.legal], timeLeftMs: this.o.decisionMs },
       });
     });
