@@ -45,6 +45,11 @@ export interface GameStart {
   ruleset?: Ruleset;
 }
 
+/** A decision's time limit, set by a caller that stops waiting past it (the server's bot workers). */
+export interface DecisionBudget {
+  timeLeftMs: number;
+}
+
 export interface Agent {
   /** The spec string that made this agent, e.g. `ismcts:iterations=500`. */
   readonly spec: string;
@@ -64,7 +69,8 @@ export interface Agent {
   readonly clairvoyant?: true;
   /** Called before each game. */
   reset?(game: GameStart): void;
-  act(obs: AgentObservation): number | Promise<number>;
+  /** `budget`: the time this decision may still take; an agent that can stop early (a search) answers within it. */
+  act(obs: AgentObservation, budget?: DecisionBudget): number | Promise<number>;
   /** Usage since the last call (model calls, tokens, faults), for agents that have any: read after each game. */
   takeUsage?(): AgentUsage | null;
   /**

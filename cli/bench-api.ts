@@ -7,10 +7,18 @@
  * seat, three random bots) as fast as they can, and GET /v1/bots again while the catalogue's
  * heavy bots, at the most expensive options it allows, play many games at once. Each part
  * reports requests/s and latency percentiles.
+ *
+ * Two parts measure one client's effect on another (each client its own loopback address,
+ * as the server keys clients by address): a victim playing a remote seat against an `ismcts`
+ * seat, alone and then while another client floods the bot workers with the heaviest
+ * catalogue bots (target: move p99 within the solo p99 plus one decision budget, which the
+ * bench shortens to BENCH_DECISION_MS); and GET /v1/bots while another client keeps 16
+ * creates of six `ppo` seats in flight (target: p99 under 50 ms).
  */
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,7 +36,11 @@ GET /v1/bots (the reference), POST /v1/bots/random/act, POST /v1/bots/heuristic/
 clients playing remote games (GET view, POST action, until the game ends), and GET /v1/bots
 while C/5 clients keep games of the heaviest catalogue bots (at their most expensive allowed
 options) playing. Each autocannon part follows 2 s of load that is not counted. Reports
-requests/s and latency (median, p99).`,
+requests/s and latency (median, p99). Two parts with another client making trouble (each
+client its own loopback address): a victim's moves against an ismcts seat, alone and while
+the other floods the bot workers with the heaviest bots (the server's decision budget is
+shortened to 1000 ms for this); GET /v1/bots while the other keeps 16 creates of six ppo seats
+in flight. Each target is reported with pass or fail.`,
   options: {
     seconds: { type: 'int', arg: 'T', min: 1, max: 3600, default: 10, help: 'seconds per part' },
     connections: { type: 'int', arg: 'C', min: 1, max: 10_000, default: 50, help: 'connections (and remote-game clients)' },
@@ -49,7 +61,9 @@ async function startServer(): Promise<{ url: string; stop: () => void }> {
   const bin = fileURLToPath(new URL('../bin/czech-pub.js', import.meta.url));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'czech-pub-bench-'));
   const config = path.join(dir, 'config.json');
-  fs.writeFileSync(config, JSON.stringify({ limits: { maxGames: 1_000_000, maxGamesPerClient: 1_000_000, maxQueuedDecisions: 1_000_000 } }));
+  fs.writeFileSync(config, JSON.stringify({
+    limits: { maxGames: 1_000_000, maxGamesPerClient: 1_000_000, maxQueuedDecisions: 1_000_000, decisionMs: BENCH_DECISION_MS, botIdleMs: BENCH_BOT_IDLE_MS },
+  }));
   const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--rate-limit', '0', '--config', config], { stdio: ['ignore', 'ignore', 'pipe'] });
   child.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
   const url = await new Promise<string>((resolve, reject) => {
@@ -63,6 +77,14 @@ async function startServer(): Promise<{ url: string; stop: () => void }> {
   });
   return { url, stop: () => child.kill('SIGINT') };
 }
+
+/**
+ * The server's decision budget here (the default is 10 s): short, so that a flood of the
+ * heaviest bots is felt within a part of a few seconds. Said in the output.
+ */
+export const BENCH_DECISION_MS = 1000;
+/** Bots of games whose client left stop this soon (the flood's games, aborted at the end of their part). */
+const BENCH_BOT_IDLE_MS = 1000;
 
 function toPart(part: string, r: autocannon.Result): Part {
   return { part, requests: r.requests.total, requestsPerSec: r.requests.average, p50Ms: r.latency.p50, p99Ms: r.latency.p99, errors: r.errors + r.non2xx };
@@ -147,6 +169,149 @@ async function underHeavyBots(url: string, seconds: number, connections: number,
   return toPart(`GET /v1/bots while ${clients} clients play games of ${heavy.join(', ')}`, r);
 }
 
+interface Answer {
+  status: number;
+  body: Record<string, any>;
+  ms: number;
+}
+
+/**
+ * One client: requests from its own loopback source address (the server keys clients by
+ * address), on kept-alive connections. `abort` ends every request in flight.
+ */
+function loopbackClient(url: string, localAddress: string) {
+  const agent = new http.Agent({ keepAlive: true });
+  const live = new Set<http.ClientRequest>();
+  const send = (method: string, path: string, body?: unknown, token?: string) => new Promise<Answer>((resolve, reject) => {
+    const t0 = performance.now();
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const req = http.request(url + path, {
+      method, agent, localAddress,
+      headers: { ...(payload ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d) => (text += d));
+      res.on('end', () => {
+        live.delete(req);
+        let parsed: Record<string, any> = {};
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          parsed = {};
+        }
+        resolve({ status: res.statusCode ?? 0, body: parsed, ms: performance.now() - t0 });
+      });
+    });
+    live.add(req);
+    req.on('error', (e) => {
+      live.delete(req);
+      reject(e);
+    });
+    req.end(payload);
+  });
+  return {
+    send,
+    abort: () => {
+      for (const r of live) r.destroy();
+      agent.destroy();
+    },
+  };
+}
+
+/** Keeps `inFlight` creates of `seats` going from `client` until stopped; its games end when it aborts (botIdleMs). */
+function keepCreating(client: ReturnType<typeof loopbackClient>, seats: () => string[], inFlight: number) {
+  let running = true;
+  let created = 0;
+  const loop = async (k: number) => {
+    for (let n = 0; running; n++) {
+      const r = await client.send('POST', '/v1/games', { seats: seats(), seed: `flood/${k}/${n}` }).catch(() => null);
+      if (r?.status === 201) created++;
+    }
+  };
+  const loops = Array.from({ length: inFlight }, (_, k) => loop(k));
+  return {
+    get created() {
+      return created;
+    },
+    stop: async () => {
+      running = false;
+      client.abort();
+      await Promise.allSettled(loops);
+      // The server's bots of the aborted games stop botIdleMs after their client left.
+      await new Promise((r) => setTimeout(r, BENCH_BOT_IDLE_MS + 500));
+    },
+  };
+}
+
+/** A victim's moves (POST actions: the ismcts seat decides before the answer) for `seconds`; latencies in ms. */
+async function victimMoves(url: string, seconds: number, localAddress: string): Promise<{ moves: number[]; faults: number }> {
+  const me = loopbackClient(url, localAddress);
+  const moves: number[] = [];
+  let faults = 0;
+  const end = performance.now() + seconds * 1000;
+  try {
+    for (let g = 0; performance.now() < end; g++) {
+      const made = await me.send('POST', '/v1/games', { seats: ['remote', 'ismcts'], seed: `victim/${localAddress}/${g}` });
+      if (made.status !== 201) throw new Error(`the victim's game was refused: ${made.status} ${JSON.stringify(made.body)}`);
+      const token: string = made.body.tokens[0].token;
+      let v = (await me.send('GET', `/v1/games/${made.body.id}/view`, undefined, token)).body;
+      while (!v.done && performance.now() < end) {
+        const r = await me.send('POST', `/v1/games/${made.body.id}/actions`, { action: v.legalActions[0].id }, token);
+        moves.push(r.ms);
+        v = r.body;
+      }
+      if (v.done) faults += ((await me.send('GET', `/v1/games/${made.body.id}/replay`, undefined, token)).body.faults ?? []).length;
+    }
+  } finally {
+    me.abort();
+  }
+  return { moves, faults };
+}
+
+export interface Target {
+  what: string;
+  value: number;
+  limit: number;
+  pass: boolean;
+}
+
+/**
+ * The victim's move latency against an ismcts seat alone, then while another client keeps
+ * games of the heaviest bots (every seat) in flight: p99 ≤ solo p99 + one decision budget.
+ */
+async function fairness(url: string, seconds: number, heavy: string[]) {
+  await victimMoves(url, 1, '127.0.0.2'); // not counted: the bot worker starts, the search's code is compiled
+  const solo = await victimMoves(url, seconds, '127.0.0.2');
+  const flooder = keepCreating(loopbackClient(url, '127.0.0.3'), () => Array.from({ length: 6 }, (_, i) => heavy[i % heavy.length]), 8);
+  await new Promise((r) => setTimeout(r, 1000)); // the bot workers are busy by now
+  const flooded = await victimMoves(url, seconds, '127.0.0.4');
+  const floodGames = flooder.created;
+  await flooder.stop();
+  const soloP99 = percentile(solo.moves, 99);
+  const p99 = percentile(flooded.moves, 99);
+  return {
+    part: `victim's moves vs ismcts while another client floods the workers with ${heavy.join(', ')} (8 creates of 6 seats in flight)`,
+    decisionMs: BENCH_DECISION_MS,
+    decisionMsNote: `the server's decision budget is shortened to ${BENCH_DECISION_MS} ms for this bench (default 10,000)`,
+    soloMoves: solo.moves.length, soloP50Ms: percentile(solo.moves, 50), soloP99Ms: soloP99,
+    moves: flooded.moves.length, p50Ms: percentile(flooded.moves, 50), p99Ms: p99,
+    victimFaults: flooded.faults, floodGamesFinished: floodGames,
+    target: { what: 'flooded move p99 ≤ solo p99 + one decision budget (ms)', value: p99, limit: soloP99 + BENCH_DECISION_MS, pass: p99 <= soloP99 + BENCH_DECISION_MS } satisfies Target,
+  };
+}
+
+/** GET /v1/bots (autocannon, from 127.0.0.1) while another client keeps 16 creates of six ppo seats in flight. */
+async function underPpoCreates(url: string, seconds: number, connections: number): Promise<{ part: Part; target: Target }> {
+  const flooder = keepCreating(loopbackClient(url, '127.0.0.5'), () => Array(6).fill('ppo'), 16);
+  await new Promise((r) => setTimeout(r, 1000));
+  const r = await autocannon({ url: `${url}/v1/bots`, duration: seconds, connections });
+  const games = flooder.created;
+  await flooder.stop();
+  const part = toPart(`GET /v1/bots while another client keeps 16 creates of six ppo in flight (${games} games made)`, r);
+  return { part, target: { what: 'GET /v1/bots p99 under the ppo creates < 50 ms', value: part.p99Ms, limit: 50, pass: part.p99Ms < 50 } };
+}
+
 export async function benchApiCommand(args: readonly string[], io: Io): Promise<number> {
   const parsed = parseOptions(BENCH_API, args);
   if (!parsed) {
@@ -169,10 +334,27 @@ export async function benchApiCommand(args: readonly string[], io: Io): Promise<
       await cannon(server.url, '/v1/bots/heuristic/act', body, seconds, connections, 'POST /v1/bots/heuristic/act'),
       await games(server.url, seconds, connections),
     ];
+    const heavy = costliestSpecs(((await (await fetch(`${server.url}/v1/bots`)).json()) as { bots: ListedBot[] }).bots);
+    const fair = heavy.length > 0 ? await fairness(server.url, seconds, heavy) : null;
+    const ppo = await underPpoCreates(server.url, seconds, connections);
+    parts.push(ppo.part);
     const loaded = await underHeavyBots(server.url, seconds, connections, Math.max(1, Math.round(connections / 5)));
     if (loaded) parts.push(loaded);
-    if (values.json) io.out(JSON.stringify({ seconds, connections, node: process.version, parts }));
-    else for (const line of formatTable(['part', 'requests', 'requests/s', 'median ms', 'p99 ms', 'errors'], parts.map((p) => [p.part, formatNumber(p.requests), formatNumber(p.requestsPerSec), p.p50Ms.toFixed(1), p.p99Ms.toFixed(1), String(p.errors)]))) io.out(line);
+    const targets: Target[] = [...(fair ? [fair.target] : []), ppo.target];
+    if (loaded) targets.push({ what: 'GET /v1/bots p99 while clients play the heaviest bots < 50 ms', value: loaded.p99Ms, limit: 50, pass: loaded.p99Ms < 50 });
+    const act = parts.find((p) => p.part === 'POST /v1/bots/random/act')!;
+    targets.push({ what: 'POST /v1/bots/random/act p99 < 20 ms', value: act.p99Ms, limit: 20, pass: act.p99Ms < 20 });
+    if (values.json) io.out(JSON.stringify({ seconds, connections, node: process.version, parts, fairness: fair, targets }));
+    else {
+      for (const line of formatTable(['part', 'requests', 'requests/s', 'median ms', 'p99 ms', 'errors'], parts.map((p) => [p.part, formatNumber(p.requests), formatNumber(p.requestsPerSec), p.p50Ms.toFixed(1), p.p99Ms.toFixed(1), String(p.errors)]))) io.out(line);
+      if (fair) {
+        io.out('');
+        io.out(`${fair.part}: ${fair.decisionMsNote}`);
+        io.out(`  alone: ${fair.soloMoves} moves, median ${fair.soloP50Ms.toFixed(1)} ms, p99 ${fair.soloP99Ms.toFixed(1)} ms; flooded: ${fair.moves} moves, median ${fair.p50Ms.toFixed(1)} ms, p99 ${fair.p99Ms.toFixed(1)} ms, ${fair.victimFaults} faults in the victim's finished games`);
+      }
+      io.out('');
+      for (const t of targets) io.out(`${t.pass ? 'pass' : 'FAIL'}  ${t.what}: ${t.value.toFixed(1)} (limit ${t.limit.toFixed(1)})`);
+    }
     return EXIT_OK;
   } finally {
     server.stop();

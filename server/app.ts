@@ -41,7 +41,7 @@ import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { randomBytes } from 'node:crypto';
 import sjson from 'secure-json-parse';
@@ -196,6 +196,15 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
     return reply.code(status).send({ error: status === 500 ? 'internal error' : err.message });
   });
 
+  /** Aborted if the client closes its connection before its answer is sent: bots then stop playing for nobody (games.ts, botIdleMs). */
+  const clientGone = (reply: FastifyReply): AbortSignal => {
+    const gone = new AbortController();
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) gone.abort();
+    });
+    return gone.signal;
+  };
+
   /** A game any of whose tokens is shown, once it is over (a finished game has no secrets left). */
   const finishedGame = (id: string, token: string | undefined): LiveGame => {
     const game = store.get(id);
@@ -303,7 +312,7 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
   }, async (req, reply) => {
     const chosen = req.body.seed !== undefined;
     const seed = chosen ? String(req.body.seed) : secretSeed();
-    const { game, tokens } = await store.create({ seats: req.body.seats, seed, seedChosen: chosen, reward: req.body.reward ?? 'win', client: req.ip });
+    const { game, tokens } = await store.create({ seats: req.body.seats, seed, seedChosen: chosen, reward: req.body.reward ?? 'win', client: req.ip, signal: clientGone(reply) });
     return reply.code(201).send({ id: game.id, players: game.seats.length, seats: game.seats, tokens, watchToken: game.watchToken, seed: shownCommitment(game.seed) });
   });
 
@@ -319,10 +328,10 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
 
   app.post('/v1/games/:id/actions', {
     schema: { ...tokenRoute, body: z.object({ action: z.number().int().min(0) }).strict(), response: { 200: S.seatState, ...S.errors(400, 401, 403, 404, 409, 429) } },
-  }, async (req) => {
+  }, async (req, reply) => {
     const game = store.get(req.params.id);
     const seat = store.seatOf(game, bearer(req));
-    await store.act(game, seat, req.body.action);
+    await store.act(game, seat, req.body.action, clientGone(reply));
     return seatState(game, seat);
   });
 

@@ -1,7 +1,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CzechPubEnv } from '../env/env.ts';
-import { BotPool } from './bot-pool.ts';
+import { BotPool, DecisionError, searchTimeMs, type Decision } from './bot-pool.ts';
 import { Catalogue } from './catalogue.ts';
 import { GameStore } from './games.ts';
 
@@ -27,20 +27,34 @@ describe('bot worker pool', () => {
     expect(pooled.game.env.actions).toEqual(inline.game.env.actions);
   }, 120_000);
 
-  it('stops a decision over its time limit with its worker, and a fresh worker takes the next', async () => {
-    const env = new CzechPubEnv({ seed: 'pool-slow', players: 3 });
+  it('tells a search the time its decision has: it answers within the budget instead of being stopped with its worker', async () => {
+    const env = new CzechPubEnv({ seed: 'pool-slow', players: 6 });
     while (env.legalActions().length < 2) env.step(env.legalActions()[0]);
-    const d = { game: 'g', seat: env.currentPlayer, start: { seat: env.currentPlayer, players: 3, seed: 's' }, config: env.config, actions: env.actions, legal: env.legalActions() };
-    const p = pool(40);
-    await expect(p.decide({ ...d, spec: 'ismcts:iterations=1000' })).rejects.toThrow('over the 40 ms decision limit');
+    const d = { game: 'g', client: 'c', seat: env.currentPlayer, start: { seat: env.currentPlayer, players: 6, seed: 's' }, config: env.config, actions: env.actions, legal: env.legalActions() };
+    const p = pool(300);
+    await p.warm(); // its start-up would count against the budget
+    const t0 = performance.now();
+    // Alone, this search takes most of a second here.
+    expect(d.legal).toContain(await p.decide({ ...d, spec: 'ismcts:iterations=1000:rollout=heuristic' }));
+    expect(performance.now() - t0).toBeLessThan(300 + 50);
+    expect(p.restarts).toBe(0);
+  }, 60_000);
+
+  it('stops a decision over its time limit with its worker, and a fresh worker takes the next', async () => {
+    const p = new BotPool({ workers: 1, decisionMs: 100, memoryMb: 128, maxQueued: 10, module: new URL('../test/helpers/timed-worker.ts', import.meta.url) });
+    pools.push(p);
+    const d = { game: 'g', client: 'c', seat: 0, start: { seat: 0, players: 2, seed: 's' }, config: { seed: 's', players: 2 } as never, actions: [], legal: [0, 1] };
+    await p.warm();
+    await expect(p.decide({ ...d, spec: 'stubborn:1000' })).rejects.toThrow('over the 100 ms decision limit');
     expect(p.restarts).toBe(1);
-    expect(d.legal).toContain(await p.decide({ ...d, spec: 'random' }));
+    await p.warm();
+    expect(await p.decide({ ...d, spec: 'obedient:0' })).toBeGreaterThan(0);
   }, 60_000);
 
   it('stops a worker past its heap limit: the decision fails saying so, and the next worker starts afresh', async () => {
     const hog = new BotPool({ workers: 1, decisionMs: 60_000, memoryMb: 64, maxQueued: 10, module: new URL('../test/helpers/hog-worker.ts', import.meta.url) });
     pools.push(hog);
-    const d = { game: 'g', seat: 0, spec: 'random', start: { seat: 0, players: 2, seed: 's' }, config: { seed: 's', players: 2 } as never, actions: [], legal: [0, 1] };
+    const d = { game: 'g', client: 'c', seat: 0, spec: 'random', start: { seat: 0, players: 2, seed: 's' }, config: { seed: 's', players: 2 } as never, actions: [], legal: [0, 1] };
     await expect(hog.decide(d)).rejects.toThrow('over the 64 MB memory limit');
     expect(hog.restarts).toBe(1);
     // A fresh worker took its place and met the next decision (this one holds memory too).
@@ -70,9 +84,108 @@ describe('bot worker pool', () => {
   it('fails at once past its queue limit, and after close', async () => {
     const p = new BotPool({ workers: 1, decisionMs: 10_000, memoryMb: 128, maxQueued: 0 });
     pools.push(p);
-    const d = { game: 'g', seat: 0, spec: 'random', start: { seat: 0, players: 2, seed: 's' }, config: { seed: 's', players: 2 } as never, actions: [], legal: [0, 1] };
+    const d = { game: 'g', client: 'c', seat: 0, spec: 'random', start: { seat: 0, players: 2, seed: 's' }, config: { seed: 's', players: 2 } as never, actions: [], legal: [0, 1] };
     await expect(p.decide(d)).rejects.toThrow(/bot workers are full/);
     p.close();
     await expect(p.decide(d)).rejects.toThrow(/stopping/);
   });
+});
+
+describe('bot worker pool: scheduling', () => {
+  const timed = (decisionMs: number, turnMs?: number) => {
+    const p = new BotPool({ workers: 1, decisionMs, turnMs, memoryMb: 128, maxQueued: 100, module: new URL('../test/helpers/timed-worker.ts', import.meta.url) });
+    pools.push(p);
+    return p;
+  };
+  const decision = (client: string, spec: string, game = `${client}-game`, wanted?: () => boolean): Decision => ({
+    game, client, seat: 0, spec, start: { seat: 0, players: 2, seed: 's' }, config: { seed: 's', players: 2 } as never, actions: [], legal: [0, 1], wanted,
+  });
+  /** The worker is started (its start-up would count against the first decisions' budgets). */
+  const warm = (p: BotPool) => p.warm();
+
+  it('serves clients in turn: one client\'s backlog delays another\'s decision by at most the one running', async () => {
+    const p = timed(60_000, 1); // every turn one decision
+    await warm(p);
+    const order: string[] = [];
+    const send = (client: string, k: number) => p.decide(decision(client, 'stubborn:20')).then(() => order.push(`${client}${k}`));
+    const all = [1, 2, 3, 4, 5, 6].map((k) => send('a', k));
+    all.push(send('b', 1), send('b', 2));
+    await Promise.all(all);
+    expect(order).toEqual(['a1', 'b1', 'a2', 'b2', 'a3', 'a4', 'a5', 'a6']);
+  }, 30_000);
+
+  it("gives a client's decisions in a row one turn, at most one budget of worker time, while another client keeps the worker busy", async () => {
+    const p = timed(1000);
+    await warm(p);
+    const order: string[] = [];
+    let flooding = true;
+    let h = 0;
+    const heavy = async (): Promise<void> => {
+      while (flooding) {
+        const k = ++h;
+        await p.decide(decision('h', 'obedient:400', `h${k % 3}`)).catch(() => undefined);
+        order.push(`h${k}`);
+      }
+    };
+    const floods = [heavy(), heavy()];
+    await new Promise((r) => setTimeout(r, 100));
+    const t0 = performance.now();
+    for (const k of [1, 2, 3]) {
+      await p.decide(decision('l', 'obedient:5', 'l'));
+      order.push(`l${k}`);
+    }
+    const waited = performance.now() - t0;
+    flooding = false;
+    await Promise.all(floods);
+    const at = order.indexOf('l1');
+    expect(order.slice(at, at + 3)).toEqual(['l1', 'l2', 'l3']);
+    expect(waited).toBeLessThan(1000 + 200);
+  }, 30_000);
+
+  it('counts the time a decision waits against its budget: a running one is told only what is left', async () => {
+    const p = timed(600);
+    await warm(p);
+    const t0 = performance.now();
+    const first = p.decide(decision('a', 'stubborn:400'));
+    const second = p.decide(decision('a', 'obedient:5000'));
+    const told = await first;
+    expect(told).toBeGreaterThan(searchTimeMs(600) - 50); // the first had (nearly) the whole budget
+    const left = await second;
+    // Queued with the first, it had what the first left over, and answered within its own deadline.
+    expect(left).toBeLessThan(200);
+    expect(left).toBeGreaterThanOrEqual(1);
+    expect(performance.now() - t0).toBeLessThan(600 + 150);
+    expect(p.restarts).toBe(0);
+  }, 30_000);
+
+  it('fails a decision whose deadline passes while it waits, without running it', async () => {
+    const p = timed(300);
+    await warm(p);
+    const t0 = performance.now();
+    const hog = expect(p.decide(decision('a', 'stubborn:2000'))).rejects.toThrow('over the 300 ms decision limit');
+    await expect(p.decide(decision('b', 'obedient:5000'))).rejects.toThrow('waited its whole 300 ms decision budget for a bot worker');
+    expect(performance.now() - t0).toBeLessThan(300 + 150);
+    await hog;
+    expect(p.restarts).toBe(1);
+  }, 30_000);
+
+  it("drops an abandoned game's queued decisions unrun, and serves the next game's at once", async () => {
+    const p = timed(60_000);
+    await warm(p);
+    let wanted = true;
+    const t0 = performance.now();
+    const running = p.decide(decision('a', 'stubborn:200', 'g0'));
+    const abandoned = [1, 2, 3].map(() => p.decide(decision('a', 'stubborn:500', 'g1', () => wanted)));
+    const gone = [1, 2].map(() => p.decide(decision('a', 'stubborn:500', 'g2')));
+    const next = p.decide(decision('a', 'stubborn:10', 'g3'));
+    const lost = Promise.allSettled([...abandoned, ...gone]);
+    wanted = false;
+    p.drop('g2');
+    for (const r of await lost) expect(r.status === 'rejected' && r.reason instanceof DecisionError && r.reason.code).toBe('dropped');
+    await running;
+    await next;
+    // Had any of the five 500 ms decisions run, g3's would have come seconds later.
+    expect(performance.now() - t0).toBeLessThan(200 + 400);
+    expect(p.queued).toBe(0);
+  }, 30_000);
 });

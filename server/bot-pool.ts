@@ -1,10 +1,25 @@
 /**
  * Heavy bots' decisions (searches) off the event loop: worker threads, each with a heap limit,
- * and a hard time limit per decision. A game's seats always go to the same worker, which keeps
- * their agents between decisions, so a bot plays exactly as it would in this thread. A decision
- * over its time is stopped with its worker (a fresh one takes the worker's place); over the
- * queue limit, or in a worker that died (out of memory), it fails at once: the caller plays
- * the seat's fallback. Workers start on first use.
+ * and a time limit per decision. A game's seats always go to the same worker, which keeps
+ * their agents between decisions, so a bot plays exactly as it would in this thread.
+ *
+ * Fair across clients: each decision carries its game's client, and a worker serves its
+ * clients in turns (round robin, the client served least recently first), one decision
+ * running at a time. A turn is one decision, and that client's next ones while the turn has
+ * used less than `turnMs` (default decisionMs) of worker time; while others wait, a search in
+ * the turn is told only what the turn has left. So a decision waits for at most the turn in
+ * progress on its worker and one turn of each other client with decisions queued there, each
+ * at most one decision budget: against any number of games of one other client, at most one
+ * decision budget (`decisionMs`). A light bot's decisions in a row (a turn of the game) go
+ * together: the worker keeps the turn's place LINGER_MS for the game's next decision.
+ *
+ * The budget runs from when a decision is queued, not when it starts: one whose deadline
+ * passes while queued fails without running; a running one gets what is left, and is told
+ * (agents that can stop a search early do so: ismcts). One still running at its deadline is
+ * stopped with its worker (a fresh one takes its place). A decision whose game no longer
+ * wants it (nobody asked about the game for a while: `wanted`) is dropped unrun. Over the
+ * queue limit, or in a worker that died (out of memory), a decision fails at once. In every
+ * failure the caller plays the seat's fallback. Workers start on first use.
  */
 import type { Worker } from 'node:worker_threads';
 import type { GameStart } from '../agents/agent.ts';
@@ -15,12 +30,16 @@ import type { PoolReply, PoolRequest } from './bot-worker.ts';
 export interface Decision {
   /** Game id: all of a game's seats share a worker. */
   game: string;
+  /** Whose game it is (the client's address): workers serve clients in turn. */
+  client: string;
   seat: number;
   spec: string;
   start: GameStart;
   config: EnvSnapshot['config'];
   actions: readonly number[];
   legal: readonly number[];
+  /** Asked when the decision's turn comes (and at its deadline): false drops it unrun. */
+  wanted?: () => boolean;
 }
 
 export interface PoolOptions {
@@ -28,38 +47,201 @@ export interface PoolOptions {
   decisionMs: number;
   memoryMb: number;
   maxQueued: number;
+  /** Worker time one client's turn may use while other clients wait (default: decisionMs). */
+  turnMs?: number;
   /** The worker module (tests swap in their own). */
   module?: URL;
 }
 
+/** Why a decision was not made: `dropped` (its game no longer wants it: not a fault) or `failed`. */
 export class DecisionError extends Error {
   override name = 'DecisionError';
+  constructor(message: string, readonly code: 'failed' | 'dropped' = 'failed') {
+    super(message);
+  }
+}
+
+/**
+ * How much of what is left a running search is told it has: the rest is for its last
+ * iteration and the answer's way back, so it stops by itself instead of being stopped with
+ * its worker (a restart).
+ */
+export function searchTimeMs(leftMs: number): number {
+  return Math.max(1, Math.floor(leftMs - Math.min(250, Math.max(50, leftMs / 10))));
 }
 
 interface Pending {
   id: number;
-  request: PoolRequest;
+  client: string;
+  game: string;
+  /** performance.now() past which the decision is of no use. */
+  deadline: number;
+  wanted: () => boolean;
+  request: Extract<PoolRequest, { type: 'decide' }>;
   resolve: (action: number) => void;
   reject: (e: Error) => void;
+  /** Fails it at its deadline while it waits. */
+  expiry: NodeJS.Timeout | null;
+  /** When it started running (performance.now()), and the most of the turn it may use (ms). */
+  started: number;
+  cap: number;
 }
+
+/** How long a worker keeps a turn's place for the next decision of the game it just played (it comes back within a millisecond or so). */
+const LINGER_MS = 10;
+/** A turn with less than this left ends: a search told less would hardly search. */
+const MIN_TURN_LEFT_MS = 50;
 
 class Slot {
   worker: Worker | null = null;
   ready = false;
   current: Pending | null = null;
   timer: NodeJS.Timeout | null = null;
-  readonly queue: Pending[] = [];
+  /** Waiting decisions per client. */
+  private readonly queues = new Map<string, Pending[]>();
+  /**
+   * When each client with decisions queued or running here was last served (a count of decisions
+   * started): the next decision is the oldest of the client served least recently, a client new
+   * to the queue first. Forgotten once it has nothing queued or running.
+   */
+  private readonly served = new Map<string, number>();
+  private starts = 0;
+  /** The client whose turn it is on this worker, and the worker time its turn has used (ms). */
+  private turn: { client: string; used: number } | null = null;
+  /** Until when the worker keeps the turn's client's place for its game's next decision. */
+  private lingerUntil = 0;
+  private linger: NodeJS.Timeout | null = null;
+  private readonly turnMs: number;
   /** Workers stopped for a decision over time or that died. */
   restarts = 0;
-  constructor(private readonly pool: BotPool, private readonly o: PoolOptions) {}
+  constructor(private readonly pool: BotPool, private readonly o: PoolOptions) {
+    this.turnMs = o.turnMs ?? o.decisionMs;
+  }
 
   enqueue(p: Pending): void {
-    this.queue.push(p);
+    const q = this.queues.get(p.client);
+    if (q) q.push(p);
+    else this.queues.set(p.client, [p]);
+    p.expiry = setTimeout(() => this.expire(p), Math.max(0, p.deadline - performance.now()));
+    if (this.linger && this.turn?.client === p.client) {
+      clearTimeout(this.linger);
+      this.linger = null;
+    }
     this.pump();
   }
 
+  /** Resolves once this slot's worker is ready (started now if need be). */
+  warm(): Promise<void> {
+    if (!this.worker) this.start();
+    if (this.ready) return Promise.resolve();
+    return new Promise((resolve) => this.onReady.push(resolve));
+  }
+
+  private onReady: (() => void)[] = [];
+
   post(m: PoolRequest): void {
     if (this.worker && this.ready) this.worker.postMessage(m);
+  }
+
+  /** Takes a waiting decision out of its queue and fails it. */
+  private remove(p: Pending, e: DecisionError): void {
+    const q = this.queues.get(p.client);
+    const i = q ? q.indexOf(p) : -1;
+    if (i < 0) return;
+    q!.splice(i, 1);
+    if (q!.length === 0) {
+      this.queues.delete(p.client);
+      if (this.current?.client !== p.client && this.turn?.client !== p.client) this.served.delete(p.client);
+    }
+    this.fail(p, e);
+  }
+
+  private fail(p: Pending, e: DecisionError): void {
+    if (p.expiry) clearTimeout(p.expiry);
+    this.pool.queued--;
+    p.reject(e);
+  }
+
+  private waitedOut(): DecisionError {
+    return new DecisionError(`waited its whole ${this.o.decisionMs} ms decision budget for a bot worker`);
+  }
+
+  private expire(p: Pending): void {
+    this.remove(p, p.wanted() ? this.waitedOut() : dropped());
+  }
+
+  /** Every waiting decision of a game, failed as dropped. */
+  dropGame(game: string): void {
+    for (const q of [...this.queues.values()]) for (const p of q.filter((x) => x.game === game)) this.remove(p, dropped());
+  }
+
+  /** `client`'s oldest decision that can still run (the others are failed on the way), or null. */
+  private take(client: string): Pending | null {
+    const q = this.queues.get(client);
+    while (q && q.length > 0) {
+      const p = q.shift()!;
+      if (q.length === 0) this.queues.delete(client);
+      if (p.expiry) clearTimeout(p.expiry);
+      p.expiry = null;
+      const e = !p.wanted() ? dropped() : performance.now() >= p.deadline ? this.waitedOut() : null;
+      if (!e) return p;
+      this.pool.queued--;
+      p.reject(e);
+    }
+    return null;
+  }
+
+  private othersWaiting(client: string): boolean {
+    for (const c of this.queues.keys()) if (c !== client) return true;
+    return false;
+  }
+
+  /**
+   * The next decision: the client whose turn it is goes on while its turn has time left
+   * (waiting LINGER_MS for the next decision of a game it just played), then the client served
+   * least recently (one new to the queue first) starts a turn.
+   */
+  private next(): Pending | null {
+    const t = this.turn;
+    if (t) {
+      const others = this.othersWaiting(t.client);
+      if (!others) t.used = 0; // nobody waits: its turn starts afresh
+      const rest = this.turnMs - t.used;
+      if (rest >= MIN_TURN_LEFT_MS) {
+        const p = this.take(t.client);
+        if (p) {
+          p.cap = others ? rest : Infinity;
+          return p;
+        }
+        if (others && performance.now() < this.lingerUntil) {
+          this.linger ??= setTimeout(() => {
+            this.linger = null;
+            this.pump();
+          }, Math.max(0, this.lingerUntil - performance.now()));
+          return null;
+        }
+      }
+      this.turn = null;
+      if (!this.queues.has(t.client)) this.served.delete(t.client);
+    }
+    while (this.queues.size > 0) {
+      let client = '';
+      let when = Infinity;
+      for (const c of this.queues.keys()) {
+        const w = this.served.get(c) ?? -1;
+        if (w < when) [client, when] = [c, w];
+      }
+      const p = this.take(client);
+      if (!p) {
+        this.served.delete(client);
+        continue;
+      }
+      this.served.set(client, this.starts++);
+      this.turn = { client, used: 0 };
+      p.cap = Infinity;
+      return p;
+    }
+    return null;
   }
 
   private start(): void {
@@ -73,6 +255,7 @@ class Slot {
       if (w !== this.worker) return;
       if (m.type === 'ready') {
         this.ready = true;
+        for (const f of this.onReady.splice(0)) f();
         this.pump();
         return;
       }
@@ -89,10 +272,7 @@ class Slot {
       if (!this.ready) {
         this.worker = null;
         this.restarts++;
-        for (const p of this.queue.splice(0)) {
-          this.pool.queued--;
-          p.reject(new DecisionError(`the bot worker could not start (${why})`));
-        }
+        for (const q of [...this.queues.values()]) for (const p of [...q]) this.remove(p, new DecisionError(`the bot worker could not start (${why})`));
         return;
       }
       this.replace(why);
@@ -116,6 +296,9 @@ class Slot {
 
   private finish(): void {
     if (!this.current) return;
+    const now = performance.now();
+    if (this.turn?.client === this.current.client) this.turn.used += now - this.current.started;
+    this.lingerUntil = now + LINGER_MS;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.current = null;
@@ -123,24 +306,33 @@ class Slot {
   }
 
   private pump(): void {
-    if (this.current || this.queue.length === 0 || this.pool.closed) return;
+    if (this.current || this.queues.size === 0 || this.pool.closed) return;
     if (!this.worker) this.start();
-    if (!this.ready) return;
-    const p = this.queue.shift()!;
+    if (!this.ready || this.linger) return;
+    const p = this.next();
+    if (!p) return;
     this.current = p;
-    this.timer = setTimeout(() => this.replace(`over the ${this.o.decisionMs} ms decision limit`), this.o.decisionMs);
-    this.worker!.postMessage(p.request);
+    p.started = performance.now();
+    const left = p.deadline - p.started;
+    this.timer = setTimeout(() => this.replace(`over the ${this.o.decisionMs} ms decision limit`), Math.max(0, left));
+    // Within a turn other clients wait on, a search gets only what the turn has left.
+    this.worker!.postMessage({ ...p.request, timeLeftMs: searchTimeMs(Math.min(left, p.cap)) } satisfies PoolRequest);
   }
 
   close(): void {
     if (this.timer) clearTimeout(this.timer);
+    if (this.linger) clearTimeout(this.linger);
     const w = this.worker;
     this.worker = null;
     if (w) void w.terminate();
-    for (const p of [...(this.current ? [this.current] : []), ...this.queue.splice(0)]) p.reject(new DecisionError('the server is stopping'));
+    const stopping = new DecisionError('the server is stopping');
+    for (const q of [...this.queues.values()]) for (const p of [...q]) this.remove(p, stopping);
+    this.current?.reject(stopping);
     this.current = null;
   }
 }
+
+const dropped = () => new DecisionError('dropped: nobody asked about the game for a while', 'dropped');
 
 export class BotPool {
   private readonly slots: Slot[];
@@ -166,15 +358,25 @@ export class BotPool {
     const id = ++this.nextId;
     return new Promise<number>((resolve, reject) => {
       this.slotOf(d.game).enqueue({
-        id, resolve, reject,
-        request: { type: 'decide', id, key: `${d.game}/${d.seat}`, spec: d.spec, start: d.start, config: d.config, actions: [...d.actions], seat: d.seat, legal: [...d.legal] },
+        id, resolve, reject, client: d.client, game: d.game, deadline: performance.now() + this.o.decisionMs, wanted: d.wanted ?? (() => true), expiry: null, started: 0, cap: Infinity,
+        request: { type: 'decide', id, key: `${d.game}/${d.seat}`, spec: d.spec, start: d.start, config: d.config, actions: [...d.actions], seat: d.seat, legal: [...d.legal], timeLeftMs: this.o.decisionMs },
       });
     });
   }
 
-  /** The game is gone: its worker forgets its seats' agents. */
+  /**
+   * Starts every worker now and resolves when they are ready. Workers otherwise start on first
+   * use, and a start-up counts against the budgets of the decisions waiting for it.
+   */
+  async warm(): Promise<void> {
+    await Promise.all(this.slots.map((s) => s.warm()));
+  }
+
+  /** The game is gone: its waiting decisions are dropped, and its worker forgets its seats' agents. */
   drop(game: string): void {
-    this.slotOf(game).post({ type: 'drop', prefix: `${game}/` });
+    const slot = this.slotOf(game);
+    slot.dropGame(game);
+    slot.post({ type: 'drop', prefix: `${game}/` });
   }
 
   /** Workers replaced (a decision over time, a worker out of memory), since start. */

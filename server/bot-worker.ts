@@ -2,6 +2,8 @@
  * A bot worker thread (bot-pool.ts): rebuilds the game from its config and actions and asks
  * the seat's agent for a decision. Agents are kept per game and seat between decisions (the
  * pool sends a game's seats to the same worker), as a seat's agent is kept in the main thread.
+ * The agent is told the time its decision has left, so a search can stop before the pool
+ * stops the worker.
  */
 import { parentPort } from 'node:worker_threads';
 import type { Agent, GameStart } from '../agents/agent.ts';
@@ -14,6 +16,8 @@ export type PoolRequest =
   | {
     type: 'decide'; id: number; key: string; spec: string; start: GameStart;
     config: EnvSnapshot['config']; actions: number[]; seat: number; legal: number[];
+    /** What is left of the decision's budget for the agent's own use (bot-pool.ts, searchTimeMs). */
+    timeLeftMs: number;
   }
   | { type: 'drop'; prefix: string };
 
@@ -33,6 +37,7 @@ port.on('message', async (m: PoolRequest) => {
     for (const key of agents.keys()) if (key.startsWith(m.prefix)) agents.delete(key);
     return;
   }
+  const stopBy = performance.now() + m.timeLeftMs;
   try {
     const agent = agents.use(m.key, () => {
       const a = createAgent(m.spec);
@@ -41,7 +46,7 @@ port.on('message', async (m: PoolRequest) => {
     });
     const env = new CzechPubEnv({ ...m.config, log: agent.readsEvents === true });
     for (const a of m.actions) env.step(a);
-    const action = await agent.act(new EnvObservation(env, m.seat, m.legal));
+    const action = await agent.act(new EnvObservation(env, m.seat, m.legal), { timeLeftMs: Math.max(1, stopBy - performance.now()) });
     port.postMessage({ type: 'action', id: m.id, action } satisfies PoolReply);
   } catch (e) {
     port.postMessage({ type: 'error', id: m.id, message: (e as Error).message } satisfies PoolReply);

@@ -74,14 +74,28 @@ export type EntryConfig = z.infer<typeof entrySchema>;
 const int = (min: number, max: number) => z.number().int().min(min).max(max);
 
 export const limitsSchema = z.object({
-  /** Live games in all, and per client address (finished games count until they expire). */
+  /** Live games in all, and per client address (finished ones count until dropped; at a limit, the asker's own finished game asked about least recently goes first). */
   maxGames: int(1, 1_000_000),
   maxGamesPerClient: int(1, 1_000_000),
   /** A game nobody asked about for this long is dropped. */
   idleMs: int(1000, 7 * 24 * 3600_000),
   /** Games with seats open to anyone (the lobby) at once, in all. */
   maxOpenGames: int(0, 10_000),
-  /** Hard limit on one decision of a heavy bot (ismcts) on the worker threads: past it the worker is stopped and the seat plays its fallback. */
+  /** Games with seats open in the lobby that one client created, at once (so a few clients cannot fill the lobby). */
+  maxOpenGamesPerClient: int(0, 10_000),
+  /** Open seats one client has joined in games still in progress (so one client cannot take every seat in the lobby). */
+  maxJoinedSeatsPerClient: int(0, 10_000),
+  /**
+   * A game's bots stop playing when no client has asked about it for this long and no request
+   * waiting on them is still connected (its queued decisions are dropped); the next request
+   * about the game starts them again.
+   */
+  botIdleMs: int(100, 24 * 3600_000),
+  /**
+   * Budget of one decision of a heavy bot (ismcts) on the worker threads, from when it is queued:
+   * a search is told what is left and stops by itself; one still running at the end is stopped
+   * with its worker, one still queued fails unrun; either way the seat plays its fallback.
+   */
   decisionMs: int(10, 600_000),
   /** Heap limit of each bot worker thread, MB. */
   workerMemoryMb: int(32, 16_384),
@@ -120,6 +134,9 @@ export const DEFAULT_LIMITS: Limits = {
   maxGamesPerClient: 50,
   idleMs: 30 * 60_000,
   maxOpenGames: 100,
+  maxOpenGamesPerClient: 5,
+  maxJoinedSeatsPerClient: 10,
+  botIdleMs: 10_000,
   decisionMs: 10_000,
   workerMemoryMb: 512,
   botWorkers: 1,

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { Catalogue } from './catalogue.ts';
-import { ApiError, GameStore, type LiveGame } from './games.ts';
+import { ApiError, GameStore, type LiveGame, type StoreLimits } from './games.ts';
 
-function store(maxGames = 2, idleMs = 60_000, maxGamesPerClient = 100) {
+function store(maxGames = 2, idleMs = 60_000, maxGamesPerClient = 100, more: Partial<StoreLimits> = {}) {
   const clock = { t: 1_000_000 };
-  return { clock, games: new GameStore({ maxGames, idleMs, maxGamesPerClient, maxOpenGames: 2 }, new Catalogue(), null, () => clock.t) };
+  return { clock, games: new GameStore({ maxGames, idleMs, maxGamesPerClient, maxOpenGames: 2, ...more }, new Catalogue(), null, () => clock.t) };
 }
 
 const status = (f: () => unknown): number | null => {
@@ -50,27 +50,113 @@ describe('GameStore limits', () => {
     await expect(games.create({ seats: ['remote', 'random'], seed: 'a3', reward: 'win', client: 'greedy-client' })).resolves.toBeDefined();
   });
 
-  it('counts only games in progress against a client, and makes room for new games by dropping the finished game asked about least recently', async () => {
-    const { clock, games } = store(3, 60_000, 1);
-    // All-bot games finish at once: they never count against the client.
-    const finished: LiveGame[] = [];
-    for (let i = 0; i < 3; i++) {
+  it('counts games finished at creation against their client: at its quota its own finished game asked about least recently makes room', async () => {
+    const { clock, games } = store(100, 60_000, 2);
+    const other = (await games.create({ seats: ['random', 'random'], seed: 'other', reward: 'win', client: 'd' })).game;
+    const mine: LiveGame[] = [];
+    for (let i = 0; i < 5; i++) {
       clock.t += 10;
-      finished.push((await games.create({ seats: ['random', 'random'], seed: `f${i}`, reward: 'win', client: 'c' })).game);
+      mine.push((await games.create({ seats: ['random', 'random'], seed: `f${i}`, reward: 'win', client: 'c' })).game);
+      if (i === 3) {
+        clock.t += 5;
+        games.get(mine[2].id); // asked about: kept longer than mine[3], made after it
+      }
     }
-    clock.t += 10;
-    games.get(finished[0].id); // asked about: kept longer than finished[1]
-    const { game } = await games.create({ seats: ['remote', 'random'], seed: 'live', reward: 'win', client: 'c' });
+    expect(mine.every((g) => g.env.done)).toBe(true);
+    // c holds two games at most: the last one made and the one it asked about.
     expect(games.size).toBe(3);
-    expect(status(() => games.get(finished[1].id))).toBe(404);
-    expect(status(() => games.get(finished[0].id))).toBeNull();
-    // One game in progress is this client's quota; a full store of games in progress refuses everyone.
-    await expect(games.create({ seats: ['remote', 'random'], seed: 'x', reward: 'win', client: 'c' })).rejects.toMatchObject({ status: 429 });
-    await games.create({ seats: ['remote', 'random'], seed: 'y', reward: 'win', client: 'd' });
-    await games.create({ seats: ['remote', 'random'], seed: 'z', reward: 'win', client: 'e' });
-    await expect(games.create({ seats: ['remote', 'random'], seed: 'w', reward: 'win', client: 'f' })).rejects.toMatchObject({ status: 429, message: expect.stringMatching(/too many live games/) });
-    expect(game.settled).toBe(false);
+    expect(mine.map((g) => status(() => games.get(g.id)))).toEqual([404, 404, null, 404, null]);
+    expect(status(() => games.get(other.id))).toBeNull();
+    // Two games in progress fill c's quota: nothing of its own is finished, so it is refused.
+    for (const seed of ['p0', 'p1']) await games.create({ seats: ['remote', 'random'], seed, reward: 'win', client: 'c' });
+    await expect(games.create({ seats: ['remote', 'random'], seed: 'x', reward: 'win', client: 'c' }))
+      .rejects.toMatchObject({ status: 429, message: expect.stringMatching(/you have 2 games in progress.*maxGamesPerClient/) });
   });
+
+  it("makes room in a full store from the asker's own finished games first, and only then from anyone's", async () => {
+    const { clock, games } = store(3, 60_000, 100);
+    const theirs = (await games.create({ seats: ['random', 'random'], seed: 'theirs', reward: 'win', client: 'd' })).game;
+    const mine: LiveGame[] = [];
+    for (let i = 0; i < 6; i++) {
+      clock.t += 10;
+      mine.push((await games.create({ seats: ['random', 'random'], seed: `m${i}`, reward: 'win', client: 'c' })).game);
+    }
+    // d's game is the oldest of all, yet c's own creates pushed out only c's own games.
+    expect(status(() => games.get(theirs.id))).toBeNull();
+    expect(mine.map((g) => status(() => games.get(g.id)))).toEqual([404, 404, 404, 404, null, null]);
+    // A client holding no finished game takes the oldest of anyone's; c's asked-about games are newer than d's.
+    clock.t += 10;
+    for (const g of mine.slice(4)) games.get(g.id);
+    await games.create({ seats: ['remote', 'random'], seed: 'e', reward: 'win', client: 'e' });
+    expect(status(() => games.get(theirs.id))).toBe(404);
+    // A replay is held like any finished game of its client.
+    const replayed = games.adopt(() => mine[5].env, ['a', 'b'], 'c');
+    expect(status(() => games.get(replayed.id))).toBeNull();
+    expect(status(() => games.get(mine[4].id))).toBe(404);
+  });
+
+  it('limits the games with open seats one client holds, and the seats one client joins in games in progress', async () => {
+    const { games } = store(100, 60_000, 100, { maxOpenGames: 10, maxOpenGamesPerClient: 1, maxJoinedSeatsPerClient: 1 });
+    const a = (await games.create({ seats: ['open', 'random'], seed: 'o1', reward: 'win', client: 'host' })).game;
+    await expect(games.create({ seats: ['open', 'random'], seed: 'o2', reward: 'win', client: 'host' }))
+      .rejects.toMatchObject({ status: 429, message: expect.stringMatching(/you have 1 games with open seats in the lobby.*maxOpenGamesPerClient/) });
+    const b = (await games.create({ seats: ['random', 'open'], seed: 'o3', reward: 'win', client: 'host2' })).game;
+    const { seat, token } = games.join(a, undefined, 'joiner');
+    expect(games.seatOf(a, token)).toBe(seat);
+    expect(status(() => games.join(b, undefined, 'joiner'))).toBe(429);
+    expect(() => games.join(b, undefined, 'joiner')).toThrow(/you hold 1 seats joined from the lobby.*maxJoinedSeatsPerClient/);
+    expect(b.open.size).toBe(1); // the refused join took nothing
+    // The host's game no longer waits in the lobby once joined: it may open another.
+    await expect(games.create({ seats: ['open', 'random'], seed: 'o4', reward: 'win', client: 'host' })).resolves.toBeDefined();
+    // Once the joined game is over, the seat no longer counts.
+    while (!a.env.done) await games.act(a, seat, a.env.legalActions()[0]);
+    expect(games.join(b, undefined, 'joiner').seat).toBe(1);
+  });
+
+  it('plays bots in this thread a slice at a time: timers run between their decisions', async () => {
+    const { games } = store(10);
+    const seen = new Set<number>();
+    let game: LiveGame | undefined;
+    const made = games.create({ seats: ['ppo', 'ppo', 'ppo', 'ppo'], seed: 'slices', reward: 'win' }).then((r) => (game = r.game));
+    let ticks = 0;
+    // The game is not known until it is made; what the timer sees is how far the bots got.
+    const probe = setInterval(() => {
+      ticks++;
+      for (const g of (games as unknown as { games: Map<string, LiveGame> }).games.values()) seen.add(g.env.actions.length);
+    }, 0);
+    await made;
+    clearInterval(probe);
+    expect(game!.env.done).toBe(true);
+    const final = game!.env.actions.length;
+    const between = [...seen].filter((n) => n > 0 && n < final);
+    expect(ticks).toBeGreaterThan(5);
+    expect(between.length).toBeGreaterThan(5);
+  }, 60_000);
+
+  it('stops the bots of a game nobody wants (the request gone, no ask for botIdleMs), and starts them when someone asks', async () => {
+    const { clock, games } = store(10, 600_000, 100, { botIdleMs: 1000 });
+    const gone = new AbortController();
+    let game: LiveGame | undefined;
+    const probe = setInterval(() => {
+      for (const g of (games as unknown as { games: Map<string, LiveGame> }).games.values()) game = g;
+      if (game && game.env.actions.length > 20 && !gone.signal.aborted) {
+        gone.abort();
+        clock.t += 1001;
+      }
+    }, 0);
+    await games.create({ seats: ['ppo', 'ppo', 'ppo'], seed: 'idle', reward: 'win', signal: gone.signal });
+    clearInterval(probe);
+    expect(game!.env.done).toBe(false);
+    expect(game!.paused).toBe(true);
+    const stopped = game!.env.actions.length;
+    await new Promise((r) => setTimeout(r, 100));
+    expect(game!.env.actions.length).toBe(stopped);
+    // Asked about: it plays on to the end.
+    games.get(game!.id);
+    expect(game!.paused).toBe(false);
+    await game!.queue;
+    expect(game!.env.done).toBe(true);
+  }, 60_000);
 
   it("tells a game's listeners when it expires (event streams then close)", async () => {
     const { clock, games } = store();

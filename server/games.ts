@@ -3,6 +3,18 @@
  * seat and one secret token per remote seat. Bot seats play by themselves whenever it is their
  * turn. Every change to a game goes through its queue, so two requests for the same game are
  * applied one at a time; an error changes nothing (the env refuses illegal actions untouched).
+ *
+ * Bots play while someone wants the game: a request waiting on them whose client is still
+ * connected, or a client who asked about the game within `botIdleMs`. Past that the game's
+ * bots stop (their queued decisions are dropped) and start again when a client next asks
+ * about it. Bots in this thread yield to the event loop between decisions once they have
+ * held it for INLINE_SLICE_MS, so a game of them never holds up other requests for longer.
+ *
+ * Per client (its address): every game it created counts, in progress or finished, until
+ * it is dropped; at its quota, or when the store is full, its own finished game asked about
+ * least recently makes room first, so one client's creates cannot push out another's
+ * finished games while it holds any. Games with seats open in the lobby and seats joined from
+ * it are limited per client too.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { describeAction } from '../env/actions.ts';
@@ -12,10 +24,12 @@ import type { RewardScheme } from '../env/rewards.ts';
 import type { Agent } from '../agents/agent.ts';
 import { EnvObservation } from '../agents/observation.ts';
 import { AgentStopError, BudgetSpentError } from '../agents/outside-calls.ts';
-import type { BotPool } from './bot-pool.ts';
+import { agentSeed } from '../agents/seed.ts';
+import { DecisionError, type BotPool } from './bot-pool.ts';
 import { BotSpecError, type Catalogue } from './catalogue.ts';
 import { ClientCounts } from './client-counts.ts';
-import { agentSeed } from '../agents/seed.ts';
+import { DEFAULT_LIMITS } from './config.ts';
+import { InlineTurns } from './inline-turns.ts';
 import { faultText, OutsideCalls } from './outside-calls.ts';
 
 /** A seat for a person who joins from the lobby: its token is handed out once, by join. */
@@ -30,6 +44,8 @@ export interface CreateGame {
   reward: RewardScheme;
   /** Who asks (the client's address): games per client are limited. */
   client?: string;
+  /** Aborted when the asking client goes away (its connection closed); absent: the caller waits to the end. */
+  signal?: AbortSignal;
 }
 
 export interface StoreLimits {
@@ -38,7 +54,14 @@ export interface StoreLimits {
   idleMs: number;
   /** Games with open seats waiting in the lobby at once, in all (a listing stays short and cheap). */
   maxOpenGames: number;
+  /** The limits below default to the server's (config.ts). */
+  maxOpenGamesPerClient?: number;
+  maxJoinedSeatsPerClient?: number;
+  botIdleMs?: number;
 }
+
+/** Milliseconds bots in this thread may hold the event loop before they yield to other work. */
+export const INLINE_SLICE_MS = 2;
 
 /** A bot seat: an agent played in this thread, or a heavy one played on the bot workers. */
 export type SeatBot = { agent: Agent } | { pooled: string };
@@ -86,7 +109,7 @@ export interface LiveGame {
   starts: { seat: number; players: number; seed: string }[];
   tokens: Map<string, number>;
   client: string;
-  /** No longer counted against its client's quota (over, or dropped). */
+  /** Over (or dropped): the seats joined from the lobby no longer count against their clients. */
   settled: boolean;
   faults: BotFault[];
   /** Opens the onlooker's view (public facts only) and, once the game is over, the replay. */
@@ -98,7 +121,16 @@ export interface LiveGame {
   /** A second env stepped to an earlier state for `?at=` and replay frames (kept for the next ask). */
   scrub: CzechPubEnv | null;
   queue: Promise<unknown>;
+  /** When the game was last asked about or moved: idle expiry, and which finished game makes room first. */
   touched: number;
+  /** When a client last asked about it (bots moving do not count): past botIdleMs its bots stop. */
+  asked: number;
+  /** Requests waiting on the bots (create, an action), each until its client goes away. */
+  waiting: Set<AbortSignal | null>;
+  /** Its bots stopped (nobody asked about it): the next ask starts them again. */
+  paused: boolean;
+  /** The clients that joined its open seats (a client holds at most maxJoinedSeatsPerClient in games in progress). */
+  joiners: string[];
   /** Called after every change, and with 'gone' when the game expires (event streams wait on it). */
   listeners: Set<(gone?: 'gone') => void>;
   /** Open seats nobody has joined yet (their tokens are in `tokens`, unknown to anyone). */
@@ -151,40 +183,38 @@ export function stepEvents(game: LiveGame, k: number, viewer: Viewer | 'all'): N
 
 export class GameStore {
   private readonly games = new Map<string, LiveGame>();
-  private readonly perClient = new ClientCounts();
+  /** The games each client holds (created or replayed), in progress or finished. */
+  private readonly held = new Map<string, Set<LiveGame>>();
+  /** Open seats each client took, in games in progress. */
+  private readonly joined = new ClientCounts();
+  private readonly turns = new InlineTurns();
+  private readonly limits: Required<StoreLimits>;
   /** Errors already in the operator's log: an llm bot stopped for the game throws the same one at each decision left. */
   private readonly logged = new WeakSet<object>();
 
   constructor(
-    private readonly limits: StoreLimits,
+    limits: StoreLimits,
     private readonly catalogue: Catalogue,
     private readonly pool: BotPool | null = null,
     private readonly now: () => number = () => Date.now(),
     /** Budgets of bots that call a server elsewhere, and the operator's log of their failures. */
     private readonly outside: OutsideCalls = new OutsideCalls(),
-  ) {}
+  ) {
+    const { maxOpenGamesPerClient, maxJoinedSeatsPerClient, botIdleMs } = DEFAULT_LIMITS;
+    this.limits = { maxOpenGamesPerClient, maxJoinedSeatsPerClient, botIdleMs, ...limits };
+  }
 
   get size(): number {
     return this.games.size;
   }
 
-  /** Creates a game and plays its bots up to the first remote decision. */
+  /** Creates a game and plays its bots up to the first remote decision (or until nobody wants it: botIdleMs). */
   async create(o: CreateGame): Promise<{ game: LiveGame; tokens: { seat: number; token: string }[] }> {
     const client = o.client ?? 'local';
-    // At a limit, sweep now: an expired game must not hold a place.
-    const full = () => this.games.size >= this.limits.maxGames || this.perClient.of(client) >= this.limits.maxGamesPerClient;
-    this.expire(full());
-    if (this.perClient.of(client) >= this.limits.maxGamesPerClient) {
-      throw new ApiError(429, `you have ${this.limits.maxGamesPerClient} games in progress, the most one client may have; finish one, or games left idle expire after ${Math.round(this.limits.idleMs / 1000)} s`);
-    }
-    // Finished games are kept for their replays while there is room; the least recently asked about make room first.
-    if (this.games.size >= this.limits.maxGames) this.evictFinished();
-    if (this.games.size >= this.limits.maxGames) throw new ApiError(429, `too many live games (limit ${this.limits.maxGames}); try again later`);
     const id = randomBytes(9).toString('base64url');
     const labels: string[] = [];
     const open = o.seats.some((s) => s === OPEN_SEAT);
     if (open && o.seedChosen) throw new ApiError(400, "seed: a game with open seats is dealt from a seed nobody chose (whoever knew it would know every hand); leave seed out, or make every seat 'remote' or a bot");
-    if (open && this.openGames() >= this.limits.maxOpenGames) throw new ApiError(429, `the lobby holds ${this.limits.maxOpenGames} games with open seats, the most it may; join one of them, or try again later`);
     const bots = o.seats.map((s, seat): SeatBot | null => {
       if (s === 'remote' || s === OPEN_SEAT) {
         labels.push('remote');
@@ -203,6 +233,8 @@ export class GameStore {
         throw e;
       }
     });
+    if (open) this.checkOpenGames(client);
+    this.makeRoom(client);
     const env = new CzechPubEnv({ seed: o.seed, players: o.seats.length, reward: o.reward, ruleset: this.catalogue.ruleset, log: true });
     const tokens = new Map<string, number>();
     const list: { seat: number; token: string }[] = [];
@@ -218,11 +250,10 @@ export class GameStore {
     bots.forEach((b, seat) => (b && 'agent' in b ? b.agent.reset?.(starts[seat]) : undefined));
     const game: LiveGame = {
       id, seed: commitToSeed(o.seed, o.seedChosen === true), env, seats: labels, bots, starts, tokens, client, settled: false, faults: [], watchToken: randomBytes(18).toString('base64url'), logAt: [env.eventCount], actors: [], scrub: null,
-      queue: Promise.resolve(), touched: this.now(), listeners: new Set(), open: openSeats, created: this.now(),
+      queue: Promise.resolve(), touched: this.now(), asked: this.now(), waiting: new Set(), paused: false, joiners: [], listeners: new Set(), open: openSeats, created: this.now(),
     };
-    this.games.set(id, game);
-    this.perClient.add(client);
-    await this.run(game, () => this.playBots(game));
+    this.hold(game);
+    await this.run(game, () => this.waitingOn(game, o.signal ?? null, () => this.playBots(game)));
     this.settle(game);
     return { game, tokens: list };
   }
@@ -230,8 +261,8 @@ export class GameStore {
   /**
    * A finished game replayed by `replay` (replayGame over a tournament's record, stepping
    * through the step it is handed, so the game is replayed once), held like any finished game: its replay frames open with the watch token,
-   * and it is the first to go when room is needed. A client holds at most maxGamesPerClient
-   * of them (its oldest goes first), so one client cannot push everyone's replays out.
+   * and it counts against its client's quota like any finished game (its own finished game
+   * asked about least recently makes room first), so one client cannot push everyone's replays out.
    */
   adopt(replay: (step: (env: CzechPubEnv, action: number) => void) => CzechPubEnv, seats: string[], client = 'local'): LiveGame {
     // One replay both checks the record and records the frames (replayGame hands each checked action here).
@@ -240,19 +271,53 @@ export class GameStore {
       if (steps.logAt.length === 0) steps.logAt.push(e.eventCount);
       recordStep(steps, e, a);
     });
-    const owner = `replay:${client}`;
-    const mine = [...this.games.values()].filter((g) => g.client === owner).sort((a, b) => a.created - b.created);
-    for (const g of mine.slice(0, Math.max(0, mine.length - this.limits.maxGamesPerClient + 1))) this.drop(g);
-    this.expire(this.games.size >= this.limits.maxGames);
-    if (this.games.size >= this.limits.maxGames) this.evictFinished();
-    if (this.games.size >= this.limits.maxGames) throw new ApiError(429, `too many live games (limit ${this.limits.maxGames}); try again later`);
+    this.makeRoom(client);
     const game: LiveGame = {
-      id: randomBytes(9).toString('base64url'), seed: commitToSeed(String(env.config.seed), true), env, seats, bots: seats.map(() => null), starts: [], tokens: new Map(), client: owner, settled: true, faults: [],
-      watchToken: randomBytes(18).toString('base64url'), logAt: steps.logAt, actors: steps.actors, scrub: null, queue: Promise.resolve(), touched: this.now(), listeners: new Set(),
-      open: new Map(), created: this.now(),
+      id: randomBytes(9).toString('base64url'), seed: commitToSeed(String(env.config.seed), true), env, seats, bots: seats.map(() => null), starts: [], tokens: new Map(), client, settled: true, faults: [],
+      watchToken: randomBytes(18).toString('base64url'), logAt: steps.logAt, actors: steps.actors, scrub: null, queue: Promise.resolve(), touched: this.now(),
+      asked: this.now(), waiting: new Set(), paused: false, joiners: [], listeners: new Set(), open: new Map(), created: this.now(),
     };
-    this.games.set(game.id, game);
+    this.hold(game);
     return game;
+  }
+
+  private hold(game: LiveGame): void {
+    this.games.set(game.id, game);
+    const mine = this.held.get(game.client);
+    if (mine) mine.add(game);
+    else this.held.set(game.client, new Set([game]));
+  }
+
+  /**
+   * Makes room for one more game of `client`, or says why not (429). At its quota its own
+   * finished game asked about least recently goes; when the store is full, again its own
+   * first, and only a client holding no finished game takes the oldest of anyone's.
+   */
+  private makeRoom(client: string): void {
+    const { maxGames, maxGamesPerClient, idleMs } = this.limits;
+    const count = () => this.held.get(client)?.size ?? 0;
+    // At a limit, sweep now: an expired game must not hold a place.
+    this.expire(this.games.size >= maxGames || count() >= maxGamesPerClient);
+    if (count() >= maxGamesPerClient) {
+      const own = leastRecentFinished(this.held.get(client)!);
+      if (!own) throw new ApiError(429, `you have ${maxGamesPerClient} games in progress, the most one client may have (maxGamesPerClient); finish one, or games left idle expire after ${Math.round(idleMs / 1000)} s`);
+      this.drop(own);
+    }
+    if (this.games.size >= maxGames) {
+      const mine = this.held.get(client);
+      const g = (mine && leastRecentFinished(mine)) ?? leastRecentFinished(this.games.values());
+      if (!g) throw new ApiError(429, `too many live games (limit ${maxGames}, maxGames); try again later`);
+      this.drop(g);
+    }
+  }
+
+  /** 429 when `client` already has maxOpenGamesPerClient games waiting in the lobby, or the lobby is full. */
+  private checkOpenGames(client: string): void {
+    let mine = 0;
+    for (const g of this.held.get(client) ?? []) if (g.open.size > 0 && !g.env.done) mine++;
+    const cap = this.limits.maxOpenGamesPerClient;
+    if (mine >= cap) throw new ApiError(429, `you have ${cap} games with open seats in the lobby, the most one client may have (maxOpenGamesPerClient); wait for people to join them, or games left idle expire after ${Math.round(this.limits.idleMs / 1000)} s`);
+    if (this.openGames() >= this.limits.maxOpenGames) throw new ApiError(429, `the lobby holds ${this.limits.maxOpenGames} games with open seats, the most it may (maxOpenGames); join one of them, or try again later`);
   }
 
   /** Games in progress with a seat open to join, newest first (at most maxOpenGames of them exist). */
@@ -268,13 +333,17 @@ export class GameStore {
   }
 
   /** Hands out an open seat's token, once: the seat asked for, or the first open one. */
-  join(game: LiveGame, seat: number | undefined): { seat: number; token: string } {
+  join(game: LiveGame, seat: number | undefined, client = 'local'): { seat: number; token: string } {
     if (game.env.done) throw new ApiError(409, 'the game is over');
     if (game.open.size === 0) throw new ApiError(409, 'this game has no open seat left');
     const chosen = seat ?? [...game.open.keys()].sort((a, b) => a - b)[0];
     const token = game.open.get(chosen);
     if (token === undefined) throw new ApiError(409, `seat ${chosen} is not open; open seats: ${[...game.open.keys()].sort((a, b) => a - b).join(', ')}`);
+    const cap = this.limits.maxJoinedSeatsPerClient;
+    if (this.joined.of(client) >= cap) throw new ApiError(429, `you hold ${cap} seats joined from the lobby in games in progress, the most one client may (maxJoinedSeatsPerClient); play one of those games to its end first`);
     game.open.delete(chosen);
+    game.joiners.push(client);
+    this.joined.add(client);
     for (const l of game.listeners) l();
     return { seat: chosen, token };
   }
@@ -283,7 +352,8 @@ export class GameStore {
     this.expire();
     const g = this.games.get(id);
     if (!g) throw new ApiError(404, `no game '${id}'`);
-    g.touched = this.now();
+    g.touched = g.asked = this.now();
+    if (g.paused) this.resume(g);
     return g;
   }
 
@@ -303,15 +373,47 @@ export class GameStore {
     return seat;
   }
 
-  /** Applies a remote seat's action (then the bots'), one change at a time per game. */
-  act(game: LiveGame, seat: number, action: number): Promise<void> {
-    return this.run(game, async () => {
+  /** Applies a remote seat's action (then the bots'), one change at a time per game; `signal` as for create. */
+  act(game: LiveGame, seat: number, action: number, signal?: AbortSignal): Promise<void> {
+    return this.run(game, () => this.waitingOn(game, signal ?? null, async () => {
       const env = game.env;
       if (env.done) throw new ApiError(409, 'the game is over', { legalActions: [] });
       const legal = env.legalActions();
       if (env.currentPlayer !== seat) throw new ApiError(409, `it is seat ${env.currentPlayer}'s decision, not yours`, { legalActions: [] });
       if (!legal.includes(action)) throw new ApiError(409, `action ${action} is not legal now`, { legalActions: named(legal, seat, env.players) });
       step(game, action);
+      await this.playBots(game);
+      this.settle(game);
+      for (const l of game.listeners) l();
+    }));
+  }
+
+  /** Runs `f` with a request waiting on the game's bots: they play while its client is connected. */
+  private async waitingOn<T>(game: LiveGame, signal: AbortSignal | null, f: () => Promise<T>): Promise<T> {
+    game.waiting.add(signal);
+    try {
+      return await f();
+    } finally {
+      game.waiting.delete(signal);
+    }
+  }
+
+  /** Someone wants the game's bots to play on: a request waiting on them, or an ask within botIdleMs. */
+  private wanted(game: LiveGame): boolean {
+    if (!this.games.has(game.id)) return false;
+    for (const s of game.waiting) {
+      if (!s?.aborted) {
+        game.asked = this.now();
+        return true;
+      }
+    }
+    return this.now() - game.asked <= this.limits.botIdleMs;
+  }
+
+  /** A paused game was asked about: its bots play on (in its queue, as any change). */
+  private resume(game: LiveGame): void {
+    game.paused = false;
+    void this.run(game, async () => {
       await this.playBots(game);
       this.settle(game);
       for (const l of game.listeners) l();
@@ -329,20 +431,42 @@ export class GameStore {
     return next;
   }
 
+  /** Plays the bot seats until a remote seat's turn, the end, or nobody wants the game (then it is paused). */
   private async playBots(game: LiveGame): Promise<void> {
     const env = game.env;
+    let slice = performance.now();
     while (!env.done && this.games.has(game.id)) {
       const seat = env.currentPlayer;
       const bot = game.bots[seat];
       if (!bot) return;
+      if (!this.wanted(game)) {
+        game.paused = true;
+        return;
+      }
       const legal = env.legalActions();
       let a = legal[0];
       if (legal.length > 1) {
         try {
-          a = 'agent' in bot
-            ? await bot.agent.act(new EnvObservation(env, seat, legal))
-            : await this.pool!.decide({ game: game.id, seat, spec: bot.pooled, start: game.starts[seat], config: env.config, actions: env.actions, legal });
+          if ('agent' in bot) {
+            // Bots here share the event loop with every request: after a slice, wait for a turn.
+            if (performance.now() - slice >= INLINE_SLICE_MS) {
+              await this.turns.next(game.client);
+              slice = performance.now();
+              if (!this.games.has(game.id)) return;
+            }
+            a = await bot.agent.act(new EnvObservation(env, seat, legal));
+          } else {
+            a = await this.pool!.decide({
+              game: game.id, client: game.client, seat, spec: bot.pooled, start: game.starts[seat], config: env.config, actions: env.actions, legal, wanted: () => this.wanted(game),
+            });
+            slice = performance.now();
+          }
         } catch (e) {
+          // Nobody wants the game any more: the decision is not a fault, it is taken when someone asks again.
+          if (e instanceof DecisionError && e.code === 'dropped') {
+            if (this.games.has(game.id)) game.paused = true;
+            return;
+          }
           // A failing bot must not stop the game: its seat plays the first legal action, recorded.
           a = legal[0];
           game.faults.push({ step: env.actions.length, seat, reason: this.faultReason(game, seat, e) });
@@ -368,22 +492,19 @@ export class GameStore {
     return e instanceof AgentStopError ? faultText(this.catalogue.resolve(game.seats[seat]).entry, e) : 'the bot failed';
   }
 
-  /** A game in progress counts against its client's quota until it is over or dropped. */
+  /** A game over: its joined seats no longer count against their clients (the game itself counts until dropped). */
   private settle(g: LiveGame, dropped = false): void {
     if ((!g.env.done && !dropped) || g.settled) return;
     g.settled = true;
-    this.perClient.remove(g.client);
-  }
-
-  private evictFinished(): void {
-    let oldest: LiveGame | null = null;
-    for (const g of this.games.values()) if (g.env.done && (!oldest || g.touched < oldest.touched)) oldest = g;
-    if (oldest) this.drop(oldest);
+    for (const c of g.joiners) this.joined.remove(c);
   }
 
   private drop(g: LiveGame): void {
     if (!this.games.delete(g.id)) return;
     this.settle(g, true);
+    const mine = this.held.get(g.client);
+    mine?.delete(g);
+    if (mine?.size === 0) this.held.delete(g.client);
     this.pool?.drop(g.id);
     for (const l of [...g.listeners]) l('gone');
   }
@@ -397,6 +518,13 @@ export class GameStore {
     this.lastSweep = t;
     for (const g of [...this.games.values()]) if (t - g.touched > this.limits.idleMs) this.drop(g);
   }
+}
+
+/** The finished game asked about least recently among `games`, if any. */
+function leastRecentFinished(games: Iterable<LiveGame>): LiveGame | null {
+  let oldest: LiveGame | null = null;
+  for (const g of games) if (g.env.done && (!oldest || g.touched < oldest.touched)) oldest = g;
+  return oldest;
 }
 
 export function named(legal: readonly number[], seat: number, players: number): { id: number; name: string }[] {

@@ -47,12 +47,12 @@ export function tableRoutes(app: FastifyInstance, store: GameStore): void {
     schema: {
       params: idParams,
       body: z.object({ seat: z.number().int().min(0).max(5).optional().describe('An open seat; default: the first open one.') }).strict(),
-      description: "Takes an open seat: its token, handed out once. Anyone may join a lobby game; that is what an open seat is for.",
+      description: "Takes an open seat: its token, handed out once. Anyone may join a lobby game; that is what an open seat is for (a client holds at most maxJoinedSeatsPerClient such seats in games in progress: 429).",
       response: { 200: z.object({ seat: z.number().int(), token: z.string(), seed: S.seedShown }), ...S.errors(400, 404, 409, 429) },
     },
   }, async (req) => {
     const game = store.get(req.params.id);
-    return { ...store.join(game, req.body.seat), seed: shownCommitment(game.seed) };
+    return { ...store.join(game, req.body.seat, req.ip), seed: shownCommitment(game.seed) };
   });
 
   typed.get('/v1/games/:id/preview', {

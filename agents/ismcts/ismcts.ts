@@ -20,10 +20,12 @@
  *
  * Budget: `iterations` per decision is deterministic — the same game seed gives the same
  * choices. `timeMs` > 0 searches for that long instead, so choices depend on the machine.
+ * A caller's time budget (the server's, `act(obs, budget)`) cuts either short: the search
+ * answers with what it has rather than be stopped with nothing.
  */
 import type { CzechPubEnv } from '../../env/env.ts';
 import { randInt, seedRng, shuffle, type RngState } from '../../env/rng.ts';
-import type { Agent, AgentObservation, GameStart } from '../agent.ts';
+import type { Agent, AgentObservation, DecisionBudget, GameStart } from '../agent.ts';
 import { outcomeRewards } from './evaluate.ts';
 import type { IsmctsOptions } from './options.ts';
 import { Evaluator } from './value.ts';
@@ -62,7 +64,7 @@ export class IsmctsAgent implements Agent {
     this.policy.reset(game.players, `ismcts/${game.seed}`);
   }
 
-  act(obs: AgentObservation): number {
+  act(obs: AgentObservation, limit?: DecisionBudget): number {
     const legal = obs.legalActions;
     const decision = this.decision++;
     this.lastSearch = null;
@@ -78,7 +80,8 @@ export class IsmctsAgent implements Agent {
     shuffle(rng, order);
     if (base >= 0) order.unshift(base);
     const root = new Node(obs.players, -1, -1);
-    const deadline = this.opts.timeMs > 0 ? this.now() + this.opts.timeMs : Infinity;
+    const start = this.opts.timeMs > 0 || limit ? this.now() : 0;
+    const deadline = Math.min(this.opts.timeMs > 0 ? start + this.opts.timeMs : Infinity, limit ? start + limit.timeLeftMs : Infinity);
     const budget = this.opts.timeMs > 0 ? Infinity : this.opts.iterations;
     // The k-th visit of every root action meets the same k-th world (and dice and rollout
     // draws): common random numbers, so root actions are compared on equal deals. Each world

@@ -40,7 +40,7 @@ import { REWARD_SCHEMES, terminalRewards, type RewardScheme } from '../../env/re
 import type { Checkpoint } from '../../policy/checkpoint.ts';
 import { argmaxMasked } from '../../policy/masked.ts';
 import { JsNet } from '../../policy/weights.ts';
-import type { Agent, AgentObservation, GameStart } from '../agent.ts';
+import type { Agent, AgentObservation, DecisionBudget, GameStart } from '../agent.ts';
 import { EnvObservation, maskOf } from '../observation.ts';
 import { beatsPaired } from '../paired.ts';
 import { SeatInput } from './input.ts';
@@ -138,7 +138,9 @@ export class PpoSearchAgent implements Agent {
     });
   }
 
-  act(obs: AgentObservation): number {
+  act(obs: AgentObservation, limit?: DecisionBudget): number {
+    // A caller's time budget (the server's bot workers) cuts the looks short: the answer comes from those made.
+    const stopBy = limit ? performance.now() + limit.timeLeftMs : Infinity;
     const legal = obs.legalActions;
     const decision = this.decision++;
     this.lastVisits = null;
@@ -162,6 +164,10 @@ export class PpoSearchAgent implements Agent {
     const seed = `${this.gameSeed}/d${decision}`;
     const worlds: CzechPubEnv[] = [];
     const look = (c: Candidate) => {
+      if (stopBy !== Infinity && c.samples.length > 0 && performance.now() >= stopBy) {
+        left = 1; // this look is skipped, and it was the last
+        return;
+      }
       const k = c.samples.length;
       const world = (worlds[k] ??= obs.sampleWorld!(`${seed}/w${k}`)).clone();
       const turn = world.state.turn;

@@ -1,0 +1,187 @@
+/**
+ * One client against the others, as a hostile tester tried it: a real server in a child
+ * process (a secret in its environment), each client its own loopback address (the server
+ * keys clients by address). Each row: the trouble-maker's statuses, nothing secret in any
+ * answer, and the other clients unaffected.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const BIN = fileURLToPath(new URL('../bin/czech-pub.js', import.meta.url));
+const SECRET_ENV = 'HOSTILE_CLIENTS_API_KEY';
+const SECRET = 'sk-never-send-this-77c1';
+const LIMITS = { maxGames: 300, maxGamesPerClient: 25, decisionMs: 2000, botIdleMs: 1000, maxOpenGamesPerClient: 5, maxJoinedSeatsPerClient: 10 };
+
+let child: ChildProcess;
+let base = '';
+let work = '';
+const answers: string[] = [];
+
+interface Answer { status: number; text: string; body: Record<string, any>; ms: number }
+
+/** One request from `local`; `abandon` gives up on it (closing the connection) after that many ms. */
+function request(method: string, p: string, body?: unknown, o: { local?: string; token?: string; abandon?: number } = {}): Promise<Answer | null> {
+  const t0 = performance.now();
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = http.request(base + p, {
+      method, localAddress: o.local ?? '127.0.0.1', agent: false,
+      headers: { ...(payload ? { 'content-type': 'application/json' } : {}), ...(o.token ? { authorization: `Bearer ${o.token}` } : {}) },
+    }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d) => (text += d));
+      res.on('end', () => {
+        answers.push(text);
+        let parsed: Record<string, any> = {};
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          parsed = {};
+        }
+        resolve({ status: res.statusCode ?? 0, text, body: parsed, ms: performance.now() - t0 });
+      });
+    });
+    req.on('error', (e) => (o.abandon ? resolve(null) : reject(e)));
+    if (o.abandon) setTimeout(() => req.destroy(), o.abandon);
+    req.setTimeout(30_000, () => req.destroy(new Error(`${method} ${p}: no answer in 30 s`)));
+    req.end(payload);
+  });
+}
+const must = async (a: Promise<Answer | null>) => (await a)!;
+
+/** The server's CPU use (all its threads) over `ms`, in cores. */
+async function cores(ms: number): Promise<number> {
+  const ticks = () => {
+    const f = fs.readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return Number(f[11]) + Number(f[12]);
+  };
+  const a = ticks();
+  await new Promise((r) => setTimeout(r, ms));
+  return ((ticks() - a) / 100) / (ms / 1000);
+}
+
+const p99 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(xs.length * 0.99) - 1)];
+
+/** A victim's moves against an ismcts seat: their latencies (ms). */
+async function victimMoves(local: string, moves: number): Promise<number[]> {
+  const lat: number[] = [];
+  while (lat.length < moves) {
+    const g = await must(request('POST', '/v1/games', { seats: ['remote', 'ismcts'] }, { local }));
+    expect(g.status).toBe(201);
+    const token = g.body.tokens[0].token;
+    let v = (await must(request('GET', `/v1/games/${g.body.id}/view`, undefined, { local, token }))).body;
+    while (!v.done && lat.length < moves) {
+      const r = await must(request('POST', `/v1/games/${g.body.id}/actions`, { action: v.legalActions[0].id }, { local, token }));
+      expect(r.status).toBe(200);
+      lat.push(r.ms);
+      v = r.body;
+    }
+  }
+  return lat;
+}
+
+beforeAll(async () => {
+  work = fs.mkdtempSync(path.join(os.tmpdir(), 'czech-pub-clients-'));
+  fs.writeFileSync(path.join(work, 'config.json'), JSON.stringify({ limits: LIMITS }));
+  child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--config', 'config.json', '--rate-limit', '0'], {
+    cwd: work, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, [SECRET_ENV]: SECRET },
+  });
+  base = await new Promise<string>((resolve, reject) => {
+    let err = '';
+    child.stderr!.on('data', (d: Buffer) => {
+      err += d;
+      const m = /listening on (http:\/\/\S+)/.exec(err);
+      if (m) resolve(m[1]);
+    });
+    child.on('exit', (code) => reject(new Error(`the server exited (${code}): ${err}`)));
+  });
+}, 60_000);
+
+afterAll(() => {
+  child?.kill('SIGKILL');
+  fs.rmSync(work, { recursive: true, force: true });
+  // Nothing the server holds came back in any answer.
+  for (const text of answers) expect(text).not.toMatch(new RegExp(`${SECRET}|node_modules|/work/|ENOENT`));
+});
+
+describe('one client against the others', () => {
+  it('abandoned games of the heaviest bots stop playing, and another client\'s moves against ismcts stay within a decision budget', async () => {
+    const solo = await victimMoves('127.0.0.11', 10);
+    const heavy = Array(6).fill('ismcts:iterations=1000:rollout=heuristic');
+    const gone = await Promise.all(Array.from({ length: 20 }, (_, i) => request('POST', '/v1/games', { seats: heavy, seed: `gone/${i}` }, { local: '127.0.0.10', abandon: 2000 })));
+    expect(gone.every((r) => r === null)).toBe(true); // given up on: the client is gone
+    const flooded = await victimMoves('127.0.0.11', 10);
+    expect(p99(flooded)).toBeLessThan(p99(solo) + LIMITS.decisionMs + 500);
+    // botIdleMs after the client left, its games' bots stop: the server idles.
+    await new Promise((r) => setTimeout(r, LIMITS.botIdleMs + LIMITS.decisionMs));
+    expect(await cores(1500)).toBeLessThan(0.3);
+  }, 90_000);
+
+  it('16 creates of six ppo seats in flight do not hold up another client\'s GET /v1/bots', async () => {
+    let running = true;
+    const flood = Array.from({ length: 16 }, async (_, k) => {
+      for (let n = 0; running; n++) {
+        const r = await request('POST', '/v1/games', { seats: Array(6).fill('ppo'), seed: `ppo/${k}/${n}` }, { local: '127.0.0.12', abandon: running ? 60_000 : 1 });
+        if (r) expect(r.status).toBe(201);
+      }
+    });
+    await new Promise((r) => setTimeout(r, 1000));
+    const lat: number[] = [];
+    for (let i = 0; i < 60; i++) {
+      const r = await must(request('GET', '/v1/bots'));
+      expect(r.status).toBe(200);
+      lat.push(r.ms);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    running = false;
+    void flood; // the games in flight stop botIdleMs after their client leaves, or end
+    expect(p99(lat)).toBeLessThan(150);
+  }, 60_000);
+
+  it("many creates of games that finish at once never push out another client's finished game and its replay", async () => {
+    const theirs = await must(request('POST', '/v1/games', { seats: ['random', 'random'] }, { local: '127.0.0.14' }));
+    expect(theirs.status).toBe(201);
+    for (let i = 0; i < LIMITS.maxGames + 50; i += 10) {
+      const batch = await Promise.all(Array.from({ length: 10 }, (_, k) => must(request('POST', '/v1/games', { seats: ['random', 'random'], seed: `churn/${i + k}` }, { local: '127.0.0.13' }))));
+      for (const r of batch) expect(r.status).toBe(201);
+    }
+    const replay = await must(request('GET', `/v1/games/${theirs.body.id}/replay`, undefined, { local: '127.0.0.14', token: theirs.body.watchToken }));
+    expect(replay.status).toBe(200);
+    expect((await must(request('GET', `/v1/games/${theirs.body.id}/replay/1`, undefined, { local: '127.0.0.14', token: theirs.body.watchToken }))).status).toBe(200);
+  }, 60_000);
+
+  it('one client cannot fill the lobby or take every open seat', async () => {
+    const open = (local: string) => must(request('POST', '/v1/games', { seats: ['open', 'random', 'open'] }, { local }));
+    for (const local of ['127.0.0.16', '127.0.0.17']) {
+      for (let i = 0; i < LIMITS.maxOpenGamesPerClient; i++) expect((await open(local)).status).toBe(201);
+      const refused = await open(local);
+      expect(refused.status).toBe(429);
+      expect(refused.body.error).toMatch(/you have 5 games with open seats in the lobby, the most one client may have \(maxOpenGamesPerClient\)/);
+    }
+    expect((await open('127.0.0.18')).status).toBe(201);
+    let joined = 0;
+    let refusal: Answer | null = null;
+    for (const g of (await must(request('GET', '/v1/games'))).body.games) {
+      for (let seat = 0; seat < 2 && !refusal; seat++) {
+        const r = await must(request('POST', `/v1/games/${g.id}/join`, {}, { local: '127.0.0.19' }));
+        if (r.status === 429) refusal = r;
+        else {
+          expect(r.status).toBe(200);
+          joined++;
+        }
+      }
+    }
+    expect(joined).toBe(LIMITS.maxJoinedSeatsPerClient);
+    expect(refusal?.body.error).toMatch(/you hold 10 seats joined from the lobby in games in progress, the most one client may \(maxJoinedSeatsPerClient\)/);
+    // Others still find open seats, and may take one.
+    const lobby = (await must(request('GET', '/v1/games', undefined, { local: '127.0.0.20' }))).body.games;
+    expect(lobby.length).toBeGreaterThan(0);
+    expect((await must(request('POST', `/v1/games/${lobby[0].id}/join`, {}, { local: '127.0.0.20' }))).status).toBe(200);
+  }, 30_000);
+});
