@@ -10,15 +10,14 @@
  * client still gets its bots' calls and a prompt GET /v1/bots. The operator's stderr has
  * what the clients were not told.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request as send, startServe, type Answer, type RequestOptions } from './helpers/serve.ts';
 
-const BIN = fileURLToPath(new URL('../bin/czech-pub.js', import.meta.url));
 const KEY_ENV = 'HOSTILE_BUDGET_API_KEY';
 const KEY = 'sk-operator-key-never-shown-a83b';
 const MODEL = 'operator-model-x-9000';
@@ -30,39 +29,12 @@ const PER_CLIENT_MINUTE = 300;
 let child: ChildProcess;
 let base = '';
 let work = '';
-let stderr = '';
+let stderr = () => '';
 let fake: http.Server;
 let fakeBase = '';
 const sent = { refusing: 0, garbage: 0, bot: 0 };
 
-interface Answer { status: number; text: string; body: Record<string, any> | null; ms: number }
-
-function request(method: string, p: string, body?: unknown, o: { token?: string; local?: string } = {}): Promise<Answer> {
-  const t0 = performance.now();
-  const payload = body === undefined ? undefined : JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = http.request(base + p, {
-      method, localAddress: o.local, agent: false,
-      headers: { ...(payload !== undefined ? { 'content-type': 'application/json' } : {}), ...(o.token ? { authorization: `Bearer ${o.token}` } : {}) },
-    }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d) => (text += d));
-      res.on('end', () => {
-        let parsed: Record<string, any> | null = null;
-        try {
-          parsed = JSON.parse(text);
-        } catch {
-          parsed = null;
-        }
-        resolve({ status: res.statusCode ?? 0, text, body: parsed, ms: performance.now() - t0 });
-      });
-    });
-    req.on('error', reject);
-    req.setTimeout(30_000, () => req.destroy(new Error(`${method} ${p}: no answer in 30 s`)));
-    req.end(payload);
-  });
-}
+const request = async (method: string, p: string, body?: unknown, o: RequestOptions = {}): Promise<Answer> => (await send(base, method, p, body, o))!;
 
 /** The fakes: a model server refusing the key, one answering garbage, a bot playing the first legal action. */
 function fakeServer(): http.Server {
@@ -100,18 +72,10 @@ beforeAll(async () => {
     },
     limits: { maxJobsPerClient: 1, maxJobGames: 20_000 },
   };
-  fs.writeFileSync(path.join(work, 'config.json'), JSON.stringify(config));
-  child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--config', 'config.json', '--rate-limit', '0'], {
-    cwd: work, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, [KEY_ENV]: KEY },
-  });
-  base = await new Promise<string>((resolve, reject) => {
-    child.stderr!.on('data', (d: Buffer) => {
-      stderr += d;
-      const m = /listening on (http:\/\/\S+)/.exec(stderr);
-      if (m) resolve(m[1]);
-    });
-    child.on('exit', (code) => reject(new Error(`the server exited (${code}): ${stderr}`)));
-  });
+  const served = await startServe(work, config, { ...process.env, [KEY_ENV]: KEY });
+  child = served.child;
+  base = served.base;
+  stderr = served.stderr;
 }, 60_000);
 
 afterAll(async () => {
@@ -200,7 +164,7 @@ describe('a hostile client against bots that call out', () => {
       expect(bots.text).not.toContain(fakeBase);
     }
     // The operator was told what the clients were not.
-    expect(stderr).toContain(PROVIDER);
-    expect(stderr).toContain(MODEL);
+    expect(stderr()).toContain(PROVIDER);
+    expect(stderr()).toContain(MODEL);
   }, 240_000);
 });

@@ -4,15 +4,14 @@
  * keys clients by address). Each row: the trouble-maker's statuses, nothing secret in any
  * answer, and the other clients unaffected.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request as send, startServe, type Answer, type RequestOptions } from './helpers/serve.ts';
 
-const BIN = fileURLToPath(new URL('../bin/czech-pub.js', import.meta.url));
 const SECRET_ENV = 'HOSTILE_CLIENTS_API_KEY';
 const SECRET = 'sk-never-send-this-77c1';
 const LIMITS = { maxGames: 300, maxGamesPerClient: 25, decisionMs: 2000, botIdleMs: 1000, maxOpenGamesPerClient: 5, maxJoinedSeatsPerClient: 10 };
@@ -22,38 +21,16 @@ let base = '';
 let work = '';
 const answers: string[] = [];
 
-interface Answer { status: number; text: string; body: Record<string, any>; ms: number }
+type Got = Answer & { body: Record<string, any> };
 
-/** One request from `local`; `abandon` gives up on it (closing the connection) after that many ms. */
-function request(method: string, p: string, body?: unknown, o: { local?: string; token?: string; abandon?: number } = {}): Promise<Answer | null> {
-  const t0 = performance.now();
-  const payload = body === undefined ? undefined : JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = http.request(base + p, {
-      method, localAddress: o.local ?? '127.0.0.1', agent: false,
-      headers: { ...(payload ? { 'content-type': 'application/json' } : {}), ...(o.token ? { authorization: `Bearer ${o.token}` } : {}) },
-    }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d) => (text += d));
-      res.on('end', () => {
-        answers.push(text);
-        let parsed: Record<string, any> = {};
-        try {
-          parsed = JSON.parse(text);
-        } catch {
-          parsed = {};
-        }
-        resolve({ status: res.statusCode ?? 0, text, body: parsed, ms: performance.now() - t0 });
-      });
-    });
-    req.on('error', (e) => (o.abandon ? resolve(null) : reject(e)));
-    if (o.abandon) setTimeout(() => req.destroy(), o.abandon);
-    req.setTimeout(30_000, () => req.destroy(new Error(`${method} ${p}: no answer in 30 s`)));
-    req.end(payload);
-  });
+/** One request from `local` (default 127.0.0.1); `abandon` gives up on it (closing the connection) after that many ms. */
+async function request(method: string, p: string, body?: unknown, o: RequestOptions = {}): Promise<Got | null> {
+  const a = await send(base, method, p, body, { local: '127.0.0.1', ...o });
+  if (!a) return null;
+  answers.push(a.text);
+  return { ...a, body: a.body ?? {} };
 }
-const must = async (a: Promise<Answer | null>) => (await a)!;
+const must = async (a: Promise<Got | null>) => (await a)!;
 
 /** The server's CPU use (all its threads) over `ms`, in cores. */
 async function cores(ms: number): Promise<number> {
@@ -88,19 +65,9 @@ async function victimMoves(local: string, moves: number): Promise<number[]> {
 
 beforeAll(async () => {
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'czech-pub-clients-'));
-  fs.writeFileSync(path.join(work, 'config.json'), JSON.stringify({ limits: LIMITS }));
-  child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--config', 'config.json', '--rate-limit', '0'], {
-    cwd: work, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, [SECRET_ENV]: SECRET },
-  });
-  base = await new Promise<string>((resolve, reject) => {
-    let err = '';
-    child.stderr!.on('data', (d: Buffer) => {
-      err += d;
-      const m = /listening on (http:\/\/\S+)/.exec(err);
-      if (m) resolve(m[1]);
-    });
-    child.on('exit', (code) => reject(new Error(`the server exited (${code}): ${err}`)));
-  });
+  const served = await startServe(work, { limits: LIMITS }, { ...process.env, [SECRET_ENV]: SECRET });
+  child = served.child;
+  base = served.base;
 }, 60_000);
 
 afterAll(() => {
@@ -166,7 +133,7 @@ describe('one client against the others', () => {
     }
     expect((await open('127.0.0.18')).status).toBe(201);
     let joined = 0;
-    let refusal: Answer | null = null;
+    let refusal: Got | null = null;
     for (const g of (await must(request('GET', '/v1/games'))).body.games) {
       for (let seat = 0; seat < 2 && !refusal; seat++) {
         const r = await must(request('POST', `/v1/games/${g.id}/join`, {}, { local: '127.0.0.19' }));
@@ -184,4 +151,23 @@ describe('one client against the others', () => {
     expect(lobby.length).toBeGreaterThan(0);
     expect((await must(request('POST', `/v1/games/${lobby[0].id}/join`, {}, { local: '127.0.0.20' }))).status).toBe(200);
   }, 30_000);
+
+  it('an event stream opened at its last event sends its status line and headers at once, not at the first heartbeat', async () => {
+    const g = await must(request('POST', '/v1/games', { seats: ['remote', 'random'] }, { local: '127.0.0.21' }));
+    const token = g.body.tokens[0].token;
+    const next = (await must(request('GET', `/v1/games/${g.body.id}/events`, undefined, { local: '127.0.0.21', token }))).body.next;
+    const t0 = performance.now();
+    const { status, ms } = await new Promise<{ status: number; ms: number }>((resolve, reject) => {
+      const req = http.request(`${base}/v1/games/${g.body.id}/stream?since=${next}`, { localAddress: '127.0.0.21', agent: false, headers: { authorization: `Bearer ${token}` } }, (res) => {
+        resolve({ status: res.statusCode ?? 0, ms: performance.now() - t0 });
+        res.destroy();
+      });
+      req.on('error', reject);
+      req.setTimeout(20_000, () => req.destroy(new Error('no status line in 20 s')));
+      req.end();
+    });
+    expect(status).toBe(200);
+    // The heartbeat is 15 s away (the default).
+    expect(ms).toBeLessThan(3000);
+  });
 });

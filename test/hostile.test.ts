@@ -6,18 +6,17 @@
  * connection reached the listener every URL in the table points at, and the server still
  * answers GET /v1/bots promptly.
  */
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CzechPubEnv } from '../env/env.ts';
 import { SeatChannel } from '../env/observation/channel.ts';
+import { request as send, startServe, type Answer, type RequestOptions } from './helpers/serve.ts';
 
-const BIN = fileURLToPath(new URL('../bin/czech-pub.js', import.meta.url));
 const SECRET_TEXT = 'TOP-SECRET-CONTENTS-41c7';
 const SECRET_ENV = 'HOSTILE_TEST_API_KEY';
 const SECRET_ENV_VALUE = 'sk-never-send-this-9f2e';
@@ -33,35 +32,8 @@ let trap = '';
 let botServer: http.Server;
 const botBodies: string[] = [];
 
-interface Answer { status: number; text: string; body: Record<string, any> | null; ms: number }
-
 /** One request, from `local` (another loopback address is another client). */
-function request(method: string, p: string, body?: unknown, o: { headers?: Record<string, string>; local?: string; raw?: boolean } = {}): Promise<Answer> {
-  const t0 = performance.now();
-  const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = http.request(base + p, {
-      method, localAddress: o.local, agent: false,
-      headers: { ...(payload !== undefined ? { 'content-type': 'application/json' } : {}), ...o.headers },
-    }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d) => (text += d));
-      res.on('end', () => {
-        let parsed: Record<string, any> | null = null;
-        try {
-          parsed = JSON.parse(text);
-        } catch {
-          parsed = null;
-        }
-        resolve({ status: res.statusCode ?? 0, text, body: parsed, ms: performance.now() - t0 });
-      });
-    });
-    req.on('error', reject);
-    req.setTimeout(20_000, () => req.destroy(new Error(`${method} ${p}: no answer in 20 s`)));
-    req.end(payload);
-  });
-}
+const request = async (method: string, p: string, body?: unknown, o: RequestOptions = {}): Promise<Answer> => (await send(base, method, p, body, { timeoutMs: 20_000, ...o }))!;
 
 /** Everything in the watched folders: names, sizes, contents, modification times. */
 function snapshot(): string {
@@ -109,21 +81,9 @@ beforeAll(async () => {
     bots: { outside: { agent: `http:http://127.0.0.1:${(botServer.address() as net.AddressInfo).port}/act`, description: 'a bot hosted elsewhere' } },
     limits: { maxGamesPerClient: 25, maxStreamsPerClient: 3, heartbeatMs: 300, requestTimeoutMs: 1500, idleMs: 4000, decisionMs: 5000, maxJobsPerClient: 1, maxJobGames: 20_000 },
   };
-  fs.writeFileSync(path.join(work, 'config.json'), JSON.stringify(config));
-  child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--config', 'config.json', '--rate-limit', '0'], {
-    cwd: work, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, [SECRET_ENV]: SECRET_ENV_VALUE },
-  });
-  base = await new Promise<string>((resolve, reject) => {
-    let err = '';
-    child.stderr!.on('data', (d: Buffer) => {
-      err += d;
-      const m = /listening on (http:\/\/\S+)/.exec(err);
-      if (m) resolve(m[1]);
-    });
-    child.on('exit', (code) => reject(new Error(`the server exited (${code}): ${err}`)));
-  });
-  // The server's own files, written at start, are not the client's doing.
-  fs.rmSync(path.join(work, 'config.json'));
+  const served = await startServe(work, config, { ...process.env, [SECRET_ENV]: SECRET_ENV_VALUE });
+  child = served.child;
+  base = served.base;
 }, 60_000);
 
 afterAll(async () => {

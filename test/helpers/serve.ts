@@ -1,0 +1,87 @@
+/**
+ * For the hostile tests: a real `czech-pub serve` in a child process (its own folder and
+ * config, an environment of the test's choosing), and one HTTP request at a time from a
+ * chosen loopback address (another address is another client to the server).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const BIN = fileURLToPath(new URL('../../bin/czech-pub.js', import.meta.url));
+
+export interface Served {
+  child: ChildProcess;
+  base: string;
+  /** Everything the server wrote to stderr so far. */
+  stderr: () => string;
+}
+
+/**
+ * Starts `serve --port 0 --rate-limit 0` in `cwd` with `config` written there as config.json
+ * (removed once the server has read it, so the folder holds only what clients make).
+ */
+export async function startServe(cwd: string, config: unknown, env: NodeJS.ProcessEnv = process.env): Promise<Served> {
+  fs.writeFileSync(path.join(cwd, 'config.json'), JSON.stringify(config));
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--config', 'config.json', '--rate-limit', '0'], { cwd, stdio: ['ignore', 'ignore', 'pipe'], env });
+  let err = '';
+  const base = await new Promise<string>((resolve, reject) => {
+    child.stderr!.on('data', (d: Buffer) => {
+      err += d;
+      const m = /listening on (http:\/\/\S+)/.exec(err);
+      if (m) resolve(m[1]);
+    });
+    child.on('exit', (code) => reject(new Error(`the server exited (${code}): ${err}`)));
+  });
+  fs.rmSync(path.join(cwd, 'config.json'));
+  return { child, base, stderr: () => err };
+}
+
+export interface Answer {
+  status: number;
+  text: string;
+  /** The body as JSON, or null when it is not JSON. */
+  body: Record<string, any> | null;
+  ms: number;
+}
+
+export interface RequestOptions {
+  headers?: Record<string, string>;
+  /** The loopback source address: the client the server sees. */
+  local?: string;
+  token?: string;
+  /** Give up on the request (closing the connection) after this many ms: answers null. */
+  abandon?: number;
+  timeoutMs?: number;
+}
+
+/** One request; a string body goes as it is, anything else as JSON. */
+export function request(base: string, method: string, p: string, body?: unknown, o: RequestOptions = {}): Promise<Answer | null> {
+  const t0 = performance.now();
+  const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = http.request(base + p, {
+      method, localAddress: o.local, agent: false,
+      headers: { ...(payload !== undefined ? { 'content-type': 'application/json' } : {}), ...(o.token ? { authorization: `Bearer ${o.token}` } : {}), ...o.headers },
+    }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d) => (text += d));
+      res.on('end', () => {
+        let parsed: Record<string, any> | null = null;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          parsed = null;
+        }
+        resolve({ status: res.statusCode ?? 0, text, body: parsed, ms: performance.now() - t0 });
+      });
+    });
+    req.on('error', (e) => (o.abandon ? resolve(null) : reject(e)));
+    if (o.abandon) setTimeout(() => req.destroy(), o.abandon);
+    const limit = o.timeoutMs ?? 30_000;
+    req.setTimeout(limit, () => req.destroy(new Error(`${method} ${p}: no answer in ${limit / 1000} s`)));
+    req.end(payload);
+  });
+}
