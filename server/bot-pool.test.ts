@@ -27,6 +27,18 @@ describe('bot worker pool', () => {
     expect(pooled.game.env.actions).toEqual(inline.game.env.actions);
   }, 120_000);
 
+  it("keeps a bot's own error words from clients: the decision fails as 'the bot failed', the words kept for the operator's log", async () => {
+    const env = new CzechPubEnv({ seed: 'pool-error', players: 3 });
+    while (env.legalActions().length < 2) env.step(env.legalActions()[0]);
+    const failed = await pool().decide({
+      game: 'g', client: 'c', seat: env.currentPlayer, spec: 'ppo:/srv/operator-only/missing-model.json',
+      start: { seat: env.currentPlayer, players: 3, seed: 's' }, config: env.config, actions: env.actions, legal: env.legalActions(),
+    }).catch((e: DecisionError) => e);
+    expect(failed).toBeInstanceOf(DecisionError);
+    expect((failed as DecisionError).message).toBe('the bot failed');
+    expect((failed as DecisionError).detail).toContain('/srv/operator-only/missing-model.json');
+  }, 60_000);
+
   it('tells a search the time its decision has: it answers within the budget instead of being stopped with its worker', async () => {
     const env = new CzechPubEnv({ seed: 'pool-slow', players: 6 });
     while (env.legalActions().length < 2) env.step(env.legalActions()[0]);

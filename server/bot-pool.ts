@@ -56,7 +56,8 @@ export interface PoolOptions {
 /** Why a decision was not made: `dropped` (its game no longer wants it: not a fault) or `failed`. */
 export class DecisionError extends Error {
   override name = 'DecisionError';
-  constructor(message: string, readonly code: 'failed' | 'dropped' = 'failed') {
+  /** `message` is for clients; `detail`, the bot's own words (which may name what the server holds), for the operator's log. */
+  constructor(message: string, readonly code: 'failed' | 'dropped' = 'failed', readonly detail?: string) {
     super(message);
   }
 }
@@ -263,7 +264,7 @@ class Slot {
       if (!p || p.id !== m.id) return;
       this.finish();
       if (m.type === 'action') p.resolve(m.action);
-      else p.reject(new DecisionError(m.message));
+      else p.reject(new DecisionError('the bot failed', 'failed', m.message));
       this.pump();
     });
     const died = (why: string) => {

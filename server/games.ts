@@ -16,7 +16,7 @@
  * finished games while it holds any. Games with seats open in the lobby and seats joined from
  * it are limited per client too.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { describeAction } from '../env/actions.ts';
 import { CzechPubEnv } from '../env/env.ts';
 import { RevealedGame, SeatChannel, type NarratedEvent, type Viewer } from '../env/observation/channel.ts';
@@ -28,6 +28,7 @@ import { agentSeed } from '../agents/seed.ts';
 import { DecisionError, type BotPool } from './bot-pool.ts';
 import { BotSpecError, type Catalogue } from './catalogue.ts';
 import { ClientCounts } from './client-counts.ts';
+import { commitToSeed, type SeedCommitment } from './seed-commitment.ts';
 import { DEFAULT_LIMITS } from './config.ts';
 import { InlineTurns } from './inline-turns.ts';
 import { faultText, OutsideCalls } from './outside-calls.ts';
@@ -78,25 +79,6 @@ export class ApiError extends Error {
     super(message);
   }
 }
-
-/**
- * A game's commitment to its seed: SHA-256 (hex) of a random salt followed by the seed, shown
- * from the start; the replay reveals both, so anyone can check that the deal was fixed before
- * the first card and not chosen later. `chosen`: the creator set the seed (a private table).
- */
-export interface SeedCommitment {
-  commitment: string;
-  salt: string;
-  chosen: boolean;
-}
-
-export function commitToSeed(seed: string, chosen: boolean): SeedCommitment {
-  const salt = randomBytes(16).toString('hex');
-  return { commitment: createHash('sha256').update(salt + seed).digest('hex'), salt, chosen };
-}
-
-/** What a seed commitment shows before the replay: never the salt. */
-export const shownCommitment = (c: SeedCommitment) => ({ commitment: c.commitment, chosen: c.chosen });
 
 export interface LiveGame {
   id: string;
@@ -483,7 +465,8 @@ export class GameStore {
 
   /** A fault as the game's clients may read it: a bot that calls out by its entry and the kind of failure; the rest to the operator's log. */
   private faultReason(game: LiveGame, seat: number, e: unknown): string {
-    if (e instanceof ApiError || (e as Error).name === 'DecisionError') return (e as Error).message;
+    if (e instanceof DecisionError && e.detail !== undefined) this.outside.log(`game ${game.id}, seat ${seat} (${game.seats[seat]}): ${e.detail}`);
+    if (e instanceof ApiError || e instanceof DecisionError) return e.message;
     if (e instanceof BudgetSpentError) return e.message;
     if (e instanceof Error && !this.logged.has(e)) {
       this.logged.add(e);

@@ -5,7 +5,8 @@
  */
 import { describeAction } from '../env/actions.ts';
 import { SeatChannel } from '../env/observation/channel.ts';
-import { ApiError, envAt, shownCommitment, stepEvents, type LiveGame, type Viewer } from './games.ts';
+import { ApiError, envAt, stepEvents, type LiveGame, type Viewer } from './games.ts';
+import { shownCommitment } from './seed-commitment.ts';
 
 export function played(game: LiveGame, k: number) {
   const id = game.env.actions[k];

@@ -8,7 +8,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { SeatChannel } from '../env/observation/channel.ts';
 import { bearer } from './bearer.ts';
-import { shownCommitment, type GameStore, type LiveGame } from './games.ts';
+import type { GameStore, LiveGame } from './games.ts';
+import { shownCommitment } from './seed-commitment.ts';
 import * as S from './schemas.ts';
 
 /** Lobby entries listed at most (the store holds at most maxOpenGames of them anyway). */
