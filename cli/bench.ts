@@ -127,7 +127,7 @@ export async function benchCommand(args: readonly string[], io: Io): Promise<num
   return run(rest, io);
 }
 
-/** The commands of `bench`, for help listings (README's option tables are checked against them). */
+/** The commands of `bench`, for help listings (docs/commands.md's option blocks are checked against them). */
 export async function benchSpecs(): Promise<CommandSpec[]> {
   return Promise.all(Object.values(TARGETS).map(async (t) => (await t.load()).spec));
 }

@@ -1,6 +1,6 @@
 /**
- * The README's option tables: every command's --help as its declaration (options.ts) makes
- * it, one fenced block each. cli/readme.test.ts checks the README holds them;
+ * The option blocks of docs/commands.md: every command's --help as its declaration (options.ts)
+ * makes it, one fenced block each. cli/readme.test.ts checks docs/commands.md holds them;
  * `node --import tsx cli/readme-options.ts` prints them to paste.
  */
 import { benchSpecs } from './bench.ts';

@@ -10,7 +10,7 @@ export const SERVE = {
   description: `Serves the HTTP API under /v1 and the web page at /: games with remote and bot seats,
 stateless bot serving, tournament jobs. Clients name bots of the catalogue: the built-in
 entries (random, greedy, cautious, heuristic, ppo, ismcts with bounded options), the
-checkpoints in --models, and what the config file defines (README, "Security").`,
+checkpoints in --models, and what the config file defines (docs/security.md).`,
   options: {
     config: { type: 'file', help: 'the catalogue and limits (JSON; server/config.ts documents every field)' },
     models: { type: 'string', arg: 'DIR', help: 'every NAME.json checkpoint in DIR is a bot named NAME' },

@@ -32,7 +32,7 @@
  * leave the server during a game. The watch token, made with every game, opens the public view
  * (publicView: what an onlooker at the table sees) and, once the game is over, the replay.
  *
- * What a client may make the server do is bounded (README, "Security"): bots are entries of
+ * What a client may make the server do is bounded (docs/security.md): bots are entries of
  * the operator's catalogue (catalogue.ts), heavy ones decide on worker threads with a time and
  * memory limit (bot-pool.ts), games, tournaments and streams are limited in all and per client,
  * and requests must arrive within a time limit (config.ts).

@@ -3,7 +3,7 @@
  * page is opened, a person's game against three bots is played to the end by clicking legal
  * actions, and what the page shows is checked against the API; the setup form's seat menus and
  * option controls are checked against GET /v1/bots and POST /v1/games. Screenshots go to
- * $SCREENSHOT_DIR (default results/e2e/); the README's come from
+ * $SCREENSHOT_DIR (default results/e2e/); docs/web.md's come from
  * `SCREENSHOT_DIR=docs/screenshots npx vitest run test/web.e2e.test.ts`.
  */
 import { join } from 'node:path';
@@ -70,7 +70,7 @@ describe.runIf(RUN)('the web page in Chromium', () => {
       const view = await api(`/v1/games/${gameId}/view`, token);
       const shown = await buttons.evaluateAll((bs) => bs.map((b) => Number((b as HTMLElement).dataset.action)));
       expect([...shown].sort((a, b) => a - b)).toEqual(view.legalActions.map((a: { id: number }) => a.id).sort((a: number, b: number) => a - b));
-      // The README's mid-game picture: a decision with cards already in front of a player.
+      // docs/web.md's mid-game picture: a decision with cards already in front of a player.
       if (!shot && clicks >= 10 && (await page.locator('.front .card').count()) > 0) {
         await page.screenshot({ path: join(SHOTS, 'table.png') });
         shot = true;

@@ -3,7 +3,7 @@
 | Import             | `import czech_pub; env = czech_pub.env(players=4)`                     |
 |--------------------|-------------------------------------------------------------------------|
 | Agents             | `player_0` ... `player_{P-1}`, P from 2 to 6                            |
-| Actions            | Discrete(198): the engine's fixed action ids (README, "Action space")  |
+| Actions            | Discrete(198): the engine's fixed action ids (docs/environment.md)       |
 | Observation        | `{"observation": float32[569], "action_mask": int8[198]}`              |
 | Observation values | the seat's own view only (env/observation/encode.ts's slice layout)     |
 | Action mask        | 1 for the legal actions of the agent to act; all 0 for the others      |
