@@ -1,9 +1,11 @@
 /**
  * A concise rules summary for a language model, written from the ruleset object: every
  * number (limits, tables, chart, costs, losses, bonuses) is read from it, so the summary
- * stays true when a user changes the ruleset. The mechanics are those of RULES.md.
+ * stays true when a user changes the ruleset. What each pub card and X card does is the text
+ * people read on the web page (env/card-text.ts, cardTexts): one source for both.
  */
-import { CARD_IDS, CARD_NAMES, isNonAlcoholic, isShot, isXCard, type CardId } from '../../env/cards.ts';
+import { cardTexts } from '../../env/card-text.ts';
+import { CARD_IDS, CARD_NAMES, isNonAlcoholic, isOrder, isShot, isXCard, type CardId } from '../../env/cards.ts';
 import type { Ruleset } from '../../env/ruleset.ts';
 
 const signed = (n: number): string => (n > 0 ? `+${n}` : `${n}`);
@@ -19,6 +21,9 @@ export function rulesSummary(r: Ruleset): string {
   });
   const chart = r.chart.map((level, i) => `level ${i + 1}: spaces ${list(level.spaces.map(signed))}, hand ${level.handSize}`);
   const titles = r.titles.map((t) => `${t.name} at ${t.points} points`);
+  const texts = cardTexts(r);
+  // Orders are told by the digestion lines above; pub and X cards by the cards' own texts.
+  const actionCards = CARD_IDS.filter((_, t) => !isOrder(t));
   return [
     `CZECH PUB: ${r.players.min}–${r.players.max} players order drinks, drink them and roll against their drunkenness. Most points (plus a shot-type bonus) at the end wins.`,
     '',
@@ -35,10 +40,8 @@ export function rulesSummary(r: Ruleset): string {
     `Drunkenness chart: ${chart.join('; ')}. Moving past the end of a level puts you on the next level and PAUSE (skip your next turn); past the end of level ${r.chart.length} you are wasted (out, keeping your points).`,
     '',
     `CARDS: pub cards are played in your own turn; X cards (${list(idsWhere(isXCard).map(name))}, and ${name('shot_into_beer')} as X) are played in others' turns, against the active player's cards, when you are asked to react.`,
-    "- I'll get the same (only card of your turn): skip your digestion, then drink a copy of the target's next orders. Flattery: a shot of your choice. Shot into a beer: one extra shot beyond the limit if you have a beer and a shot in front. Let's do a shot / Shots, everyone!: targets discard a shot (taking its token), or a beer and lose " +
-      `${r.shotChoice.beerLoss} points, or a small beer and lose ${r.shotChoice.smallBeerLoss}, or lose ${r.shotChoice.nothingLoss}. Brawl: everyone takes a random card from every other hand. You don't want it anymore?: take the top discard. Insulted bartender: the target plays no orders next turn. That's my order: take a random card from the target's hand.`,
-    '- Excuse me: cancel an action card aimed at you, or pass a single-target one on to a neighbour. Knocked-over glass: discard one of the active player\'s orders. Mixed-up: swap one of their orders for one from your hand. That beer is warm: one of their beers goes back to their hand.',
+    ...actionCards.map((id) => `- ${name(id)}: ${texts[id]}`),
     '',
-    `END: the CLOSING TIME card is shuffled into the deck at a reshuffle; whoever draws it finishes the turn, then everyone else has one last turn. Final score = points + shot-type bonus ${list(r.shotBonus)} for 1–${r.shotBonus.length} types owned. Titles: ${list(titles)}.`,
+    `END: ${texts.closing_time} Final score = points + shot-type bonus ${list(r.shotBonus)} for 1–${r.shotBonus.length} types owned. Titles: ${list(titles)}.`,
   ].join('\n');
 }
