@@ -7,6 +7,7 @@ import {
   BEER, CARD_IDS, FLATTERY, HAND_TYPES, isNonAlcoholic, isShot, ORDER_TYPES, SHOT_TYPES, SMALL_BEER, shotIndex,
 } from '../../env/cards.ts';
 import type { FrontCardView } from '../../env/observation/view.ts';
+import { beerScore, rollMove } from '../../env/engine/drinking.ts';
 import { DEFAULT_RULESET, type Ruleset } from '../../env/ruleset.ts';
 import { popcount, typeOf } from './common.ts';
 
@@ -38,8 +39,7 @@ export function numbers(ruleset: Ruleset = DEFAULT_RULESET): Numbers {
     cost[t] = ruleset.cards[id].cost;
     if (t < ORDER_TYPES && isNonAlcoholic(t)) nonAlc[t] = ruleset.cards[id].drunkenness ?? 0;
   });
-  const move = (total: number, die: number): number =>
-    die >= total ? roll.okMove : roll.failMove + Math.floor((total - die - 1) / roll.failStep);
+  const move = (total: number, die: number): number => rollMove(ruleset, total, die);
   const maxMove = move(2 * OFFSET, 1);
   const moveProb: Float64Array[] = [];
   for (let total = -OFFSET; total <= OFFSET; total++) {
@@ -65,16 +65,10 @@ export function moveDist(n: Numbers, total: number): Float64Array {
   return n.moveProb[Math.max(-OFFSET, Math.min(OFFSET, total)) + OFFSET];
 }
 
-/** Points and drunkenness of the beer table for `beers` beers (one of them small or not). */
+/** Points and drunkenness of the beer table for `beers` beers (one of them small or not): the engine's own (engine/drinking.ts). */
 export function beerTable(r: Ruleset, beers: number, small: boolean): { points: number; drunk: number } {
-  if (beers <= 0) return { points: 0, drunk: 0 };
-  const row = small ? r.beerTable.withSmall : r.beerTable.regular;
-  const base = row[Math.min(beers, row.length) - 1];
-  const extra = Math.max(0, beers - row.length);
-  return {
-    points: base.points + extra * r.beerTable.perExtraBeer.points,
-    drunk: base.drunkenness + extra * r.beerTable.perExtraBeer.drunkenness,
-  };
+  const b = beerScore(r, beers, small);
+  return { points: b.points, drunk: b.drunkenness };
 }
 
 /** Final-score bonus for a token mask. */

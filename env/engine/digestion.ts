@@ -12,6 +12,7 @@ import {
 } from '../state.ts';
 import type { GameEvent } from '../events.ts';
 import { handDiscardAll, type Ctx } from './context.ts';
+import { beerScore, rollMove } from './drinking.ts';
 
 /** What one player drinks at a digestion. */
 interface Drinks {
@@ -176,13 +177,9 @@ function digestDrinks(c: Ctx, seat: number, d: Drinks, copyOf: number): void {
     emitDigest(c, seat, copyOf, points, 0, undefined, undefined, move);
     return;
   }
-  if (d.beers > 0) {
-    const row = d.small ? rs.beerTable.withSmall : rs.beerTable.regular;
-    const base = row[Math.min(d.beers, 3) - 1];
-    const extra = Math.max(0, d.beers - 3);
-    points += base.points + extra * rs.beerTable.perExtraBeer.points;
-    drunk += base.drunkenness + extra * rs.beerTable.perExtraBeer.drunkenness;
-  }
+  const beers = beerScore(rs, d.beers, d.small);
+  points += beers.points;
+  drunk += beers.drunkenness;
   for (const i of d.shots) s.tokens[seat] |= 1 << i;
   const kinds = popcount(s.tokens[seat]);
   if (d.shots.length > 0) drunk += d.shots.length * rs.shotDrunkenness[kinds - 1];
@@ -193,7 +190,7 @@ function digestDrinks(c: Ctx, seat: number, d: Drinks, copyOf: number): void {
   takeTitles(c, seat);
   total = drunk + rs.chart[s.level[seat]].spaces[s.space[seat]];
   die = c.die ? c.die(rs.roll.dieSides) : 1 + randInt(s.rng, rs.roll.dieSides);
-  move = die >= total ? rs.roll.okMove : rs.roll.failMove + Math.floor((total - die - 1) / rs.roll.failStep);
+  move = rollMove(rs, total, die);
   const ev = emitDigest(c, seat, copyOf, points, drunk, total, die, move);
   moveForward(c, seat, move);
   // The event goes before any level_up / out it causes, but reports where the figure ended
