@@ -225,6 +225,49 @@ describe('Shot into a beer: the rulebooks\' conditions', () => {
   });
 });
 
+describe('Shot into a beer in one\'s own turn needs a shot the player played', () => {
+  // English: "you need to have BEER or SMALL BEER and one shot already played"; Czech: "je
+  // nutno k ní zahrát též alespoň jedno PIVO (může být malé) a alespoň jeden panák" — both
+  // played ("zahrát") by the player, so a shot given by Mixed-up does not do.
+  it('a beer of their own and a Rum given by Mixed-up: the card is not playable: one shot ordered, 11 points (not Fernet and Vodka, 16)', () => {
+    const g = scenario({ players: 2 });
+    setHand(g, 0, ['beer', 'tea', 'shot_into_beer', 'fernet', 'vodka']);
+    setHand(g, 1, ['mixed_up', 'rum']);
+    act(g, 'play:beer', 'pass', 'play:tea', 'x:mixed_up:tea>rum');
+    expect(frontOf(g, 0)).toEqual(['beer', 'rum']);
+    expect(legal(g)).not.toContain('play:shot_into_beer');
+    forceDice(g, 6);
+    act(g, 'play:fernet');
+    expect(legal(g)).not.toContain('play:vodka');
+    playTurn(g);
+    expect(events(g, 'digest')[0]).toMatchObject({ seat: 0, points: 1 + 5 + 5 });
+  });
+
+  it('the same with a Rum the player ordered: playable, one shot beyond the limit (Rum and Fernet, 11 points)', () => {
+    const g = scenario({ players: 2 });
+    setHand(g, 0, ['beer', 'rum', 'shot_into_beer', 'fernet', 'vodka']);
+    forceDice(g, 6);
+    act(g, 'play:beer', 'play:rum');
+    expect(legal(g)).toContain('play:shot_into_beer');
+    act(g, 'play:shot_into_beer');
+    expect(legal(g)).toContain('play:fernet');
+    act(g, 'play:fernet');
+    expect(legal(g)).not.toContain('play:vodka');
+    playTurn(g);
+    expect(events(g, 'digest')[0]).toMatchObject({ seat: 0, points: 1 + 5 + 5 });
+  });
+
+  // English: Flattery "can't be cancelled or modified by the cards SHOT INTO A BEER, MIXED-UP
+  // or KNOCKED OVER GLASS"; Czech: "nejdou uplatnit karty jako PANÁK DO PIVA". It is not the
+  // shot the card needs.
+  it('Flattery played as a shot does not do either', () => {
+    const g = scenario({ players: 2 });
+    setHand(g, 0, ['beer', 'flattery', 'shot_into_beer']);
+    act(g, 'play:beer', 'play:flattery:rum');
+    expect(legal(g)).not.toContain('play:shot_into_beer');
+  });
+});
+
 describe('the beer table', () => {
   it.each([
     [['beer'], 1, 0],
