@@ -310,3 +310,23 @@ describe('the beer table', () => {
     expect(events(h, 'digest')[0]).toMatchObject({ points: 8, drunkenness: 5 });
   });
 });
+
+describe('the draw deck runs out', () => {
+  // English: "When the draw deck runs out, shuffle the discard pile and use it to replace the
+  // draw deck. Now it's time to put the CLOSING TIME card into the draw deck." Czech: "Jakmile
+  // dojdou karty v balíčku, zamíchejte odhozené a vytvořte nový balíček" — at once, not when
+  // somebody next needs a card.
+  it('the discard pile becomes the draw pile as soon as the last card is drawn: nothing left to take from it', () => {
+    const g = scenario({ players: 2, deck: ['beer'] });
+    g.s.discard = [C.rum, C.vodka];
+    setHand(g, 0, ['beer', 'coffee', 'coffee', 'coffee', 'coffee', 'coffee', 'coffee']);
+    setHand(g, 1, ['dont_want_it', 'coffee', 'coffee', 'coffee', 'coffee', 'coffee', 'coffee']);
+    playTurn(g, 'play:beer'); // cleanup: the Beer is discarded, the last card drawn
+    expect(events(g, 'draw')).toEqual([{ k: 'draw', seat: 0, count: 1, cards: [C.beer] }]);
+    // Rum, Vodka and the Beer, with CLOSING TIME (2 players: the first reshuffle).
+    expect(events(g, 'reshuffle')).toEqual([{ k: 'reshuffle', size: 4, closingPlaced: true }]);
+    expect(g.s.discard).toEqual([]);
+    expect(g.s.active).toBe(1);
+    expect(legal(g)).not.toContain('play:dont_want_it');
+  });
+});
