@@ -42,7 +42,7 @@ export function cardTexts(r: Ruleset): Record<CardId | 'closing_time', string> {
     utopenec: nonAlc('utopenec'),
     same: `Pub card (${actions(c('same'))}), aimed at a player; the only card you play this turn. You skip your digestion; at their next digestion you drink a copy of the orders they have in front then, and roll for yourself.`,
     flattery: `Pub card (${actions(c('flattery'))}). Counts as a shot of your choice: ${shotLine(r)}. Not an order: it ignores the shot limit and Insulted bartender.`,
-    shot_into_beer: `Pub card (${actions(c('shot_into_beer'))}) with a beer you played and a shot in front: you may order one more shot beyond the limit. Also an X card (no cost): pour a shot into the active player's beer — its drunkenness and token, no points (${shotNames()}).`,
+    shot_into_beer: `Pub card (${actions(c('shot_into_beer'))}) with a beer and a shot you played this turn: you may order one more shot beyond the limit. Also an X card (no cost): pour a shot into the active player's beer — its drunkenness and token, no points (${shotNames()}).`,
     lets_do_a_shot: `Pub card (${actions(c('lets_do_a_shot'))}), aimed at a player: ${choice.replace('each target', 'the target')}.`,
     shots_everyone: `Pub card (${actions(c('shots_everyone'))}), at every other player: ${choice}.`,
     brawl: `Pub card (${actions(c('brawl'))}). Starting with the player holding fewest cards, each player in turn takes one random card from every other player's hand.`,

@@ -10,9 +10,11 @@ import { MAX_PLAYERS, type Ruleset } from './ruleset.ts';
 /**
  * The engine's rules behaviour. 2: an X Shot into a beer whose beer is gone makes the poured
  * own shot count towards the shot limit again; the own-turn Shot into a beer needs a beer the
- * player played (docs/rules-notes.md).
+ * player played (docs/rules-notes.md). 3: it needs a shot the player played too (not one
+ * given by Mixed-up); the discard pile is shuffled into a new draw pile as soon as the last
+ * card is drawn, not when a draw finds the pile empty.
  */
-export const ENGINE_VERSION = 2;
+export const ENGINE_VERSION = 3;
 
 export interface EnvSpec {
   engineVersion: number;

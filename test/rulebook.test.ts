@@ -225,6 +225,49 @@ describe('Shot into a beer: the rulebooks\' conditions', () => {
   });
 });
 
+describe('Shot into a beer in one\'s own turn needs a shot the player played', () => {
+  // English: "you need to have BEER or SMALL BEER and one shot already played"; Czech: "je
+  // nutno k ní zahrát též alespoň jedno PIVO (může být malé) a alespoň jeden panák" — both
+  // played ("zahrát") by the player, so a shot given by Mixed-up does not do.
+  it('a beer of their own and a Rum given by Mixed-up: the card is not playable: one shot ordered, 11 points (not Fernet and Vodka, 16)', () => {
+    const g = scenario({ players: 2 });
+    setHand(g, 0, ['beer', 'tea', 'shot_into_beer', 'fernet', 'vodka']);
+    setHand(g, 1, ['mixed_up', 'rum']);
+    act(g, 'play:beer', 'pass', 'play:tea', 'x:mixed_up:tea>rum');
+    expect(frontOf(g, 0)).toEqual(['beer', 'rum']);
+    expect(legal(g)).not.toContain('play:shot_into_beer');
+    forceDice(g, 6);
+    act(g, 'play:fernet');
+    expect(legal(g)).not.toContain('play:vodka');
+    playTurn(g);
+    expect(events(g, 'digest')[0]).toMatchObject({ seat: 0, points: 1 + 5 + 5 });
+  });
+
+  it('the same with a Rum the player ordered: playable, one shot beyond the limit (Rum and Fernet, 11 points)', () => {
+    const g = scenario({ players: 2 });
+    setHand(g, 0, ['beer', 'rum', 'shot_into_beer', 'fernet', 'vodka']);
+    forceDice(g, 6);
+    act(g, 'play:beer', 'play:rum');
+    expect(legal(g)).toContain('play:shot_into_beer');
+    act(g, 'play:shot_into_beer');
+    expect(legal(g)).toContain('play:fernet');
+    act(g, 'play:fernet');
+    expect(legal(g)).not.toContain('play:vodka');
+    playTurn(g);
+    expect(events(g, 'digest')[0]).toMatchObject({ seat: 0, points: 1 + 5 + 5 });
+  });
+
+  // English: Flattery "can't be cancelled or modified by the cards SHOT INTO A BEER, MIXED-UP
+  // or KNOCKED OVER GLASS"; Czech: "nejdou uplatnit karty jako PANÁK DO PIVA". It is not the
+  // shot the card needs.
+  it('Flattery played as a shot does not do either', () => {
+    const g = scenario({ players: 2 });
+    setHand(g, 0, ['beer', 'flattery', 'shot_into_beer']);
+    act(g, 'play:beer', 'play:flattery:rum');
+    expect(legal(g)).not.toContain('play:shot_into_beer');
+  });
+});
+
 describe('the beer table', () => {
   it.each([
     [['beer'], 1, 0],
@@ -265,5 +308,25 @@ describe('the beer table', () => {
     act(h, 'play:beer', 'pass', 'pass', 'play:beer', 'pass', 'pass', 'play:beer', 'pass', 'pass');
     playTurn(h, 'play:tea', 'x:mixed_up:tea>beer', 'pass', 'play:coffee', 'x:mixed_up:coffee>beer');
     expect(events(h, 'digest')[0]).toMatchObject({ points: 8, drunkenness: 5 });
+  });
+});
+
+describe('the draw deck runs out', () => {
+  // English: "When the draw deck runs out, shuffle the discard pile and use it to replace the
+  // draw deck. Now it's time to put the CLOSING TIME card into the draw deck." Czech: "Jakmile
+  // dojdou karty v balíčku, zamíchejte odhozené a vytvořte nový balíček" — at once, not when
+  // somebody next needs a card.
+  it('the discard pile becomes the draw pile as soon as the last card is drawn: nothing left to take from it', () => {
+    const g = scenario({ players: 2, deck: ['beer'] });
+    g.s.discard = [C.rum, C.vodka];
+    setHand(g, 0, ['beer', 'coffee', 'coffee', 'coffee', 'coffee', 'coffee', 'coffee']);
+    setHand(g, 1, ['dont_want_it', 'coffee', 'coffee', 'coffee', 'coffee', 'coffee', 'coffee']);
+    playTurn(g, 'play:beer'); // cleanup: the Beer is discarded, the last card drawn
+    expect(events(g, 'draw')).toEqual([{ k: 'draw', seat: 0, count: 1, cards: [C.beer] }]);
+    // Rum, Vodka and the Beer, with CLOSING TIME (2 players: the first reshuffle).
+    expect(events(g, 'reshuffle')).toEqual([{ k: 'reshuffle', size: 4, closingPlaced: true }]);
+    expect(g.s.discard).toEqual([]);
+    expect(g.s.active).toBe(1);
+    expect(legal(g)).not.toContain('play:dont_want_it');
   });
 });

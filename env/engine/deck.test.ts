@@ -1,6 +1,6 @@
 /** The draw pile: reshuffling the discard pile, and where CLOSING TIME goes by player count. */
 import { describe, expect, it } from 'vitest';
-import { CLOSING_TIME } from '../cards.ts';
+import { CLOSING_TIME, HAND_TYPES } from '../cards.ts';
 import { CLOSING_ASIDE, CLOSING_DRAWN, CLOSING_IN_DECK } from '../state.ts';
 import { C, events, playTurn, scenario, setHand } from '../../test/helpers/scenario.ts';
 
@@ -44,6 +44,55 @@ describe('reshuffle', () => {
     playTurn(g); // an abstinence: nothing goes to the discard pile
     expect(g.s.handSize[0]).toBe(5);
     expect(events(g, 'reshuffle')).toEqual([]);
+  });
+});
+
+describe('the draw pile runs out', () => {
+  it('with the last card drawn, the discard pile is shuffled in at once, and every seat knows what it holds', () => {
+    const g = scenario({ players: 5, deck: ['beer'] }); // (5 players: no CLOSING TIME in the 1st pile)
+    g.s.discard = [C.rum, C.vodka];
+    setHand(g, 0, ['beer', 'coffee', 'coffee', 'coffee', 'coffee', 'coffee', 'coffee']);
+    for (let seat = 1; seat < 5; seat++) setHand(g, seat, new Array(7).fill('coffee'));
+    playTurn(g, 'play:beer');
+    expect(events(g, 'reshuffle')).toEqual([{ k: 'reshuffle', size: 3, closingPlaced: false }]);
+    expect([...g.s.deck].sort()).toEqual([C.beer, C.rum, C.vodka].sort());
+    expect(g.s.discard).toEqual([]);
+    // The card seat 0 drew came from the old pile: its knowledge of the new one is whole.
+    for (let seat = 0; seat < 5; seat++) {
+      const row = g.s.pileKnown.slice(seat * HAND_TYPES, (seat + 1) * HAND_TYPES);
+      expect([row[C.beer], row[C.rum], row[C.vodka]]).toEqual([1, 1, 1]);
+      expect(row.reduce((a, b) => a + b, 0)).toBe(3);
+    }
+  });
+
+  it('with the discard pile empty too, the reshuffle waits for the next draw that finds cards in it', () => {
+    const g = scenario({ players: 5, deck: ['beer', 'tea'] });
+    setHand(g, 0, ['coffee', 'coffee', 'coffee', 'coffee', 'coffee']);
+    for (let seat = 1; seat < 5; seat++) setHand(g, seat, new Array(7).fill('coffee'));
+    playTurn(g); // an abstinence, nothing in front: cleanup draws the Tea and the Beer
+    expect(events(g, 'reshuffle')).toEqual([]);
+    expect(g.s.deck).toEqual([]);
+    expect(g.s.discard).toEqual([]);
+    playTurn(g, 'play:coffee'); // seat 1's Coffee is discarded at cleanup, shuffled in and drawn
+    expect(events(g, 'reshuffle')).toEqual([{ k: 'reshuffle', size: 1, closingPlaced: false }]);
+    expect(g.s.handSize[1]).toBe(7);
+    expect(g.s.deck).toEqual([]);
+  });
+
+  it('CLOSING TIME as the last card: the pile is renewed, then the replacement is drawn from it', () => {
+    const g = scenario({ players: 5, deck: [] });
+    g.s.deck = [CLOSING_TIME];
+    g.s.closing.where = CLOSING_IN_DECK;
+    g.s.reshuffles = 2;
+    g.s.discard = [C.rum];
+    setHand(g, 0, ['beer', 'coffee', 'coffee', 'coffee', 'coffee', 'coffee', 'coffee']);
+    for (let seat = 1; seat < 5; seat++) setHand(g, seat, new Array(7).fill('coffee'));
+    playTurn(g, 'play:beer');
+    expect(events(g, 'reshuffle')).toEqual([{ k: 'reshuffle', size: 2, closingPlaced: false }]);
+    expect(events(g, 'closing')).toEqual([{ k: 'closing', seat: 0 }]);
+    expect(g.s.closing.where).toBe(CLOSING_DRAWN);
+    expect(g.s.handSize[0]).toBe(7);
+    expect(g.s.deck).toHaveLength(1);
   });
 });
 

@@ -30,7 +30,13 @@ function reshuffle(c: Ctx): void {
   if (c.log) c.log.push({ k: 'reshuffle', size: deck.length, closingPlaced: placed });
 }
 
-/** Draws one card for `seat`; -1 when both piles are empty. CLOSING TIME is revealed and replaced. */
+/**
+ * Draws one card for `seat`; -1 when both piles are empty. CLOSING TIME is revealed and replaced.
+ * "When the draw deck runs out, shuffle the discard pile" ("Jakmile dojdou karty v balíčku"):
+ * the discard pile becomes the new draw pile as soon as the last card is drawn, so it is no
+ * longer there to take from and cards discarded after go to a fresh pile. If the discard pile
+ * is empty at that moment too, the reshuffle waits for the next draw that finds cards in it.
+ */
 function drawOne(c: Ctx, seat: number): number {
   const s = c.s;
   for (;;) {
@@ -39,6 +45,9 @@ function drawOne(c: Ctx, seat: number): number {
       reshuffle(c);
     }
     const t = s.deck.pop()!;
+    // What the seat knew of the old pile, before a reshuffle lays a new one.
+    if (t !== CLOSING_TIME) s.pileKnown[seat * HAND_TYPES + t]--;
+    if (s.deck.length === 0 && s.discard.length > 0) reshuffle(c);
     if (t !== CLOSING_TIME) return t;
     s.closing.where = CLOSING_DRAWN;
     s.closing.drawnBy = seat;
@@ -56,7 +65,6 @@ export function drawUp(c: Ctx, seat: number): void {
     const t = drawOne(c, seat);
     if (t < 0) break;
     handGainPrivate(s, seat, t);
-    s.pileKnown[seat * HAND_TYPES + t]--;
     count++;
     if (cards) cards.push(t);
   }

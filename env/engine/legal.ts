@@ -17,8 +17,11 @@ export interface FrontSummary {
   orders: number;
   /** Bitmask over shot indices of shot orders not yet poured into a beer. */
   pourable: number;
-  /** A shot order of the player's own (not poured in from someone's hand). */
-  ownShot: boolean;
+  /**
+   * A shot order the player played themselves this turn: not given by Mixed-up, not poured in
+   * from someone's hand (Flattery is no order, so it never counts either).
+   */
+  playedShot: boolean;
   beers: number;
   /** Beers (regular or small) the player played themselves: not given by Mixed-up. */
   playedBeers: number;
@@ -29,7 +32,7 @@ export interface FrontSummary {
 }
 
 const scratch: FrontSummary = {
-  orders: 0, pourable: 0, ownShot: false, beers: 0, playedBeers: 0, countedBeers: 0, countedSmall: 0, countedShots: 0, insulted: false,
+  orders: 0, pourable: 0, playedShot: false, beers: 0, playedBeers: 0, countedBeers: 0, countedSmall: 0, countedShots: 0, insulted: false,
 };
 
 /** Summarises a front into a shared scratch object (valid until the next call). */
@@ -37,7 +40,7 @@ export function summarizeFront(front: number[]): FrontSummary {
   const f = scratch;
   f.orders = 0;
   f.pourable = 0;
-  f.ownShot = false;
+  f.playedShot = false;
   f.beers = 0;
   f.playedBeers = 0;
   f.countedBeers = 0;
@@ -60,7 +63,7 @@ export function summarizeFront(front: number[]): FrontSummary {
       }
     } else if (isShot(t)) {
       if (!(fl & F_POURED)) f.pourable |= 1 << (t - RUM);
-      if (!(fl & F_ADDED)) f.ownShot = true;
+      if (!(fl & (F_ADDED | F_GIVEN))) f.playedShot = true;
       if (fl & F_COUNTED) f.countedShots++;
     }
   }
@@ -110,7 +113,9 @@ function legalPlay(c: Ctx, out: Int32Array): number {
   }
   if (s.played === 0 && canPlay(s, cost, h, left, SAME)) n = pushTargets(s, out, n, A.A_SAME);
   if (canPlay(s, cost, h, left, FLATTERY)) for (let i = 0; i < SHOT_TYPES; i++) out[n++] = A.A_FLATTERY + i;
-  if (canPlay(s, cost, h, left, SHOT_INTO_BEER) && f.playedBeers > 0 && f.ownShot) out[n++] = A.A_SIB;
+  // "BEER or SMALL BEER and one shot already played" (English); "zahrát též alespoň jedno
+  // PIVO … a alespoň jeden panák" (Czech): both played by the player, not given by Mixed-up.
+  if (canPlay(s, cost, h, left, SHOT_INTO_BEER) && f.playedBeers > 0 && f.playedShot) out[n++] = A.A_SIB;
   if (canPlay(s, cost, h, left, LETS_DO_A_SHOT)) n = pushTargets(s, out, n, A.A_LDAS);
   if (canPlay(s, cost, h, left, SHOTS_EVERYONE)) out[n++] = A.A_SHOTS_EVERYONE;
   if (canPlay(s, cost, h, left, BRAWL)) out[n++] = A.A_BRAWL;
