@@ -17,7 +17,8 @@ import { decodeFloats, encodeFloats } from '../policy/checkpoint.ts';
 import { initWeights } from '../policy/weights.ts';
 import { ChunkPlayer, decodeChunk, encodeChunk, parsePool, replayChunk, RolloutBuffer, RolloutTally, type ChunkSpec } from '../training/collect.ts';
 import { TfNet } from '../training/net.ts';
-import { PPO_DEFAULTS, train } from '../training/ppo.ts';
+import { TRAIN_DEFAULTS, UNBOUNDED_STEPS } from '../training/options.ts';
+import { train } from '../training/ppo.ts';
 import type { RolloutSource } from '../training/rollouts.ts';
 
 export interface TransferFigures {
@@ -31,12 +32,12 @@ export interface TransferFigures {
 }
 
 function chunkSpec(k: number): ChunkSpec {
-  const o = PPO_DEFAULTS;
-  return { seed: `bench-transfer/${k}`, games: o.numEnvs, players: o.players, ruleset: o.ruleset, pool: parsePool(o.pool), reward: o.reward, snapshots: 0 };
+  const o = TRAIN_DEFAULTS;
+  return { seed: `bench-transfer/${k}`, games: o.numEnvs, players: o.players, ruleset: o.ruleset, pool: parsePool(o.opponents), reward: o.reward, snapshots: 0 };
 }
 
 export function rolloutTransfer(chunks: number): TransferFigures {
-  const o = PPO_DEFAULTS;
+  const o = TRAIN_DEFAULTS;
   const net = new TfNet(initWeights({ inputs: OBS_SIZE, hidden: o.hidden, actions: NUM_ACTIONS }, 'bench-transfer'));
   const player = new ChunkPlayer();
   const compact: string[] = [];
@@ -111,7 +112,7 @@ export interface TrainingFigures {
 /** Default PPO for `iterations` iterations (the first, a warm-up, not counted). */
 export async function trainingThroughput(where: string, iterations: number, staleness: number, rollouts?: RolloutSource): Promise<TrainingFigures> {
   let n = 0;
-  const r = await train({ ...PPO_DEFAULTS, staleness, totalSteps: Number.MAX_SAFE_INTEGER }, { rollouts, shouldStop: () => n++ >= iterations });
+  const r = await train({ ...TRAIN_DEFAULTS, staleness, totalSteps: UNBOUNDED_STEPS }, { rollouts, shouldStop: () => n++ >= iterations });
   const first = r.metrics[0];
   const last = r.metrics[r.metrics.length - 1];
   return {

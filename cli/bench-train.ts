@@ -8,9 +8,10 @@
 import { cpus } from 'node:os';
 import { NUM_ACTIONS } from '../env/actions.ts';
 import { OBS_SIZE } from '../env/observation/encode.ts';
-import { BACKENDS, type BackendChoice } from '../training/backend.ts';
+import type { BackendChoice } from '../training/backend.ts';
 import { startBackend } from './train.ts';
-import { PPO_DEFAULTS, train, type IterationMetrics } from '../training/ppo.ts';
+import { TRAIN_DEFAULTS, TRAIN_OPTIONS } from '../training/options.ts';
+import { train, type IterationMetrics } from '../training/ppo.ts';
 import { EXIT_OK, type Io } from './io.ts';
 import { helpText, parseOptions, type CommandSpec } from './options.ts';
 import { formatNumber, formatTable } from './table.ts';
@@ -18,11 +19,11 @@ import { formatNumber, formatTable } from './table.ts';
 export const BENCH_TRAIN = {
   name: 'bench train',
   description: `Runs N PPO iterations (the first is a warm-up and not counted) with the default
-network (${OBS_SIZE} → ${PPO_DEFAULTS.hidden.join(' → ')} → ${NUM_ACTIONS} + value), ${PPO_DEFAULTS.numEnvs} games side by side, ${PPO_DEFAULTS.rolloutSteps} learner
+network (${OBS_SIZE} → ${TRAIN_DEFAULTS.hidden.join(' → ')} → ${NUM_ACTIONS} + value), ${TRAIN_DEFAULTS.numEnvs} games side by side, ${TRAIN_DEFAULTS.rolloutSteps} learner
 decisions per rollout and the default opponent pool, and prints the median rates.`,
   options: {
     iterations: { type: 'int', arg: 'N', min: 2, max: 100, default: 4, help: 'iterations to run' },
-    backend: { type: 'choice', arg: 'B', choices: BACKENDS, default: 'auto', help: 'TensorFlow.js backend (auto: node, else wasm, else cpu)' },
+    backend: TRAIN_OPTIONS.backend,
     'no-reference': { type: 'flag', help: "skip the reference run with tf's own dense gradient" },
     json: { type: 'flag', help: 'print one JSON object' },
   },
@@ -36,7 +37,7 @@ function median(xs: number[]): number {
 async function measure(iterations: number, backend: BackendChoice, plainDense: boolean, log: (l: string) => void) {
   let backendName = '';
   const r = await train(
-    { ...PPO_DEFAULTS, backend, plainDense, totalSteps: iterations * PPO_DEFAULTS.rolloutSteps * 10, snapshotEvery: 1 },
+    { ...TRAIN_DEFAULTS, backend, plainDense, totalSteps: iterations * TRAIN_DEFAULTS.rolloutSteps * 10, snapshotEvery: 1 },
     {
       onBackend: (b) => (backendName = b.name),
       // The backend is reported in the result, not as a log line.
@@ -68,10 +69,10 @@ export async function benchTrainCommand(args: readonly string[], io: Io): Promis
   const ref = values.noReference ? null : await measure(iterations, backend, true, () => {});
   const rec = {
     backend: ours.backend,
-    network: `${OBS_SIZE}-${PPO_DEFAULTS.hidden.join('-')}-${NUM_ACTIONS}+1`,
-    numEnvs: PPO_DEFAULTS.numEnvs,
-    rolloutSteps: PPO_DEFAULTS.rolloutSteps,
-    minibatch: PPO_DEFAULTS.minibatch,
+    network: `${OBS_SIZE}-${TRAIN_DEFAULTS.hidden.join('-')}-${NUM_ACTIONS}+1`,
+    numEnvs: TRAIN_DEFAULTS.numEnvs,
+    rolloutSteps: TRAIN_DEFAULTS.rolloutSteps,
+    minibatch: TRAIN_DEFAULTS.minibatch,
     iterationsCounted: iterations - 1,
     rolloutEnvStepsPerSec: Math.round(ours.rollout),
     updateSamplesPerSec: Math.round(ours.update),

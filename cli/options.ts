@@ -8,8 +8,9 @@
  * |---------|------------------|-------------------------------------------------------------|
  * | flag    | boolean          | takes no value                                              |
  * | int     | number           | a whole number in [min, max]                                |
+ * | ints    | number[]         | comma-separated whole numbers, each in [min, max]           |
  * | number  | number           | a finite number in [min, max] (or above min with `above`)   |
- * | string  | string           | not empty                                                   |
+ * | string  | string           | not empty (unless the default is '': none)                  |
  * | choice  | one of `choices` |                                                             |
  * | list    | string[]         | comma-separated, no empty entry                             |
  * | file    | string           | an existing file                                            |
@@ -18,7 +19,12 @@
  *
  * Ranges that come from the game (player counts) are functions of the ruleset in use: the
  * one `--ruleset` names, else the default. Options that cannot go together name each other
- * in `conflicts`; giving both is a usage error.
+ * in `conflicts`; giving both is a usage error. An option may keep an old spelling in
+ * `aliases`; an alias is read as the option, and every message names the option.
+ *
+ * The range check (`optionProblem`) is one function on typed values: the command line's
+ * text is converted, then checked by it; `checkOptions` runs it on values made in code
+ * (the trainer's options), so both refuse a bad value with the same message.
  */
 import fs from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
@@ -45,18 +51,21 @@ interface Base {
   required?: boolean;
   /** The default as --help shows it, when it is not a plain value (e.g. "the number of agents"). */
   defaultText?: string;
+  /** Older spellings still read as this option (`--envs` for `--num-envs`). */
+  aliases?: readonly string[];
 }
 
 export type OptionSpec =
   | (Base & { type: 'flag' })
   | (Base & { type: 'int'; min: Bound; max: Bound; default?: number })
+  | (Base & { type: 'ints'; min: number; max: number; default?: readonly number[] })
   | (Base & { type: 'number'; min: number; max: number; above?: boolean; default?: number })
   | (Base & { type: 'string'; default?: string })
   | (Base & { type: 'choice'; choices: readonly string[]; default?: string })
   | (Base & { type: 'list'; default?: readonly string[] })
   | (Base & { type: 'file' })
   | (Base & { type: 'folder'; default?: string })
-  | (Base & { type: 'ruleset' });
+  | (Base & { type: 'ruleset'; default?: Ruleset });
 
 export type OptionSpecs = Record<string, OptionSpec>;
 
@@ -72,19 +81,21 @@ export interface CommandSpec<O extends OptionSpecs = OptionSpecs> {
   footer?: () => string;
 }
 
-type Camel<S extends string> = S extends `${infer A}-${infer B}` ? `${A}${Capitalize<Camel<B>>}` : S;
+export type Camel<S extends string> = S extends `${infer A}-${infer B}` ? `${A}${Capitalize<Camel<B>>}` : S;
 
 type ValueOf<S extends OptionSpec> = S extends { type: 'flag' }
   ? boolean
   : S extends { type: 'int' | 'number' }
     ? number
-    : S extends { type: 'choice'; choices: readonly (infer C)[] }
-      ? C
-      : S extends { type: 'list' }
-        ? string[]
-        : S extends { type: 'ruleset' }
-          ? Ruleset
-          : string;
+    : S extends { type: 'ints' }
+      ? number[]
+      : S extends { type: 'choice'; choices: readonly (infer C)[] }
+        ? C
+        : S extends { type: 'list' }
+          ? string[]
+          : S extends { type: 'ruleset' }
+            ? Ruleset
+            : string;
 
 type HasValue<S> = S extends { type: 'flag' } | { default: unknown } | { required: true } ? true : false;
 
@@ -101,7 +112,7 @@ export interface Parsed<O extends OptionSpecs> {
   ruleset: Ruleset;
 }
 
-const camel = (s: string) => s.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+export const camel = (s: string) => s.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 const bound = (b: Bound, ctx: Context) => (typeof b === 'function' ? b(ctx) : b);
 
 /** The player counts of the ruleset in use: for `players` options. */
@@ -134,7 +145,14 @@ export function readRulesetFile(file: string, option = '--ruleset'): Ruleset {
 
 function placeholder(name: string, o: OptionSpec): string {
   if (o.type === 'flag') return '';
-  return o.arg ?? (o.type === 'list' ? 'A,B' : o.type === 'file' || o.type === 'ruleset' ? 'FILE' : o.type === 'folder' ? 'DIR' : 'X');
+  return o.arg ?? (o.type === 'list' || o.type === 'ints' ? 'A,B' : o.type === 'file' || o.type === 'ruleset' ? 'FILE' : o.type === 'folder' ? 'DIR' : 'X');
+}
+
+function defaultShown(o: OptionSpec): string | undefined {
+  if (o.defaultText !== undefined) return o.defaultText;
+  if (!('default' in o) || o.default === undefined) return undefined;
+  if (o.type === 'ruleset') return o.default!.name;
+  return Array.isArray(o.default) ? o.default.join(',') : String(o.default);
 }
 
 function describe(o: OptionSpec, ctx: Context): string {
@@ -145,9 +163,11 @@ function describe(o: OptionSpec, ctx: Context): string {
     const fromRuleset = typeof o.min === 'function' || typeof o.max === 'function';
     notes.push(o.type === 'number' && o.above ? `more than ${lo}, at most ${hi}` : `${lo}-${hi}${fromRuleset ? ' by the ruleset' : ''}`);
   }
+  if (o.type === 'ints') notes.push(`each ${o.min}-${o.max}`);
   if (o.type === 'choice') notes.push(o.choices.join(', '));
-  const d = o.defaultText ?? ('default' in o && o.default !== undefined ? (Array.isArray(o.default) ? o.default.join(',') : String(o.default)) : undefined);
+  const d = defaultShown(o);
   if (d !== undefined) notes.push(`default ${d}`);
+  if (o.aliases?.length) notes.push(`also ${o.aliases.map((a) => `--${a}`).join(', ')}`);
   return notes.length ? `${o.help} (${notes.join('; ')})` : o.help;
 }
 
@@ -167,15 +187,84 @@ export function helpText(cmd: CommandSpec, ctx: Context = { ruleset: DEFAULT_RUL
   ].join('\n');
 }
 
+// ---- the range check, on typed values ----
+
+const shownValue = (v: unknown) => (Array.isArray(v) ? v.join(',') : v !== null && typeof v === 'object' ? JSON.stringify(v) : String(v));
+
+/**
+ * What is wrong with `v` as the value of option `name`, as the one-line message every
+ * caller gives (`--lr must be a number greater than 0 and at most 1, got '0'`), or null.
+ * `shown` is the value as the user wrote it (the command line's text).
+ */
+export function optionProblem(name: string, o: OptionSpec, v: unknown, ctx: Context, shown = shownValue(v)): string | null {
+  const must = (want: string) => `--${name} must be ${want}, got '${shown}'`;
+  switch (o.type) {
+    case 'flag':
+      return typeof v === 'boolean' ? null : must('true or false');
+    case 'int':
+    case 'number': {
+      const lo = bound(o.min, ctx);
+      const hi = bound(o.max, ctx);
+      const ok = typeof v === 'number' && Number.isFinite(v) && (o.type === 'number' || Number.isInteger(v)) && (o.type === 'number' && o.above ? v > lo : v >= lo) && v <= hi;
+      if (ok) return null;
+      if (o.type === 'int') return must(`a whole number from ${lo} to ${hi}`);
+      return must(o.above ? `a number greater than ${lo} and at most ${hi}` : `a number from ${lo} to ${hi}`);
+    }
+    case 'ints': {
+      const ok = Array.isArray(v) && v.length > 0 && v.every((x) => Number.isInteger(x) && x >= o.min && x <= o.max);
+      return ok ? null : must(`comma-separated whole numbers from ${o.min} to ${o.max}`);
+    }
+    case 'choice':
+      return typeof v === 'string' && o.choices.includes(v) ? null : must(`one of ${o.choices.join(', ')}`);
+    case 'list':
+      if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) return must('a comma-separated list');
+      return v.length > 0 && v.every((x) => x.trim() !== '') ? null : `--${name} has an empty entry: '${shown}'`;
+    case 'string':
+    case 'folder':
+    case 'file': {
+      if (typeof v !== 'string') return must('text');
+      if (v.trim() !== '' || ('default' in o && o.default === '')) return null;
+      return o.type === 'string' ? `--${name} must not be empty` : `--${name} must name a ${o.type}`;
+    }
+    case 'ruleset':
+      return v !== null && typeof v === 'object' ? null : must('a ruleset');
+  }
+}
+
+/** The declared defaults, keyed by camelCase name (arrays copied); a flag's is false. */
+export function optionDefaults<O extends OptionSpecs>(options: O): Values<O> {
+  const values: Record<string, unknown> = {};
+  for (const [name, o] of Object.entries(options)) {
+    values[camel(name)] = o.type === 'flag' ? false : 'default' in o ? (Array.isArray(o.default) ? [...o.default] : o.default) : undefined;
+  }
+  return values as Values<O>;
+}
+
+/** Checks values made in code against the declaration: the first bad one is a RangeError with the command line's message. */
+export function checkOptions<O extends OptionSpecs>(options: O, values: Values<O>, ctx: Context): void {
+  for (const [name, o] of Object.entries(options)) {
+    const problem = optionProblem(name, o, (values as Record<string, unknown>)[camel(name)], ctx);
+    if (problem) throw new RangeError(problem);
+  }
+}
+
 // ---- parsing ----
+
+/** Each name an option may be given by (its own and its aliases) → its own. */
+function spellings(options: OptionSpecs): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const [name, o] of Object.entries(options)) for (const n of [name, ...(o.aliases ?? [])]) names.set(n, name);
+  return names;
+}
 
 /** `--seconds -1` would be "ambiguous" to parseArgs; as `--seconds=-1` the range check names the problem. */
 function joinNegativeValues(args: readonly string[], options: OptionSpecs): string[] {
+  const names = spellings(options);
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
-    const name = a.startsWith('--') ? a.slice(2) : '';
-    const o = Object.hasOwn(options, name) ? options[name] : undefined;
+    const name = names.get(a.startsWith('--') ? a.slice(2) : '');
+    const o = name !== undefined ? options[name] : undefined;
     const next = args[i + 1];
     if (o && o.type !== 'flag' && next !== undefined && /^-\.?\d/.test(next)) {
       out.push(`${a}=${next}`);
@@ -196,57 +285,41 @@ function parseError(e: unknown): UsageError {
   return new UsageError(msg.split('\n')[0].replace(/^Option/, 'option'));
 }
 
+/** The command line's text as the option's type: what the range check then judges. */
+function fromText(o: OptionSpec, text: string): unknown {
+  const num = (t: string) => (t.trim() === '' ? NaN : Number(t));
+  if (o.type === 'int' || o.type === 'number') return num(text);
+  if (o.type === 'ints') return text.split(',').map(num);
+  if (o.type === 'list') return text.split(',').map((s) => s.trim());
+  return text;
+}
+
 function checkValue(name: string, o: OptionSpec, raw: string | boolean, ctx: Context): unknown {
   if (o.type === 'flag') return raw === true;
   const text = String(raw);
-  const bad = (want: string) => new UsageError(`--${name} must be ${want}, got '${text}'`);
-  switch (o.type) {
-    case 'int':
-    case 'number': {
-      const lo = bound(o.min, ctx);
-      const hi = bound(o.max, ctx);
-      const v = Number(text);
-      const ok = text.trim() !== '' && Number.isFinite(v) && (o.type === 'number' || Number.isInteger(v)) && (o.type === 'number' && o.above ? v > lo : v >= lo) && v <= hi;
-      if (ok) return v;
-      if (o.type === 'int') throw bad(`a whole number from ${lo} to ${hi}`);
-      throw bad(o.above ? `a number greater than ${lo} and at most ${hi}` : `a number from ${lo} to ${hi}`);
+  if (o.type === 'ruleset') return readRulesetFile(text, `--${name}`);
+  const v = fromText(o, text);
+  const problem = optionProblem(name, o, v, ctx, text);
+  if (problem) throw new UsageError(problem);
+  if (o.type === 'file') {
+    let isFile = false;
+    try {
+      isFile = fs.statSync(text).isFile();
+    } catch {
+      throw new UsageError(`--${name} ${text}: no such file`);
     }
-    case 'choice':
-      if (!o.choices.includes(text)) throw bad(`one of ${o.choices.join(', ')}`);
-      return text;
-    case 'list': {
-      const items = text.split(',').map((s) => s.trim());
-      if (text.trim() === '' || items.some((s) => s === '')) throw new UsageError(`--${name} has an empty entry: '${text}'`);
-      return items;
-    }
-    case 'file': {
-      if (text.trim() === '') throw new UsageError(`--${name} must name a file`);
-      let isFile = false;
-      try {
-        isFile = fs.statSync(text).isFile();
-      } catch {
-        throw new UsageError(`--${name} ${text}: no such file`);
-      }
-      if (!isFile) throw new UsageError(`--${name} ${text} is not a file`);
-      return text;
-    }
-    case 'folder': {
-      if (text.trim() === '') throw new UsageError(`--${name} must name a folder`);
-      let isFile = false;
-      try {
-        isFile = !fs.statSync(text).isDirectory();
-      } catch {
-        // not there yet: made when the results are written
-      }
-      if (isFile) throw new UsageError(`--${name} ${text} is a file, not a folder; name a folder for the results`);
-      return text;
-    }
-    case 'ruleset':
-      return readRulesetFile(text, `--${name}`);
-    case 'string':
-      if (text === '') throw new UsageError(`--${name} must not be empty`);
-      return text;
+    if (!isFile) throw new UsageError(`--${name} ${text} is not a file`);
   }
+  if (o.type === 'folder') {
+    let isFile = false;
+    try {
+      isFile = !fs.statSync(text).isDirectory();
+    } catch {
+      // not there yet: made when the results are written
+    }
+    if (isFile) throw new UsageError(`--${name} ${text} is a file, not a folder; name a folder for the results`);
+  }
+  return v;
 }
 
 /**
@@ -255,7 +328,8 @@ function checkValue(name: string, o: OptionSpec, raw: string | boolean, ctx: Con
  */
 export function parseOptions<O extends OptionSpecs>(cmd: CommandSpec<O>, args: readonly string[]): Parsed<O> | null {
   const config: NonNullable<ParseArgsConfig['options']> = { help: { type: 'boolean', short: 'h' } };
-  for (const [name, o] of Object.entries(cmd.options)) config[name] = { type: o.type === 'flag' ? 'boolean' : 'string' };
+  const names = spellings(cmd.options);
+  for (const [n, name] of names) config[n] = { type: cmd.options[name].type === 'flag' ? 'boolean' : 'string' };
   let raw: Record<string, string | boolean | undefined>;
   try {
     raw = parseArgs({ args: joinNegativeValues(args, cmd.options), options: config, strict: true, allowPositionals: false }).values as typeof raw;
@@ -263,6 +337,13 @@ export function parseOptions<O extends OptionSpecs>(cmd: CommandSpec<O>, args: r
     throw parseError(e);
   }
   if (raw.help) return null;
+  // An alias is read as its option.
+  for (const [n, name] of names) {
+    if (n === name || raw[n] === undefined) continue;
+    if (raw[name] !== undefined) throw new UsageError(`--${n} is --${name}; give it once`);
+    raw[name] = raw[n];
+    delete raw[n];
+  }
   const given = new Set(Object.keys(raw).filter((k) => k !== 'help' && raw[k] !== undefined));
   for (const [name, o] of Object.entries(cmd.options)) {
     if (o.required && !given.has(name)) throw new UsageError(`--${name} is required: ${o.help}`);
@@ -276,15 +357,13 @@ export function parseOptions<O extends OptionSpecs>(cmd: CommandSpec<O>, args: r
   }
   // The ruleset first: other ranges (player counts) come from it.
   let ruleset = DEFAULT_RULESET;
-  const values: Record<string, unknown> = {};
+  const values: Record<string, unknown> = optionDefaults(cmd.options);
   for (const [name, o] of Object.entries(cmd.options)) {
     if (o.type === 'ruleset' && raw[name] !== undefined) ruleset = values[camel(name)] = checkValue(name, o, raw[name]!, { ruleset }) as Ruleset;
   }
   const ctx = { ruleset };
   for (const [name, o] of Object.entries(cmd.options)) {
-    if (o.type === 'ruleset') continue;
-    const v = raw[name];
-    values[camel(name)] = v !== undefined ? checkValue(name, o, v, ctx) : o.type === 'flag' ? false : 'default' in o ? (Array.isArray(o.default) ? [...o.default] : o.default) : undefined;
+    if (o.type !== 'ruleset' && raw[name] !== undefined) values[camel(name)] = checkValue(name, o, raw[name]!, ctx);
   }
   return { values: values as Values<O>, given, ruleset };
 }

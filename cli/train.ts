@@ -4,63 +4,33 @@
  * after the current iteration and still writes the final evaluation and checkpoint.
  */
 import cliProgress from 'cli-progress';
-import { REWARD_SCHEMES } from '../env/rewards.ts';
 import { rulesetMismatch } from '../agents/agent.ts';
 import { createAgent } from '../agents/default-registry.ts';
-import { BACKENDS, initBackend, type BackendChoice } from '../training/backend.ts';
+import { initBackend, type BackendChoice } from '../training/backend.ts';
 import { loadCheckpoint } from '../policy/checkpoint.ts';
-import { ADVISERS } from '../policy/weights.ts';
 import { parsePool, type PoolEntry } from '../training/collect.ts';
 import type { EvalResult } from '../training/evaluate.ts';
 import type { IterationMetrics } from '../training/ppo.ts';
-import { NothingToTrainError, readRunOptions, RUN_DEFAULTS, runTraining, type RunOptions } from '../training/run.ts';
+import { CHANGEABLE_ON_RESUME, TRAIN_OPTIONS, UNBOUNDED_STEPS, type TrainOptionName, type TrainOptions } from '../training/options.ts';
+import { NothingToTrainError, readRunOptions, runTraining } from '../training/run.ts';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Io } from './io.ts';
 import { loadQueue } from './queue-option.ts';
-import { helpText, parseOptions, PLAYERS_MAX, PLAYERS_MIN, type CommandSpec } from './options.ts';
+import { camel, helpText, parseOptions, type CommandSpec } from './options.ts';
 
 /** What a resumed run keeps from its own options.json: giving one of these with --resume is refused. */
-const FIXED_BY_RUN = ['players', 'seed', 'out', 'envs', 'rollout', 'staleness', 'hidden', 'advice', 'lr', 'ent-coef', 'reward', 'opponents', 'imitate', 'imitate-steps', 'ruleset', 'init'] as const;
+const FIXED_BY_RUN = (Object.keys(TRAIN_OPTIONS) as TrainOptionName[]).filter((k) => !(CHANGEABLE_ON_RESUME as readonly string[]).includes(k));
 
 export const TRAIN = {
   name: 'train',
-  description: `Trains a policy by PPO self-play and writes a run directory (options, metrics.jsonl,
+  description: `Trains a policy by PPO self-play and writes a run directory (options.json, metrics.jsonl,
 model.json, trainer.json, curve.svg). Play the result with --agents ppo:<run dir>/model.json.`,
+  // Every option of the run is training/options.ts's; these two are the command's own.
   options: {
-    players: { type: 'int', arg: 'N', min: PLAYERS_MIN, max: PLAYERS_MAX, default: RUN_DEFAULTS.players, help: 'players per training game' },
-    steps: { type: 'int', arg: 'N', min: 1, max: 1e12, default: RUN_DEFAULTS.totalSteps, conflicts: ['minutes'], help: 'learner decisions to train on' },
-    minutes: { type: 'number', arg: 'M', min: 0, above: true, max: 1e6, help: 'train for M minutes instead of a number of steps (the learning rate anneals over the time)' },
-    seed: { type: 'int', arg: 'S', min: 0, max: 2 ** 31 - 1, default: RUN_DEFAULTS.seed, help: 'seed of the run; same seed, same backend: same run' },
-    out: { type: 'folder', default: RUN_DEFAULTS.out, help: 'where the run directory is made' },
+    ...TRAIN_OPTIONS,
     resume: {
       type: 'string', arg: 'DIR', conflicts: FIXED_BY_RUN, conflictWhy: 'continues a run with its own options',
-      help: 'continue the run in DIR with its own options; --steps or --minutes sets the new total',
+      help: 'continue the run in DIR with its own options; --total-steps or --minutes sets the new total',
     },
-    backend: { type: 'choice', arg: 'B', choices: BACKENDS, default: RUN_DEFAULTS.backend, help: 'TensorFlow.js backend (auto: node, else wasm, else cpu)' },
-    envs: { type: 'int', arg: 'N', min: 1, max: 4096, default: RUN_DEFAULTS.numEnvs, help: 'games per rollout chunk, played side by side (with --queue, one job)' },
-    rollout: { type: 'int', arg: 'N', min: 64, max: 1_000_000, default: RUN_DEFAULTS.rolloutSteps, help: 'learner decisions per update (whole games: a little more)' },
-    staleness: {
-      type: 'int', arg: 'S', min: 0, max: 16, default: RUN_DEFAULTS.staleness,
-      help: "an iteration's games may be played by the policy of up to S updates before (with --queue, workers play ahead while the learner updates)",
-    },
-    hidden: { type: 'list', arg: 'A,B', default: RUN_DEFAULTS.hidden.map(String), help: 'hidden layer widths, each 1-4096' },
-    advice: {
-      type: 'choice', arg: 'AGENT', choices: ['none', ...ADVISERS], default: 'none',
-      help: "the net also reads what AGENT would play at each decision, and learns where to depart from it (with --init: added to that net)",
-    },
-    lr: { type: 'number', arg: 'X', min: 0, above: true, max: 1, default: RUN_DEFAULTS.lr, help: 'Adam learning rate' },
-    'ent-coef': { type: 'number', arg: 'X', min: 0, max: 1, default: RUN_DEFAULTS.entCoef, help: 'entropy bonus coefficient' },
-    reward: { type: 'choice', arg: 'R', choices: REWARD_SCHEMES, default: RUN_DEFAULTS.reward, help: 'terminal reward' },
-    ruleset: { type: 'ruleset', help: 'train under the ruleset in this JSON file (recorded in the run and its checkpoints)' },
-    imitate: { type: 'string', arg: 'AGENT', defaultText: 'none', help: "warm start: first clone AGENT's choices (e.g. heuristic), then PPO" },
-    'imitate-steps': { type: 'int', arg: 'N', min: 0, max: 1e9, default: RUN_DEFAULTS.imitateSteps, help: 'teacher decisions to clone' },
-    init: {
-      type: 'string', arg: 'CHECKPOINT', conflicts: ['imitate', 'hidden'], conflictWhy: 'starts from that checkpoint’s net',
-      help: "start from a saved policy's weights (e.g. models/ppo-4p.json or a run's model.json) with a fresh optimizer: fine-tuning, at another table size too",
-    },
-    opponents: { type: 'string', arg: 'POOL', default: RUN_DEFAULTS.pool, help: 'weighted pool of the other seats: self = the current policy, past = frozen snapshots, or agent specs' },
-    'eval-every': { type: 'int', arg: 'K', min: 0, max: 1e9, default: RUN_DEFAULTS.evalEvery, help: 'iterations between evaluations; 0 = at the end only' },
-    'eval-deals': { type: 'int', arg: 'D', min: 1, max: 1e6, default: RUN_DEFAULTS.evalDeals, help: 'deals per evaluation opponent, each in every seat' },
-    'eval-vs': { type: 'list', arg: 'A,B', default: RUN_DEFAULTS.evalOpponents.split(','), help: 'evaluation opponents' },
     queue: {
       type: 'string', arg: 'URL',
       help: "play the rollouts and evaluations on queue workers ('czech-pub worker') through this Redis, e.g. redis://127.0.0.1:6379",
@@ -78,7 +48,7 @@ function evalText(e: EvalResult[] | null): string {
  * checked before the run directory is made: a usage error then, not a stack trace and an
  * empty run directory.
  */
-async function checkBeforeRun(o: RunOptions): Promise<void> {
+async function checkBeforeRun(o: TrainOptions): Promise<void> {
   const check = (option: string, f: () => unknown) => {
     try {
       f();
@@ -94,10 +64,10 @@ async function checkBeforeRun(o: RunOptions): Promise<void> {
     });
   };
   let pool: PoolEntry[] = [];
-  check('--opponents', () => (pool = parsePool(o.pool)));
+  check('--opponents', () => (pool = parsePool(o.opponents)));
   for (const e of pool) if (e.name !== 'self' && e.name !== 'past') agent('--opponents', e.name);
   if (o.imitate !== '') agent('--imitate', o.imitate);
-  for (const spec of o.evalOpponents.split(',').map((x) => x.trim()).filter((x) => x !== '')) agent('--eval-vs', spec);
+  for (const spec of o.evalOpponents) agent('--eval-opponents', spec);
   await startBackend(o.backend);
 }
 
@@ -110,24 +80,21 @@ export async function startBackend(choice: BackendChoice): Promise<void> {
   }
 }
 
-/** The run's options: a fresh run's from the command line, a resumed run's from its directory with the new budget. */
-function runOptions(parsed: NonNullable<ReturnType<typeof parseOptions<typeof TRAIN.options>>>): RunOptions {
-  const v = parsed.values;
-  let o: RunOptions;
-  if (v.resume !== undefined) {
+/** The run's options: a fresh run's from the command line, a resumed run's from its directory with what may change. */
+function runOptions(parsed: NonNullable<ReturnType<typeof parseOptions<typeof TRAIN.options>>>): TrainOptions {
+  const { resume, queue: _queue, ...v } = parsed.values;
+  let o: TrainOptions;
+  if (resume !== undefined) {
     try {
-      o = readRunOptions(v.resume);
+      o = readRunOptions(resume);
     } catch (e) {
       throw new UsageError((e as Error).message);
     }
+    // What may change is taken when given again; the rest is the run's own.
+    const changes = o as Record<string, unknown>;
+    for (const name of CHANGEABLE_ON_RESUME) if (parsed.given.has(name)) changes[camel(name)] = (v as Record<string, unknown>)[camel(name)];
   } else {
-    const hidden = v.hidden.map(Number);
-    if (hidden.some((x) => !Number.isInteger(x) || x < 1 || x > 4096)) throw new UsageError(`--hidden must be widths like 256,256, got '${v.hidden.join(',')}'`);
-    o = {
-      ...RUN_DEFAULTS, players: v.players, seed: v.seed, out: v.out, numEnvs: v.envs, rolloutSteps: v.rollout, staleness: v.staleness, minibatch: Math.min(RUN_DEFAULTS.minibatch, v.rollout),
-      hidden, lr: v.lr, entCoef: v.entCoef, reward: v.reward, pool: v.opponents, imitate: v.imitate ?? '', imitateSteps: v.imitateSteps, ruleset: parsed.ruleset,
-      init: v.init ?? '', advice: v.advice === 'none' ? '' : v.advice,
-    };
+    o = v;
     if (o.init !== '') {
       // The net's shape is the checkpoint's; one that cannot be read, or was trained under other rules, is a usage error.
       try {
@@ -143,20 +110,10 @@ function runOptions(parsed: NonNullable<ReturnType<typeof parseOptions<typeof TR
       }
     }
   }
-  // The budget: --steps or --minutes (never both), else the run's own.
-  if (parsed.given.has('steps')) o.totalSteps = v.steps;
-  if (v.minutes !== undefined) {
-    o.minutes = v.minutes;
-    o.totalSteps = Number.MAX_SAFE_INTEGER;
-  } else if (parsed.given.has('steps')) {
-    o.minutes = 0;
-  }
-  // A resumed run keeps its own backend and evaluation settings unless they are given again.
-  const set = (name: string) => v.resume === undefined || parsed.given.has(name);
-  if (set('backend')) o.backend = v.backend;
-  if (set('eval-every')) o.evalEvery = v.evalEvery;
-  if (set('eval-deals')) o.evalDeals = v.evalDeals;
-  if (set('eval-vs')) o.evalOpponents = v.evalVs.join(',');
+  // The budget is --total-steps or --minutes (never both): given minutes, steps do not end the run.
+  if (parsed.given.has('minutes') && o.minutes > 0) o.totalSteps = UNBOUNDED_STEPS;
+  else if (parsed.given.has('total-steps')) o.minutes = 0;
+  if (resume !== undefined && o.minutes === 0 && o.totalSteps === UNBOUNDED_STEPS) throw new UsageError(`the run in ${resume} was trained for a time; give --minutes (more than 0) or --total-steps`);
   return o;
 }
 

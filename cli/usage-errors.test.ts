@@ -116,16 +116,23 @@ const TRAIN_CASES: [string[], string | RegExp][] = [
   [['--opponents', 'foo'], "--opponents: unknown agent 'foo'"],
   [['--opponents', '0*self'], "--opponents: opponent pool: weight of 'self' must be > 0"],
   [['--imitate', 'foo'], "--imitate: unknown agent 'foo'"],
-  [['--eval-vs', 'random,nobody'], "--eval-vs: unknown agent 'nobody'"],
+  [['--eval-opponents', 'random,nobody'], "--eval-opponents: unknown agent 'nobody'"],
+  [['--eval-vs', 'random,nobody'], "--eval-opponents: unknown agent 'nobody'"],
   [['--backend', 'node'], '--backend: '],
   [['--backend', 'gpu'], "--backend must be one of auto, node, wasm, cpu, got 'gpu'"],
-  [['--steps', '10', '--minutes', '1'], '--steps and --minutes cannot be given together'],
+  [['--total-steps', '10', '--minutes', '1'], '--total-steps and --minutes cannot be given together'],
+  [['--steps', '10', '--minutes', '1'], '--total-steps and --minutes cannot be given together'],
+  [['--steps', '10', '--total-steps', '10'], '--steps is --total-steps; give it once'],
+  [['--envs', '0'], "--num-envs must be a whole number from 1 to 4096, got '0'"],
+  [['--rollout-steps', '10'], "--rollout-steps must be a whole number from 64 to 1000000, got '10'"],
+  [['--gamma', '1.5'], "--gamma must be a number from 0 to 1, got '1.5'"],
+  [['--eval-opponents', 'random,,heuristic'], "--eval-opponents has an empty entry: 'random,,heuristic'"],
   [['--players', '7'], '--players must be a whole number from 2 to 6'],
   [['--players', '6', '--ruleset', custom], "--players must be a whole number from 2 to 5, got '6'"],
   [['--lr', '0'], "--lr must be a number greater than 0 and at most 1, got '0'"],
   [['--ent-coef', '-0.1'], "--ent-coef must be a number from 0 to 1, got '-0.1'"],
   [['--reward', 'money'], "--reward must be one of win, rank, score, got 'money'"],
-  [['--hidden', '256,x'], "--hidden must be widths like 256,256, got '256,x'"],
+  [['--hidden', '256,x'], "--hidden must be comma-separated whole numbers from 1 to 4096, got '256,x'"],
   [['--seed', 'one'], "--seed must be a whole number from 0 to 2147483647, got 'one'"],
   [['--ruleset', badField], 'Invalid ruleset: cards.beer.count'],
   [['--opponents', '2*self,ppo', '--ruleset', custom], "--opponents: agent 'ppo' was trained under ruleset fingerprint"],
@@ -134,6 +141,7 @@ const TRAIN_CASES: [string[], string | RegExp][] = [
   [['--init', 'models/ppo-4p.json', '--imitate', 'heuristic'], '--init starts from that checkpoint’s net; drop --imitate'],
   [['--init', 'models/ppo-4p.json', '--ruleset', custom], /--init: checkpoint models\/ppo-4p.json was made with a different environment: ruleset fingerprint/],
   [['--resume', '/nonexistent/run', '--seed', '3'], '--resume continues a run with its own options; drop --seed'],
+  [['--resume', '/nonexistent/run', '--gamma', '0.9'], '--resume continues a run with its own options; drop --gamma'],
   [['--resume', '/nonexistent/run', '--ruleset', custom], '--resume continues a run with its own options; drop --ruleset'],
 ];
 
@@ -146,7 +154,7 @@ describe('usage errors: exit 2 and one line naming the problem', () => {
   afterAll(() => fs.rmSync(out, { recursive: true, force: true }));
 
   it.each(TRAIN_CASES)('train %j, and no run directory is made', async (argv, phrase) => {
-    const budget = argv.includes('--steps') ? [] : ['--steps', '10'];
+    const budget = argv.includes('--steps') || argv.includes('--total-steps') ? [] : ['--total-steps', '10'];
     const full = ['train', ...budget, ...(argv.includes('--resume') ? [] : ['--out', out]), ...argv];
     expectUsageError(await run(full), phrase, full.join(' '));
     expect(fs.readdirSync(out)).toEqual([]);

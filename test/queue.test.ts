@@ -21,7 +21,8 @@ import { GAMES_QUEUE, redisOptions } from '../queue/connection.ts';
 import { queueRunner } from '../queue/games.ts';
 import { queueRollouts } from '../queue/rollouts.ts';
 import { evaluatePolicy } from '../training/evaluate.ts';
-import { RUN_DEFAULTS, runTraining, type RunOptions } from '../training/run.ts';
+import { TRAIN_DEFAULTS, type TrainOptions } from '../training/options.ts';
+import { runTraining } from '../training/run.ts';
 import { loadCheckpoint } from '../policy/checkpoint.ts';
 import { redisTestsRun, startRedis, type TestRedis } from './helpers/redis.ts';
 
@@ -159,9 +160,9 @@ describe.runIf(redisTestsRun())('tournament --queue', () => {
   it('training with rollouts on workers equals the local run, at staleness 0 and at staleness 1', async () => {
     const r = await redis();
     const ws = await workers(r.url, 2);
-    const tiny = (staleness: number): RunOptions => ({
-      ...RUN_DEFAULTS, seed: 3, out: mkdtempSync(join(tmp, 'train-')), hidden: [16], numEnvs: 3, rolloutSteps: 300, minibatch: 150, epochs: 2,
-      totalSteps: 1000, evalEvery: 2, evalDeals: 1, evalOpponents: 'random', checkpointEvery: 1, snapshotEvery: 1, staleness,
+    const tiny = (staleness: number): TrainOptions => ({
+      ...TRAIN_DEFAULTS, seed: 3, out: mkdtempSync(join(tmp, 'train-')), hidden: [16], numEnvs: 3, rolloutSteps: 300, minibatch: 150, epochs: 2,
+      totalSteps: 1000, evalEvery: 2, evalDeals: 1, evalOpponents: ['random'], checkpointEvery: 1, snapshotEvery: 1, staleness,
     });
     /** A run's metrics without its times and rates, and its final weights. */
     const outcome = async (staleness: number, queued: boolean) => {

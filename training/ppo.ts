@@ -1,8 +1,8 @@
 /**
  * PPO self-play for Czech Pub (Schulman et al. 2017), in the manner of CleanRL's ppo.py:
- * options with defaults, then one loop read top to bottom — rollout, advantages, update
- * epochs, logging. Plumbing (backend, rollouts, checkpoints, run directory, evaluation)
- * lives in the files beside this one.
+ * the options (declared with their defaults and ranges in options.ts), then one loop read
+ * top to bottom — rollout, advantages, update epochs, logging. Plumbing (backend, rollouts,
+ * checkpoints, run directory, evaluation) lives in the files beside this one.
  *
  * The policy is a masked categorical over the 198 actions (in the loss illegal actions get a
  * logit of −1e9, which the softmax turns into exactly 0; the sampler skips them) and every
@@ -12,110 +12,21 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { NUM_ACTIONS } from '../env/actions.ts';
 import { OBS_SIZE } from '../env/observation/encode.ts';
-import { REWARD_SCHEMES, type RewardScheme } from '../env/rewards.ts';
-import { DEFAULT_RULESET, type Ruleset } from '../env/ruleset.ts';
 import { seedRng, shuffle } from '../env/rng.ts';
-import { describeBackend, initBackend, type BackendChoice, type BackendInfo } from './backend.ts';
+import { describeBackend, initBackend, type BackendInfo } from './backend.ts';
 import { parsePool, replayChunk, RolloutBuffer, RolloutTally, type ChunkSpec } from './collect.ts';
 import { LocalRollouts, type IterationChunks, type RolloutSource } from './rollouts.ts';
 import { createAgent } from '../agents/default-registry.ts';
 import { explainedVariance } from './gae.ts';
 import { imitate } from './imitate.ts';
-import { ADVISERS, countParams, initWeights, netInputs, type Adviser, type NetWeights } from '../policy/weights.ts';
+import { countParams, initWeights, netInputs, type NetWeights } from '../policy/weights.ts';
+import { checkTrainOptions, type TrainOptions } from './options.ts';
 import { gatherRow, TfNet } from './net.ts';
 
-export const PPO_DEFAULTS = {
-  /** Seed of everything random: deals, seating, sampling, initial weights, minibatches. */
-  seed: 1,
-  /** Players per training game. */
-  players: 4,
-  /** The rules every training game (rollouts, warm start, evaluations) is played under. */
-  ruleset: DEFAULT_RULESET as Ruleset,
-  /** Learner decisions to train on in all (the run ends at this or at `minutes`). */
-  totalSteps: 5_000_000,
-  /** Wall-clock budget in minutes (0 = none); the learning rate then anneals over time. */
-  minutes: 0,
-  /**
-   * Games per rollout chunk, played side by side (the learner's decisions in them share one
-   * forward pass); a chunk is also what one queue job plays. An iteration takes chunks until
-   * it has `rolloutSteps` decisions.
-   */
-  numEnvs: 32,
-  /** Learner decisions per rollout (the batch of one update; whole games, so a little more). */
-  rolloutSteps: 8192,
-  /**
-   * How many updates old the policy playing an iteration's games may be: iteration i's games
-   * are played by version i − 1 − staleness (iterations trained), so workers can play the
-   * next iterations while the learner updates. 0: each iteration's by the policy just updated.
-   */
-  staleness: 0,
-  /**
-   * Hidden layer widths of the shared trunk: 256 wide where the sparse 569-float observation
-   * comes in, 128 after. With 256 → 256 the update ran at ~9,300–10,400 samples/s on wasm here,
-   * under the 10,000 aimed for; 256 → 128 runs at ~12,000 (`czech-pub bench train`).
-   */
-  hidden: [256, 128] as number[],
-  /**
-   * An agent whose choice the net reads beside the observation ('heuristic'; '' = none): the
-   * net then learns where to depart from it (agents/ppo/input.ts). Fixed by the net's shape.
-   */
-  advice: '' as '' | Adviser,
-  /** Adam learning rate (annealed linearly to 0 when `annealLr`). */
-  lr: 3e-4,
-  annealLr: true,
-  /** Discount per own decision, and GAE's λ. */
-  gamma: 0.995,
-  lambda: 0.95,
-  /** Passes over each batch, and minibatch size. */
-  epochs: 4,
-  minibatch: 2048,
-  /** PPO's ratio clip ε, also used to clip the value update. */
-  clip: 0.2,
-  /** Entropy bonus and value-loss coefficients. */
-  entCoef: 0.01,
-  vfCoef: 0.5,
-  /** Global gradient-norm clip. */
-  maxGradNorm: 0.5,
-  /** Stop an update's epochs early once the approximate KL passes this (0 = never). */
-  targetKl: 0.03,
-  /** Terminal reward the learner maximises: 'win', 'rank' or 'score' (env/rewards.ts). */
-  reward: 'rank' as RewardScheme,
-  /** Who sits in the other seats: weighted `self` (current policy), `past` (snapshots), agent specs. */
-  pool: '4*self,2*past,2*heuristic,cautious,greedy',
-  /** Iterations between frozen snapshots for `past`, and how many are kept. */
-  snapshotEvery: 10,
-  maxSnapshots: 8,
-  /** Warm start: first clone this agent's choices (behaviour cloning, imitate.ts); '' = from a random net. */
-  imitate: '',
-  /** Teacher decisions to clone in the warm start. */
-  imitateSteps: 1_000_000,
-  /** Differentiate dense layers with tf's own gradient instead of net.ts's (slower on wasm; for benchmarks). */
-  plainDense: false,
-  /** TensorFlow.js backend: auto (node, then wasm, then cpu), node, wasm or cpu. */
-  backend: 'auto' as BackendChoice,
-};
-
-export type PpoOptions = typeof PPO_DEFAULTS;
-
-export function validatePpoOptions(o: PpoOptions): void {
-  const bad = (key: keyof PpoOptions, want: string) => new Error(`ppo option ${key} must be ${want}, got ${JSON.stringify(o[key])}`);
-  const posInt = (k: keyof PpoOptions) => {
-    if (!Number.isInteger(o[k]) || (o[k] as number) < 1) throw bad(k, 'a whole number ≥ 1');
-  };
-  (['players', 'numEnvs', 'rolloutSteps', 'epochs', 'minibatch', 'snapshotEvery', 'maxSnapshots'] as const).forEach(posInt);
-  if (!Number.isInteger(o.staleness) || o.staleness < 0) throw bad('staleness', 'a whole number ≥ 0');
-  if (o.players < o.ruleset.players.min || o.players > o.ruleset.players.max) throw bad('players', `from ${o.ruleset.players.min} to ${o.ruleset.players.max} (the ruleset's)`);
-  if (!(o.totalSteps > 0)) throw bad('totalSteps', '> 0');
-  if (!(o.minutes >= 0)) throw bad('minutes', '≥ 0');
-  if (o.hidden.length === 0 || o.hidden.some((h) => !Number.isInteger(h) || h < 1)) throw bad('hidden', 'a list of widths ≥ 1');
-  for (const k of ['lr', 'clip', 'maxGradNorm'] as const) if (!(o[k] > 0)) throw bad(k, '> 0');
-  for (const k of ['gamma', 'lambda'] as const) if (!(o[k] >= 0 && o[k] <= 1)) throw bad(k, 'in [0, 1]');
-  for (const k of ['entCoef', 'vfCoef', 'targetKl'] as const) if (!(o[k] >= 0)) throw bad(k, '≥ 0');
-  if (!REWARD_SCHEMES.includes(o.reward)) throw bad('reward', REWARD_SCHEMES.join(', '));
-  if (o.advice !== '' && !ADVISERS.includes(o.advice)) throw bad('advice', `'' or one of ${ADVISERS.join(', ')}`);
-  parsePool(o.pool);
+/** The checks beyond the declared ranges: the opponent pool and the teacher must make agents. */
+function checkAgents(o: TrainOptions): void {
+  parsePool(o.opponents);
   if (o.imitate !== '') createAgent(o.imitate);
-  if (!Number.isInteger(o.imitateSteps) || o.imitateSteps < 0) throw bad('imitateSteps', 'a whole number ≥ 0');
 }
 
 /** One iteration's log line. */
@@ -168,8 +79,9 @@ export interface TrainerState {
   snapshots: NetWeights[];
 }
 
-export async function train(opts: PpoOptions, hooks: TrainHooks = {}): Promise<{ metrics: IterationMetrics[]; weights: NetWeights }> {
-  validatePpoOptions(opts);
+export async function train(opts: TrainOptions, hooks: TrainHooks = {}): Promise<{ metrics: IterationMetrics[]; weights: NetWeights }> {
+  checkTrainOptions(opts);
+  checkAgents(opts);
   const now = hooks.now ?? (() => performance.now());
   const log = hooks.log ?? (() => {});
   const backend = await initBackend(opts.backend);
@@ -178,9 +90,9 @@ export async function train(opts: PpoOptions, hooks: TrainHooks = {}): Promise<{
 
   // ---- network, optimizer, opponents ----
   const start = hooks.initial;
-  const advice = opts.advice === '' ? undefined : opts.advice;
+  const advice = opts.advice === 'none' ? undefined : opts.advice;
   const fresh = () => initWeights({ inputs: netInputs(advice), hidden: opts.hidden, actions: NUM_ACTIONS, ...(advice ? { advice } : {}) }, opts.seed);
-  if (start && (start.weights.shape.advice ?? '') !== opts.advice) throw new Error(`the starting net reads ${start.weights.shape.advice ?? 'no'} advice, the options say ${opts.advice || 'none'}`);
+  if (start && (start.weights.shape.advice ?? 'none') !== opts.advice) throw new Error(`the starting net reads ${start.weights.shape.advice ?? 'no'} advice, the options say ${opts.advice}`);
   const net = new TfNet(start?.weights ?? fresh(), opts.plainDense);
   const inputs = net.shape.inputs;
   log(`network: ${inputs}${net.shape.advice ? ` (observation ${OBS_SIZE} + ${net.shape.advice}'s advice)` : ''} → ${net.shape.hidden.join(' → ')} → ${NUM_ACTIONS} logits + 1 value (${countParams(net.weights())} parameters)`);
@@ -195,7 +107,7 @@ export async function train(opts: PpoOptions, hooks: TrainHooks = {}): Promise<{
   if (start?.optimizer) await optimizer.setWeights(start.optimizer.map((t) => ({ name: t.name, tensor: tf.tensor(t.data, t.shape) })));
   const snapshots: NetWeights[] = start?.snapshots ? [...start.snapshots] : [];
   const runSeed = start ? `${opts.seed}/resume${start.iteration}` : `${opts.seed}`;
-  const chunkBase = { games: opts.numEnvs, players: opts.players, ruleset: opts.ruleset, pool: parsePool(opts.pool), reward: opts.reward };
+  const chunkBase = { games: opts.numEnvs, players: opts.players, ruleset: opts.ruleset, pool: parsePool(opts.opponents), reward: opts.reward };
   const source = hooks.rollouts ?? new LocalRollouts();
   /** Iterations whose chunks are asked for (ahead by up to `staleness`). */
   const pending = new Map<number, IterationChunks>();
@@ -211,7 +123,7 @@ export async function train(opts: PpoOptions, hooks: TrainHooks = {}): Promise<{
   try {
     while (progress() < 1 && !hooks.shouldStop?.()) {
       iteration++;
-      const lr = opts.annealLr ? opts.lr * Math.max(0.02, 1 - progress()) : opts.lr;
+      const lr = opts.constantLr ? opts.lr : opts.lr * Math.max(0.02, 1 - progress());
       (optimizer as unknown as { learningRate: number }).learningRate = lr;
 
       // ---- rollout ----

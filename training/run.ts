@@ -4,7 +4,7 @@
  *
  * | file           | what                                                                  |
  * |----------------|-----------------------------------------------------------------------|
- * | options.json   | every option, the env spec, the backend, and the command line         |
+ * | options.json   | every option (options.ts), the env spec, the backend, the command line |
  * | metrics.jsonl  | one line per iteration (`"kind":"iteration"`) and per evaluation (`"kind":"eval"`) |
  * | model.json     | the latest policy checkpoint (`ppo:<dir>/model.json` plays it)         |
  * | trainer.json   | what --resume needs beyond the policy: optimizer moments, snapshots    |
@@ -18,33 +18,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as tf from '@tensorflow/tfjs-core';
-import { DEFAULT_RULESET, parseRuleset } from '../env/ruleset.ts';
 import { envSpec } from '../env/spec.ts';
 import { decodeFloats, decodeWeights, encodeFloats, encodeWeights, loadCheckpoint, saveCheckpoint, writeFileAtomic, type EncodedWeights } from '../policy/checkpoint.ts';
 import { describeBackend } from './backend.ts';
 import { curveSvg, type CurvePoint } from './curve.ts';
 import { evaluatePolicy, type EvalResult, type GamesRunner } from './evaluate.ts';
-import { PPO_DEFAULTS, train, type IterationMetrics, type TrainerState, type TrainHooks } from './ppo.ts';
+import { fromOptionsJson, type TrainOptions } from './options.ts';
+import { train, type IterationMetrics, type TrainerState, type TrainHooks } from './ppo.ts';
 import { withAdvice, type Adviser, type NetWeights } from '../policy/weights.ts';
 import type { RolloutSource } from './rollouts.ts';
-
-export const RUN_DEFAULTS = {
-  ...PPO_DEFAULTS,
-  /** Directory under which the run directory is made. */
-  out: 'runs',
-  /** Iterations between evaluations (0 = only at the end). */
-  evalEvery: 10,
-  /** Deals per evaluation opponent; each is played with the policy in every seat. */
-  evalDeals: 50,
-  /** Opponents evaluated against (the policy in one seat, the opponent in the others). */
-  evalOpponents: 'random,heuristic',
-  /** Iterations between checkpoints. */
-  checkpointEvery: 5,
-  /** Start from this checkpoint's weights (a fresh optimizer, iteration 0) instead of a random or cloned net; '' = none. */
-  init: '',
-};
-
-export type RunOptions = typeof RUN_DEFAULTS;
 
 export interface RunEvents {
   log?(line: string): void;
@@ -71,21 +53,24 @@ function encodeTensor(t: tf.Tensor): { shape: number[]; data: string } {
   return { shape: t.shape, data: encodeFloats(t.dataSync() as Float32Array) };
 }
 
-/** Reads a run directory's options for --resume, with a clear error for anything that is not one. */
-export function readRunOptions(dir: string): RunOptions {
+/** Reads a run directory's options for --resume (older runs' too), with a clear error for anything that is not one. */
+export function readRunOptions(dir: string): TrainOptions {
   const file = path.join(dir, 'options.json');
   if (!fs.existsSync(file)) throw new Error(`${dir} is not a training run directory (no options.json)`);
-  const j = JSON.parse(fs.readFileSync(file, 'utf8')) as { options?: Partial<RunOptions> };
+  const j = JSON.parse(fs.readFileSync(file, 'utf8')) as { options?: Record<string, unknown> };
   if (!j.options) throw new Error(`${file} has no options`);
-  // Runs from before the ruleset was an option were trained under the standard rules.
-  return { ...RUN_DEFAULTS, ...j.options, ruleset: j.options.ruleset ? parseRuleset(j.options.ruleset) : DEFAULT_RULESET };
+  try {
+    return fromOptionsJson(j.options);
+  } catch (e) {
+    throw new Error(`${file}: ${(e as Error).message.split('\n')[0]}`);
+  }
 }
 
 /**
  * Trains with `o`, writing the run directory. With `resume`, continues the run in that
  * directory (its own options, except the step and time budgets given here).
  */
-export async function runTraining(o: RunOptions, events: RunEvents = {}, resume?: string, argv: string[] = []): Promise<{ dir: string; metrics: IterationMetrics[]; evals: EvalResult[][] }> {
+export async function runTraining(o: TrainOptions, events: RunEvents = {}, resume?: string, argv: string[] = []): Promise<{ dir: string; metrics: IterationMetrics[]; evals: EvalResult[][] }> {
   const log = events.log ?? (() => {});
   const started = Date.now();
   let dir: string;
@@ -99,10 +84,10 @@ export async function runTraining(o: RunOptions, events: RunEvents = {}, resume?
     if (st.format !== TRAINER_FORMAT) throw new Error(`${stateFile} is not a trainer state file`);
     if (st.iteration !== model.iteration) throw new Error(`${dir}: model.json (iteration ${model.iteration}) and trainer.json (iteration ${st.iteration}) disagree`);
     if (o.minutes === 0 && model.steps >= o.totalSteps) {
-      throw new NothingToTrainError(`the run in ${dir} is already at ${model.steps} learner decisions, at or past its budget of ${o.totalSteps}: nothing to train; give a larger total with --steps (more than ${model.steps}) or --minutes`);
+      throw new NothingToTrainError(`the run in ${dir} is already at ${model.steps} learner decisions, at or past its budget of ${o.totalSteps}: nothing to train; give a larger total with --total-steps (more than ${model.steps}) or --minutes`);
     }
     if (o.minutes > 0 && st.seconds >= o.minutes * 60) {
-      throw new NothingToTrainError(`the run in ${dir} has already trained for ${(st.seconds / 60).toFixed(1)} minutes, at or past its budget of ${o.minutes}: nothing to train; give a larger --minutes or --steps`);
+      throw new NothingToTrainError(`the run in ${dir} has already trained for ${(st.seconds / 60).toFixed(1)} minutes, at or past its budget of ${o.minutes}: nothing to train; give a larger --minutes or --total-steps`);
     }
     initial = {
       weights: model.weights,
@@ -117,7 +102,7 @@ export async function runTraining(o: RunOptions, events: RunEvents = {}, resume?
     if (o.init !== '') {
       // Fine-tuning: the checkpoint's weights (trained under these rules), a fresh optimizer and count.
       const from = loadCheckpoint(o.init, o.ruleset, 'play');
-      const widen = o.advice !== '' && !from.weights.shape.advice;
+      const widen = o.advice !== 'none' && !from.weights.shape.advice;
       initial = { weights: widen ? withAdvice(from.weights, o.advice as Adviser) : from.weights, iteration: 0, steps: 0, seconds: 0 };
       log(`starting from the weights of ${o.init} (${from.steps} learner decisions, iteration ${from.iteration})${widen ? `, reading ${o.advice}'s advice from now on` : ''}`);
     }
@@ -135,7 +120,7 @@ export async function runTraining(o: RunOptions, events: RunEvents = {}, resume?
       if (j.kind === 'iteration') trainHistory.push({ steps: j.steps, value: j.winShare });
     }
   }
-  const opponents = o.evalOpponents.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const opponents = o.evalOpponents;
   const evals: EvalResult[][] = [];
   const latestEval = () => evals[evals.length - 1] ?? null;
   let backendName = '';

@@ -5,12 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { createAgent } from '../agents/default-registry.ts';
 import { playGame } from '../eval/game.ts';
 import { loadCheckpoint } from '../policy/checkpoint.ts';
-import { readRunOptions, RUN_DEFAULTS, runTraining, type RunOptions } from './run.ts';
+import { TRAIN_DEFAULTS, type TrainOptions } from './options.ts';
+import { readRunOptions, runTraining } from './run.ts';
 
-function tiny(out: string, seed = 7): RunOptions {
+function tiny(out: string, seed = 7): TrainOptions {
   return {
-    ...RUN_DEFAULTS, seed, out, hidden: [16], numEnvs: 8, rolloutSteps: 256, minibatch: 128, epochs: 2,
-    totalSteps: 700, evalEvery: 2, evalDeals: 1, evalOpponents: 'random', checkpointEvery: 1, snapshotEvery: 1, backend: 'auto',
+    ...TRAIN_DEFAULTS, seed, out, hidden: [16], numEnvs: 8, rolloutSteps: 256, minibatch: 128, epochs: 2,
+    totalSteps: 700, evalEvery: 2, evalDeals: 1, evalOpponents: ['random'], checkpointEvery: 1, snapshotEvery: 1, backend: 'auto',
   };
 }
 
@@ -56,7 +57,7 @@ describe('training', () => {
     wi.layers.forEach((l, i) => l.w.forEach((x, j) => expect(Math.abs(x - wa.layers[i].w[j])).toBeLessThan(1e-6)));
 
     const before = loadCheckpoint(path.join(a.dir, 'model.json'));
-    const resumed = await runTraining({ ...tiny(''), totalSteps: before.steps + 300 }, {}, a.dir);
+    const resumed = await runTraining({ ...readRunOptions(a.dir), totalSteps: before.steps + 300 }, {}, a.dir);
     expect(resumed.dir).toBe(a.dir);
     expect(resumed.metrics[0].iteration).toBe(before.iteration + 1);
     const after = loadCheckpoint(path.join(a.dir, 'model.json'));
@@ -83,6 +84,6 @@ describe('training', () => {
     const w = loadCheckpoint(path.join(widened.dir, 'model.json')).weights;
     expect(w.shape).toMatchObject({ inputs: 767, advice: 'heuristic' });
     // A starting net whose advice disagrees with the options is refused.
-    await expect(runTraining({ ...tiny(fs.mkdtempSync(path.join(os.tmpdir(), 'train-clash-')), 16), init: path.join(a.dir, 'model.json'), advice: '' })).rejects.toThrow(/reads heuristic advice, the options say none/);
+    await expect(runTraining({ ...tiny(fs.mkdtempSync(path.join(os.tmpdir(), 'train-clash-')), 16), init: path.join(a.dir, 'model.json'), advice: 'none' })).rejects.toThrow(/reads heuristic advice, the options say none/);
   });
 });
