@@ -14,7 +14,7 @@
 import { DEFAULT_RULESET, parseRuleset } from '../env/ruleset.ts';
 import { REWARD_SCHEMES } from '../env/rewards.ts';
 import { ADVISERS } from '../policy/weights.ts';
-import { checkOptions, optionDefaults, PLAYERS_MAX, PLAYERS_MIN, type OptionSpecs, type Values } from '../cli/options.ts';
+import { checkOptions, optionDefaults, PLAYERS_MAX, PLAYERS_MIN, type OptionSpecs, type Values } from '../env/options.ts';
 import { BACKENDS } from './backend.ts';
 
 /** A step budget no run reaches: the total when the budget is in minutes. */
