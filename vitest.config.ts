@@ -1,9 +1,86 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The suite in three layers, each a project of this one configuration (`vitest run` runs all
+ * three; `vitest run --project unit` one of them). The rule, by what a test starts:
+ *
+ * - e2e: the browser tests, every `*.e2e.test.ts` (they start a server and Chromium).
+ * - integration: the test files named in INTEGRATION below, each with what it starts: a server
+ *   listening on a socket (fastify in this process, or `czech-pub serve` in a child), another
+ *   process (the bridge, Python, the CLI, redis-server), worker threads (the server's bot pool,
+ *   a tournament or vector env on threads), Redis or a training run; and the slow ones, files
+ *   that start nothing but take over 2 s on their own (long sweeps of random games).
+ * - unit: every other `*.test.ts`, the default for a new test beside its module. A unit test
+ *   starts none of those and runs fast (`npm run test:unit` in under a minute on 2 cores).
+ *   test/test-projects.test.ts checks that every test file is in exactly one project and that
+ *   no unit test file imports or calls a start-up API (its FORBIDDEN_IMPORTS and _CALLS), and
+ *   test/helpers/unit-guard.ts makes child processes, worker threads and listen() throw while
+ *   the unit project runs. A test that needs one goes into INTEGRATION, saying what it starts.
+ */
+export const E2E = ['**/*.e2e.test.ts'];
+
+/** Test files of the integration layer, and what each starts. */
+export const INTEGRATION: Record<string, string> = {
+  'agents/llm/llm-agent.test.ts': 'a fake model server listening on a socket',
+  'agents/outside-calls.test.ts': 'worker threads racing for one gate',
+  'bridge/bridge.test.ts': 'bridge processes (czech-pub bridge, python)',
+  'bridge/vector-threads.test.ts': 'the vector env on worker threads',
+  'cli/interrupt.test.ts': 'a czech-pub tournament in a child process',
+  'cli/train.test.ts': 'a training run from the command line',
+  'cli/usage-errors.test.ts': 'a fake model server listening on a socket, python',
+  'eval/game-line.test.ts': 'a tournament on worker threads',
+  'eval/highlights.test.ts': 'a tournament on worker threads',
+  'eval/tournament.test.ts': 'tournaments on worker threads',
+  'python/python.test.ts': 'Python and bridge processes',
+  'server/app.test.ts': 'the server listening, its bot pool\'s worker threads',
+  'server/bot-pool.test.ts': 'bot pool worker threads',
+  'server/budgets.test.ts': 'the server listening, worker threads',
+  'server/edges.test.ts': 'the server listening, its bot pool\'s worker threads',
+  'server/operator.test.ts': 'the server listening, its bot pool\'s worker threads',
+  'server/replays.test.ts': 'the server and its bot pool\'s worker threads',
+  'server/tables.test.ts': 'the server listening, its bot pool\'s worker threads',
+  'test/custom-ruleset.test.ts': 'the server and its bot pool\'s worker threads',
+  'test/hostile-budget.test.ts': 'czech-pub serve in child processes, a listening server',
+  'test/hostile-clients.test.ts': 'czech-pub serve in child processes',
+  'test/hostile.test.ts': 'czech-pub serve in child processes, listening servers',
+  'test/queue.test.ts': 'redis-server and queue worker processes, training runs',
+  'training/train.test.ts': 'training runs',
+  'test/conformance.test.ts': 'slow: ~55 s of conformance games',
+  'agents/ppo/search.test.ts': 'slow: ~19 s of searches',
+  'env/vector.test.ts': 'slow: ~15 s of vector env games',
+  'test/leak.test.ts': 'slow: ~12 s of twin games',
+  'env/observation/visible.test.ts': 'slow: ~11 s of random games',
+  'agents/scripted/scripted.test.ts': 'slow: ~8 s of games at 2 to 6 players',
+  'server/view-schema.test.ts': 'slow: ~5 s of views parsed',
+  'env/engine/preview.test.ts': 'slow: ~4 s of random games',
+  'agents/ismcts/ismcts.test.ts': 'slow: ~4 s of searches',
+  'training/collect.test.ts': 'slow: ~4 s of rollouts',
+};
+
+/** Every project excludes these, as the single run of before the layers did. */
+const EXCLUDE = ['**/node_modules/**'];
+
 export default defineConfig({
   test: {
-    include: ['**/*.test.ts'],
-    exclude: ['node_modules/**'],
     testTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['**/*.test.ts'],
+          exclude: [...EXCLUDE, ...E2E, ...Object.keys(INTEGRATION)],
+          setupFiles: ['test/helpers/unit-guard.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'integration', include: Object.keys(INTEGRATION), exclude: EXCLUDE },
+      },
+      {
+        extends: true,
+        test: { name: 'e2e', include: E2E, exclude: EXCLUDE },
+      },
+    ],
   },
 });
