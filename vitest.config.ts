@@ -45,6 +45,7 @@ export const INTEGRATION: Record<string, string> = {
   'test/hostile.test.ts': 'czech-pub serve in child processes, listening servers',
   'test/queue.test.ts': 'redis-server and queue worker processes, training runs',
   'training/train.test.ts': 'training runs',
+  'training/options.test.ts': 'the train command (main(["train", ...]): --help and refused values; a run would start one)',
   'test/conformance.test.ts': 'slow: ~55 s of conformance games',
   'agents/ppo/search.test.ts': 'slow: ~19 s of searches',
   'env/vector.test.ts': 'slow: ~15 s of vector env games',
