@@ -159,11 +159,9 @@ export class SeatChannel {
  */
 export class RevealedGame {
   /** `live`: the game itself (it must be over); `at`: the game stepped to the frame shown (default: its end). */
-  constructor(live: CzechPubEnv, private readonly at: CzechPubEnv = live) {
+  constructor(private readonly live: CzechPubEnv, private readonly at: CzechPubEnv = live) {
     if (!live.done) throw new Error('a game is revealed only once it is over');
-    this.live = live;
   }
-  private readonly live: CzechPubEnv;
 
   views(): PlayerView[] {
     return Array.from({ length: this.at.players }, (_, p) => this.at.view(p));
