@@ -7,7 +7,7 @@
  */
 
 export const CARD_IDS = [
-  'beer', 'small_beer', 'rum', 'fernet', 'becherovka', 'zelena', 'vodka', 'tea', 'coffee', 'utopenec',
+  'beer', 'small_beer', 'rum', 'fernet', 'becherovka', 'peppermint', 'vodka', 'tea', 'coffee', 'utopenec',
   'same', 'flattery', 'shot_into_beer', 'lets_do_a_shot', 'shots_everyone', 'brawl', 'dont_want_it',
   'insulted_bartender', 'thats_my_order', 'excuse_me', 'mixed_up', 'knocked_over', 'warm_beer',
 ] as const;
@@ -41,7 +41,7 @@ export const CLOSING_TIME = 23;
 
 /** Orders are the ten drink cards, types 0..9. */
 export const ORDER_TYPES = 10;
-/** The five shot types, in order rum, fernet, becherovka, zelena, vodka. */
+/** The five shot types, in order rum, fernet, becherovka, peppermint, vodka. */
 export const SHOT_TYPES = 5;
 
 export const isOrder = (t: number): boolean => t < ORDER_TYPES;
@@ -76,7 +76,7 @@ export const CARD_NAMES: Record<CardId | 'closing_time', string> = {
   rum: 'Rum',
   fernet: 'Fernet',
   becherovka: 'Becherovka',
-  zelena: 'Peppermint',
+  peppermint: 'Peppermint',
   vodka: 'Vodka',
   tea: 'Tea',
   coffee: 'Coffee',

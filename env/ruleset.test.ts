@@ -24,7 +24,7 @@ describe('ruleset', () => {
     ['closingTime.4.to', (r: any) => (r.closingTime['4'] = { reshuffle: 1, from: 0.8, to: 0.2 })],
     ['start.space', (r: any) => (r.start.space = 6)],
     ['titles.1.points', (r: any) => (r.titles[1].points = 10)],
-    ['version', (r: any) => (r.version = 2)],
+    ['version', (r: any) => (r.version = 3)],
     ['cards', (r: any) => (r.cards.nonsense = { count: 1, cost: 0 })],
   ])('rejects a bad %s with a message naming it', (field, mutate) => {
     const r = copy();
@@ -35,6 +35,16 @@ describe('ruleset', () => {
 
   it.each([null, 'beer', 42, {}, [], { version: 1 }])('rejects a non-ruleset %j with a RulesetError, not a crash', (input) => {
     expect(() => parseRuleset(input)).toThrow(RulesetError);
+  });
+
+  it('reads a version 1 ruleset, whose card peppermint was called zelena, as version 2', () => {
+    const { peppermint, ...others } = copy().cards;
+    const v1 = { ...copy(), version: 1, cards: { ...others, zelena: peppermint } };
+    const read = parseRuleset(v1);
+    expect(read.version).toBe(2);
+    expect(read.cards.peppermint).toEqual(peppermint);
+    expect(Object.keys(read.cards)).not.toContain('zelena');
+    expect(() => parseRuleset({ ...v1, version: 2 })).toThrow('zelena');
   });
 
   it('a corrected ruleset is used by the engine', () => {

@@ -7,7 +7,11 @@
 import { z } from 'zod';
 import { CARD_IDS, HAND_TYPES, ORDER_TYPES, SHOT_TYPES, type CardId } from './cards.ts';
 
-export const RULESET_SCHEMA_VERSION = 1;
+/**
+ * Version 2 renamed the card `zelena` to `peppermint`, the name it is shown by; a version 1
+ * ruleset is read as version 2 (`parseRuleset`).
+ */
+export const RULESET_SCHEMA_VERSION = 2;
 /** The action space and the observation encoding are fixed for up to this many seats; rulesets cannot go beyond it. */
 export const MAX_PLAYERS = 6;
 /** The observation encoding's room for drunkenness levels (a one-hot per player) and titles: rulesets cannot go beyond it. */
@@ -147,7 +151,7 @@ function deepFreeze<T>(v: T): T {
  */
 export function parseRuleset(input: unknown): Ruleset {
   if (typeof input === 'object' && input !== null && validated.has(input)) return input as Ruleset;
-  const result = RulesetSchema.safeParse(input);
+  const result = RulesetSchema.safeParse(fromVersion1(input));
   if (result.success) {
     const ruleset = deepFreeze(result.data);
     validated.add(ruleset);
@@ -155,6 +159,14 @@ export function parseRuleset(input: unknown): Ruleset {
   }
   const problems = result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
   throw new RulesetError(`Invalid ruleset: ${problems.join('; ')}`);
+}
+
+/** A version 1 ruleset as version 2 (the card `zelena` is `peppermint`); anything else as it is. */
+function fromVersion1(input: unknown): unknown {
+  const r = input as { version?: unknown; cards?: Record<string, unknown> } | null;
+  if (r?.version !== 1 || typeof r.cards !== 'object' || r.cards === null || !('zelena' in r.cards)) return input;
+  const { zelena, ...cards } = r.cards;
+  return { ...r, version: 2, cards: { ...cards, peppermint: zelena } };
 }
 
 const placement = (reshuffle: number, from: number, to: number) => ({ reshuffle, from, to });
@@ -170,7 +182,7 @@ export const DEFAULT_RULESET: Ruleset = parseRuleset({
     rum: { count: 4, cost: 1 },
     fernet: { count: 4, cost: 1 },
     becherovka: { count: 4, cost: 1 },
-    zelena: { count: 4, cost: 1 },
+    peppermint: { count: 4, cost: 1 },
     vodka: { count: 4, cost: 1 },
     tea: { count: 3, cost: 1, drunkenness: -2 },
     coffee: { count: 3, cost: 1, drunkenness: -1 },

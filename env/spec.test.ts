@@ -1,14 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RULESET } from './ruleset.ts';
+import { DEFAULT_RULESET, parseRuleset } from './ruleset.ts';
 import { assertCompatible, envSpec, rulesetFingerprint } from './spec.ts';
 
 describe('env spec', () => {
-  it('the fingerprint follows the rules, not the name or key order', () => {
+  it('the fingerprint follows the rules, not the name, the schema version, card ids or key order', () => {
     const same = JSON.parse(JSON.stringify(DEFAULT_RULESET));
     same.name = 'renamed';
     expect(rulesetFingerprint(same)).toBe(rulesetFingerprint(DEFAULT_RULESET));
     const reordered = Object.fromEntries(Object.entries(DEFAULT_RULESET).reverse());
     expect(rulesetFingerprint(reordered as typeof DEFAULT_RULESET)).toBe(rulesetFingerprint(DEFAULT_RULESET));
+    const { peppermint, ...others } = DEFAULT_RULESET.cards;
+    const v1 = { ...DEFAULT_RULESET, version: 1, cards: { ...others, zelena: peppermint } };
+    expect(rulesetFingerprint(parseRuleset(v1))).toBe(rulesetFingerprint(DEFAULT_RULESET));
     const changed = JSON.parse(JSON.stringify(DEFAULT_RULESET));
     changed.cards.beer.count = 26;
     expect(rulesetFingerprint(changed)).not.toBe(rulesetFingerprint(DEFAULT_RULESET));

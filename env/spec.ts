@@ -5,6 +5,7 @@
  */
 import { ACTION_SPACE_VERSION, NUM_ACTIONS } from './actions.ts';
 import { OBS_SIZE, OBSERVATION_VERSION } from './observation/encode.ts';
+import { CARD_IDS } from './cards.ts';
 import { MAX_PLAYERS, type Ruleset } from './ruleset.ts';
 
 /**
@@ -35,10 +36,14 @@ function canonical(v: unknown): string {
   return JSON.stringify(v);
 }
 
-/** 32-bit FNV-1a of the ruleset's canonical JSON, as 8 hex digits (the name is left out). */
+/**
+ * 32-bit FNV-1a of the ruleset's canonical JSON, as 8 hex digits. The name and the schema
+ * version are left out, and the cards are listed by type (their order in CARD_IDS), not by id:
+ * the fingerprint follows the rules the engine plays, so renaming a card does not change it.
+ */
 export function rulesetFingerprint(ruleset: Ruleset): string {
-  const { name: _name, ...rules } = ruleset;
-  const text = canonical(rules);
+  const { name: _name, version: _version, cards, ...rules } = ruleset;
+  const text = canonical({ ...rules, cards: CARD_IDS.map((id) => cards[id]) });
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);

@@ -6,6 +6,7 @@ import { NUM_ACTIONS } from '../env/actions.ts';
 import { OBS_SIZE } from '../env/observation/encode.ts';
 import { DEFAULT_RULESET } from '../env/ruleset.ts';
 import { nextFloat, seedRng } from '../env/rng.ts';
+import { rulesetFingerprint } from '../env/spec.ts';
 import { loadCheckpoint, parseCheckpoint, saveCheckpoint, serializeCheckpoint, writeFileAtomic } from './checkpoint.ts';
 import { initWeights, JsNet } from './weights.ts';
 
@@ -45,6 +46,18 @@ describe('checkpoints', () => {
     const f = JSON.parse(serializeCheckpoint(meta));
     f.formatVersion = 99;
     expect(() => parseCheckpoint(JSON.stringify(f), 'new.json')).toThrow(/format version 99/);
+  });
+
+  it('plays a checkpoint from ruleset schema 1 (card zelena, the old fingerprint) under the same rules', () => {
+    const j = JSON.parse(serializeCheckpoint(meta));
+    const { peppermint, ...others } = j.ruleset.cards;
+    j.ruleset = { ...j.ruleset, version: 1, cards: { ...others, zelena: peppermint } };
+    j.env.ruleset.fingerprint = '8810fa91';
+    const read = parseCheckpoint(JSON.stringify(j), 'v1.json');
+    expect(read.env.ruleset.fingerprint).toBe(rulesetFingerprint(DEFAULT_RULESET));
+    expect(read.ruleset.cards.peppermint).toEqual(peppermint);
+    j.ruleset.cards.beer.count += 1;
+    expect(() => parseCheckpoint(JSON.stringify(j), 'v1-other.json')).toThrow(/v1-other\.json was made with a different environment: ruleset fingerprint/);
   });
 
   it('refuses files that are not checkpoints or are damaged', () => {

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_RULESET, parseRuleset, type Ruleset } from '../env/ruleset.ts';
-import { assertCompatible, envSpec, type EnvSpec } from '../env/spec.ts';
+import { assertCompatible, envSpec, rulesetFingerprint, type EnvSpec } from '../env/spec.ts';
 import { ADVISERS, netInputs, type NetShape, type NetWeights } from './weights.ts';
 
 export const CHECKPOINT_FORMAT = 'czech-pub-gym/policy';
@@ -164,20 +164,23 @@ export function parseCheckpoint(
   if (f.formatVersion !== CHECKPOINT_VERSION) {
     throw new Error(`${what} has checkpoint format version ${f.formatVersion}; this build reads version ${CHECKPOINT_VERSION}`);
   }
-  let expected = ruleset;
-  if (expected === null) {
-    try {
-      expected = parseRuleset(f.ruleset);
-    } catch (err) {
-      throw new Error(`${what} holds an invalid ruleset: ${(err as Error).message}`);
-    }
+  let own: Ruleset;
+  try {
+    own = parseRuleset(f.ruleset);
+  } catch (err) {
+    throw new Error(`${what} holds an invalid ruleset: ${(err as Error).message}`);
   }
-  assertCompatible(envSpec(expected), f.env as EnvSpec, what, purpose === 'resume');
+  // A file from before ruleset schema 2 holds a fingerprint made another way (cards by id, the
+  // schema version counted); its ruleset, read as version 2, is the one to fingerprint.
+  const env = f.ruleset.version === 1
+    ? { ...(f.env as EnvSpec), ruleset: { name: own.name, fingerprint: rulesetFingerprint(own) } }
+    : (f.env as EnvSpec);
+  assertCompatible(envSpec(ruleset ?? own), env, what, purpose === 'resume');
   return {
     format: CHECKPOINT_FORMAT,
     formatVersion: f.formatVersion,
-    env: f.env as EnvSpec,
-    ruleset: f.ruleset as unknown as Ruleset,
+    env,
+    ruleset: own,
     players: f.players,
     iteration: f.iteration,
     steps: f.steps,

@@ -105,13 +105,13 @@ describe("Rudolf's shot tokens: all but Peppermint", () => {
   it('Rum gives 3 drunkenness; then Peppermint gives 4, and any shot 4 thereafter', () => {
     const g = scenario({ players: 2 });
     g.s.tokens[0] = tokens('rum', 'fernet', 'becherovka', 'vodka');
-    const drinkAlone = (shot: 'rum' | 'zelena' | 'vodka') => {
+    const drinkAlone = (shot: 'rum' | 'peppermint' | 'vodka') => {
       setHand(g, 0, [shot]);
       playTurn(g, `play:${shot}`);
       playTurn(g, 'play:beer'); // the other player's turn
     };
     drinkAlone('rum');
-    drinkAlone('zelena');
+    drinkAlone('peppermint');
     drinkAlone('vodka');
     const mine = events(g, 'digest').filter((d) => d.seat === 0);
     expect(mine.map((d) => d.drunkenness)).toEqual([3, 4, 4]);

@@ -38,7 +38,7 @@ const KEEP: KeepTable = keepTable({
   rum: [3.5, 2.5, 1.2],
   fernet: [3.5, 2.5, 1.2],
   becherovka: [3.5, 2.5, 1.2],
-  zelena: [3.5, 2.5, 1.2],
+  peppermint: [3.5, 2.5, 1.2],
   vodka: [3.5, 2.5, 1.2],
   tea: [1.5, 0.5],
   coffee: [1, 0.4],

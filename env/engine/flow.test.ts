@@ -165,7 +165,7 @@ describe('final scores', () => {
     g.s.tokens = [0, tokens('rum', 'vodka'), 0b11111, tokens('fernet')];
     expect(finalScores(g.rules, g.s)).toEqual([10, 10, 19, 1]);
     expect(winners(g.rules, g.s)).toEqual([2]);
-    g.s.tokens[1] = tokens('rum', 'fernet', 'becherovka', 'zelena');
+    g.s.tokens[1] = tokens('rum', 'fernet', 'becherovka', 'peppermint');
     expect(finalScores(g.rules, g.s)).toEqual([10, 17, 19, 1]);
   });
 
