@@ -14,7 +14,7 @@ function midGame(): CzechPubEnv {
 describe('clairvoyant reference', () => {
   it('is shown the true hands and draw pile with fresh dice; every other agent a resampled world', () => {
     const env = midGame();
-    const seat = env.currentPlayer;
+    const seat = env.actor;
     const truth = env.state;
     const seen = new EnvObservation(env, seat, undefined, true).sampleWorld('w').state;
     expect(seen.hand).toEqual(truth.hand);

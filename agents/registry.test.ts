@@ -84,12 +84,12 @@ describe('agent registry', () => {
     expect(knownAgents().at(-1)).toEqual({ name: 'first-legal', description: 'the first legal action' });
     const env = new CzechPubEnv({ seed: 'user', players: 3 });
     const legal = env.legalActions();
-    expect(createAgent('first-legal').act(new EnvObservation(env, env.currentPlayer))).toBe(legal[0]);
+    expect(createAgent('first-legal').act(new EnvObservation(env, env.actor))).toBe(legal[0]);
     // ismcts builds its rollout agents through the registry that created it.
     while (env.legalActions().length < 2) env.step(env.legalActions()[0]);
     const search = createAgent('ismcts:iterations=4:rollout=first-legal');
-    search.reset?.({ seat: env.currentPlayer, players: 3, seed: 'user' });
-    expect(env.legalActions()).toContain(search.act(new EnvObservation(env, env.currentPlayer)));
+    search.reset?.({ seat: env.actor, players: 3, seed: 'user' });
+    expect(env.legalActions()).toContain(search.act(new EnvObservation(env, env.actor)));
     expect(made.filter((s) => s === 'first-legal').length).toBeGreaterThan(1);
     expect(agentLabels(['first-legal'])).toEqual(['first-legal']);
   });

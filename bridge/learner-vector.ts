@@ -211,7 +211,7 @@ export class LearnerVectorEnv extends VectorRows implements LearnerBatchEnv {
     for (let k = 0; k < BOT_LIMIT; k++) {
       if (g.done) return true;
       const legal = g.legalActions();
-      const seat = g.currentPlayer;
+      const seat = g.actor;
       if (legal.length === 1) {
         g.step(legal[0]);
         this.engineDecisions++;

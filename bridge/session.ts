@@ -99,14 +99,14 @@ export class BridgeSession {
         if (env.done) throw new BadRequest('the game is over: reset it before stepping');
         const a = body.readInt32LE(4);
         const legal = env.legalActions();
-        if (!legal.includes(a)) throw new BadRequest(`action ${a} is not legal for seat ${env.currentPlayer}; legal actions: ${legal.join(', ')}`);
+        if (!legal.includes(a)) throw new BadRequest(`action ${a} is not legal for seat ${env.actor}; legal actions: ${legal.join(', ')}`);
         env.stepLegal(a);
         return this.turn(env);
       }
       case OP.ENV_RENDER: {
         const env = this.env(body);
         const seat = body.length >= 8 ? body.readInt32LE(4) : -1;
-        const who = seat === -1 ? (env.done ? 0 : env.currentPlayer) : this.seat(env, seat);
+        const who = seat === -1 ? (env.done ? 0 : env.actor) : this.seat(env, seat);
         return this.ok(new SeatChannel(env, who).text()!);
       }
       case OP.ENV_OBSERVE: {
@@ -250,7 +250,7 @@ export class BridgeSession {
     // Status at 7, the record from 8: the observation (at 8 + head) stays 4-byte aligned.
     b[7] = STATUS.OK;
     const done = env.done;
-    const seat = done ? NO_SEAT : env.currentPlayer;
+    const seat = done ? NO_SEAT : env.actor;
     b[8] = seat;
     b[9] = (env.terminated ? 1 : 0) | (env.truncated ? 2 : 0);
     b[10] = players;

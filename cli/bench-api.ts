@@ -322,7 +322,7 @@ export async function benchApiCommand(args: readonly string[], io: Io): Promise<
   const { seconds, connections } = values;
   const env = new CzechPubEnv({ seed: 'bench-api', players: 4 });
   for (let i = 0; i < 9; i++) env.step(env.legalActions()[0]);
-  const obs = new EnvObservation(env, env.currentPlayer);
+  const obs = new EnvObservation(env, env.actor);
   const body = JSON.stringify({ view: obs.view, legalActions: obs.legalActions });
   const server = await startServer();
   try {

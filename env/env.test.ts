@@ -23,15 +23,15 @@ describe('CzechPubEnv', () => {
     playOut(env, 1, (e) => {
       expect(e.rewards).toEqual([0, 0, 0, 0]);
       expect(e.returns()).toEqual([0, 0, 0, 0]);
-      const obs = e.observe(e.currentPlayer);
+      const obs = e.observe(e.actor);
       expect(obs.encoding.length).toBe(OBS_SIZE);
       expect(obs.mask.reduce((a, b) => a + b, 0)).toBe(obs.legalActions.length);
-      expect(obs.view.decision.seat).toBe(e.currentPlayer);
+      expect(obs.view.decision.actor).toBe(e.actor);
       steps++;
     });
     expect(env.terminated).toBe(true);
     expect(env.truncated).toBe(false);
-    expect(env.currentPlayer).toBe(-1);
+    expect(env.actor).toBe(-1);
     expect(env.returns().reduce((a, b) => a + b, 0)).toBeCloseTo(1);
     expect(env.rewards).toEqual(env.returns());
     expect(env.actions.length).toBe(steps);
@@ -88,7 +88,7 @@ describe('CzechPubEnv', () => {
     const env = new CzechPubEnv({ seed: 2, players: 3 });
     const rng = seedRng(8);
     for (let i = 0; i < 60 && !env.done; i++) {
-      const seat = env.currentPlayer;
+      const seat = env.actor;
       const evs = env.events(seat);
       const all = env.eventLog(seat);
       expect(all.slice(all.length - evs.length)).toEqual(evs);
@@ -131,7 +131,7 @@ describe('CzechPubEnv', () => {
 
   it('text names the decision, the hand and the legal actions of the seat to act only', () => {
     const env = new CzechPubEnv({ seed: 1, players: 4 });
-    const seat = env.currentPlayer;
+    const seat = env.actor;
     const mine = env.text(seat);
     expect(mine).toContain(`You are player ${seat}`);
     expect(mine).toContain('Your legal actions:');
@@ -143,9 +143,9 @@ describe('CzechPubEnv', () => {
   it('resample() copies the env for search without touching the original', () => {
     const env = new CzechPubEnv({ seed: 13, players: 4 });
     const before = JSON.stringify(env.state);
-    const r = env.resample(env.currentPlayer, 'x');
+    const r = env.resample(env.actor, 'x');
     expect(JSON.stringify(env.state)).toBe(before);
-    expect(Array.from(r.encode(env.currentPlayer))).toEqual(Array.from(env.encode(env.currentPlayer)));
+    expect(Array.from(r.encode(env.actor))).toEqual(Array.from(env.encode(env.actor)));
     expect(r.legalActions()).toEqual(env.legalActions());
     expect(() => env.resample(9, 'x')).toThrow('seat must be an integer from 0 to 3');
   });

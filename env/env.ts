@@ -4,7 +4,7 @@
  *   const env = new CzechPubEnv();
  *   env.reset({ seed: 1, players: 4 });
  *   while (!env.done) {
- *     const seat = env.currentPlayer;
+ *     const seat = env.actor;
  *     const obs = env.observe(seat);            // { encoding, mask, view, text, events }
  *     env.step(myPolicy(obs));                  // throws IllegalActionError on a bad action
  *   }
@@ -149,7 +149,7 @@ export class CzechPubEnv {
     return this.s.over || this.truncated;
   }
   /** The seat to act, or -1 when the game is done. */
-  get currentPlayer(): number {
+  get actor(): number {
     return this.done ? -1 : this.s.actor;
   }
   get decisionKind(): PhaseName {
@@ -225,7 +225,7 @@ export class CzechPubEnv {
   }
 
   text(seat: number): string {
-    const legal = seat === this.currentPlayer
+    const legal = seat === this.actor
       ? this.legalActions().map((id) => ({ id, text: describeAction(id, seat, this.s.players) }))
       : undefined;
     return renderText(this.view(seat), legal);
@@ -244,7 +244,7 @@ export class CzechPubEnv {
   }
 
   observe(seat: number): Observation {
-    const mine = seat === this.currentPlayer;
+    const mine = seat === this.actor;
     return {
       seat,
       encoding: this.encode(seat),

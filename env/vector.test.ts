@@ -22,7 +22,7 @@ describe('VectorEnv', () => {
       expect(Array.from(v.obs.subarray(i * OBS_SIZE, (i + 1) * OBS_SIZE))).toEqual(Array.from(expected));
       const mask = Array.from(v.masks.subarray(i * NUM_ACTIONS, (i + 1) * NUM_ACTIONS));
       expect(mask.flatMap((m, a) => (m ? [a] : []))).toEqual(legalActions(rules, state));
-      expect(v.currentPlayer[i]).toBe(state.actor);
+      expect(v.actors[i]).toBe(state.actor);
     }
   });
 
@@ -87,8 +87,8 @@ describe('VectorEnv', () => {
           expect(one.seedOf(i)).not.toBe(seed);
           expect(one.game(i).state.decisions).toBe(0);
         }
-        expect(one.currentPlayer[i]).toBe(all.currentPlayer[i]);
-        expect(one.currentPlayer[i]).toBe(one.game(i).currentPlayer);
+        expect(one.actors[i]).toBe(all.actors[i]);
+        expect(one.actors[i]).toBe(one.game(i).actor);
         one.writeObservation(i, obs, OBS_SIZE, mask, NUM_ACTIONS);
         expect(obs.subarray(OBS_SIZE)).toEqual(all.obs.subarray(i * OBS_SIZE, (i + 1) * OBS_SIZE));
         expect(mask.subarray(NUM_ACTIONS)).toEqual(all.masks.subarray(i * NUM_ACTIONS, (i + 1) * NUM_ACTIONS));

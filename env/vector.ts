@@ -9,7 +9,7 @@
  *   v.reset();
  *   for (;;) {
  *     // v.obs: Float32Array(numEnvs × OBS_SIZE), v.masks: Uint8Array(numEnvs × NUM_ACTIONS),
- *     // v.currentPlayer[i]: the seat whose observation row i holds
+ *     // v.actors[i]: the seat whose observation row i holds
  *     v.step(actions);            // Int32Array(numEnvs)
  *     // v.rewards: Float32Array(numEnvs × 6), per seat, for the step just taken;
  *     // v.terminated[i] / v.truncated[i]: game i ended at this step (and was reset)
@@ -56,7 +56,7 @@ export class VectorEnv {
   readonly numEnvs: number;
   readonly obs: Float32Array;
   readonly masks: Uint8Array;
-  readonly currentPlayer: Int32Array;
+  readonly actors: Int32Array;
   readonly rewards: Float32Array;
   readonly terminated: Uint8Array;
   readonly truncated: Uint8Array;
@@ -83,7 +83,7 @@ export class VectorEnv {
     };
     this.obs = new Float32Array(this.numEnvs * OBS_SIZE);
     this.masks = new Uint8Array(this.numEnvs * NUM_ACTIONS);
-    this.currentPlayer = new Int32Array(this.numEnvs);
+    this.actors = new Int32Array(this.numEnvs);
     this.rewards = new Float32Array(this.numEnvs * MAX_PLAYERS);
     this.terminated = new Uint8Array(this.numEnvs);
     this.truncated = new Uint8Array(this.numEnvs);
@@ -112,13 +112,13 @@ export class VectorEnv {
   private newGame(i: number): void {
     const { players, ruleset, reward, askAll, maxDecisions } = this.opts;
     this.games[i].reset({ seed: this.seedOf(i), players, ruleset, reward, askAll, maxDecisions, log: false });
-    this.currentPlayer[i] = this.games[i].currentPlayer;
+    this.actors[i] = this.games[i].actor;
   }
 
   /** Writes game i's observation (of its player to act) and legal-action mask at the given offsets. */
   writeObservation(i: number, obs: Float32Array, obsOffset: number, mask: Uint8Array, maskOffset: number): void {
     const g = this.games[i];
-    g.encode(g.currentPlayer, obs, obsOffset);
+    g.encode(g.actor, obs, obsOffset);
     g.legalMask(mask.subarray(maskOffset, maskOffset + NUM_ACTIONS));
   }
 
@@ -139,7 +139,7 @@ export class VectorEnv {
     const g = this.games[i];
     g.step(action); // an illegal action throws a descriptive error and changes nothing
     if (!g.done) {
-      this.currentPlayer[i] = g.currentPlayer;
+      this.actors[i] = g.actor;
       return null;
     }
     const result: EpisodeResult = { env: i, seed: this.seedOf(i), scores: g.scores(), returns: g.returns(), decisions: g.state.decisions, truncated: g.truncated };

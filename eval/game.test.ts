@@ -13,7 +13,7 @@ function endEvent(seed: string, players: number) {
     a.reset({ seat, players, seed: agentSeed(seed, seat) });
     return a;
   });
-  while (!env.done) env.step(agents[env.currentPlayer].act(new EnvObservation(env, env.currentPlayer)));
+  while (!env.done) env.step(agents[env.actor].act(new EnvObservation(env, env.actor)));
   const end = env.fullLog.find((e) => e.k === 'end');
   if (!end || end.k !== 'end') throw new Error('no end event');
   return end;

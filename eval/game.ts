@@ -75,7 +75,7 @@ export async function playToEnd(agents: readonly Agent[], opts: PlayOptions): Pr
   const agentDecisions = new Array<number>(players).fill(0);
   const agentMillis = new Array<number>(players).fill(0);
   while (!env.done) {
-    const seat = env.currentPlayer;
+    const seat = env.actor;
     const obs = new EnvObservation(env, seat, undefined, agents[seat].clairvoyant === true);
     const t0 = now();
     let action: number;

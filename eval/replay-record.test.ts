@@ -11,7 +11,7 @@ function finishedGame(seed: string, players: number): CzechPubEnv {
     a.reset?.({ seat, players, seed: `${seed}/${seat}` });
     return a;
   });
-  while (!env.done) env.step(agents[env.currentPlayer].act(new EnvObservation(env, env.currentPlayer)) as number);
+  while (!env.done) env.step(agents[env.actor].act(new EnvObservation(env, env.actor)) as number);
   return env;
 }
 

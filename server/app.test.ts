@@ -146,7 +146,7 @@ describe('HTTP API over a listening server', () => {
         expect(untexted(we.body.events)).toEqual(json(local.fullLog.map((e) => eventForSeat(e, -1))));
         expect((await call('GET', `/v1/games/${id}/replay/0`, undefined, watchToken)).status).toBe(409);
       }
-      const seat = local.currentPlayer;
+      const seat = local.actor;
       const legal = local.legalActions();
       const a = legal[randInt(rng, legal.length)];
       const r = await call('POST', `/v1/games/${id}/actions`, { action: a }, tokens[seat].token);
@@ -255,7 +255,7 @@ describe('HTTP API over a listening server', () => {
       const steps = randInt(rng, 80);
       for (let i = 0; i < steps && !env.done; i++) env.step(env.legalActions()[randInt(rng, env.legalActions().length)]);
       if (env.done || env.legalActions().length < 2) continue;
-      const seat = env.currentPlayer;
+      const seat = env.actor;
       const obs = new EnvObservation(env, seat);
       for (const spec of ['heuristic', 'ppo']) {
         const local = createAgent(spec);
@@ -270,7 +270,7 @@ describe('HTTP API over a listening server', () => {
     }
     expect(checked).toBeGreaterThan(10);
     const env = new CzechPubEnv({ seed: 'serve-errors', players: 3 });
-    const obs = new EnvObservation(env, env.currentPlayer);
+    const obs = new EnvObservation(env, env.actor);
     // An encoding posted by an older client is ignored, whatever it holds.
     const junk = await call('POST', '/v1/bots/ppo/act', { view: obs.view, legalActions: obs.legalActions, encoding: new Array(obs.encoding.length).fill(9) });
     expect(junk.status).toBe(200);
@@ -332,7 +332,7 @@ describe('HTTP API over a listening server', () => {
         expect(f.body.next).toBeNull();
         break;
       }
-      expect(f.body.next).toEqual({ seat: local.currentPlayer, id: replay.body.actions[k], name: expect.any(String) });
+      expect(f.body.next).toEqual({ seat: local.actor, id: replay.body.actions[k], name: expect.any(String) });
       local.step(replay.body.actions[k]);
     }
     expect(local.done).toBe(true);
@@ -406,7 +406,7 @@ describe('HTTP API over a listening server', () => {
     for (let guard = 0; guard < 5000; guard++) {
       const v = await call('GET', `/v1/games/${id}/view`, undefined, tokens[0].token);
       if (v.body.done) break;
-      const t = tokens[v.body.toAct].token;
+      const t = tokens[v.body.actor].token;
       const me = await call('GET', `/v1/games/${id}/view`, undefined, t);
       const ids: number[] = me.body.legalActions.map((x: { id: number }) => x.id);
       const a = ids.find((x) => x === A_DONE || x === A_STOP_DISCARD) ?? ids[0];

@@ -31,8 +31,8 @@ describe('bot worker pool', () => {
     const env = new CzechPubEnv({ seed: 'pool-error', players: 3 });
     while (env.legalActions().length < 2) env.step(env.legalActions()[0]);
     const failed = await pool().decide({
-      game: 'g', client: 'c', seat: env.currentPlayer, spec: 'ppo:/srv/operator-only/missing-model.json',
-      start: { seat: env.currentPlayer, players: 3, seed: 's' }, config: env.config, actions: env.actions, legal: env.legalActions(),
+      game: 'g', client: 'c', seat: env.actor, spec: 'ppo:/srv/operator-only/missing-model.json',
+      start: { seat: env.actor, players: 3, seed: 's' }, config: env.config, actions: env.actions, legal: env.legalActions(),
     }).catch((e: DecisionError) => e);
     expect(failed).toBeInstanceOf(DecisionError);
     expect((failed as DecisionError).message).toBe('the bot failed');
@@ -42,7 +42,7 @@ describe('bot worker pool', () => {
   it('tells a search the time its decision has: it answers within the budget instead of being stopped with its worker', async () => {
     const env = new CzechPubEnv({ seed: 'pool-slow', players: 6 });
     while (env.legalActions().length < 2) env.step(env.legalActions()[0]);
-    const d = { game: 'g', client: 'c', seat: env.currentPlayer, start: { seat: env.currentPlayer, players: 6, seed: 's' }, config: env.config, actions: env.actions, legal: env.legalActions() };
+    const d = { game: 'g', client: 'c', seat: env.actor, start: { seat: env.actor, players: 6, seed: 's' }, config: env.config, actions: env.actions, legal: env.legalActions() };
     const p = pool(300);
     await p.warm(); // its start-up would count against the budget
     const t0 = performance.now();

@@ -101,7 +101,7 @@ async function awayFromMinuteEdge() {
 function position() {
   const env = new CzechPubEnv({ seed: 'budget-view', players: 4 });
   for (let i = 0; i < 9 || env.legalActions().length < 2; i++) env.step(env.legalActions()[0]);
-  return { view: JSON.parse(JSON.stringify(env.view(env.currentPlayer))), legalActions: env.legalActions() };
+  return { view: JSON.parse(JSON.stringify(env.view(env.actor))), legalActions: env.legalActions() };
 }
 
 describe('bots that call a server elsewhere', () => {

@@ -129,7 +129,7 @@ function step(game: LiveGame, action: number): void {
 
 /** Steps `env` (a game's own) and records who acted and where the step's events end. */
 function recordStep(game: Pick<LiveGame, 'actors' | 'logAt'>, env: CzechPubEnv, action: number): void {
-  game.actors.push(env.currentPlayer);
+  game.actors.push(env.actor);
   env.step(action);
   game.logAt.push(env.eventCount);
 }
@@ -361,7 +361,7 @@ export class GameStore {
       const env = game.env;
       if (env.done) throw new ApiError(409, 'the game is over', { legalActions: [] });
       const legal = env.legalActions();
-      if (env.currentPlayer !== seat) throw new ApiError(409, `it is seat ${env.currentPlayer}'s decision, not yours`, { legalActions: [] });
+      if (env.actor !== seat) throw new ApiError(409, `it is seat ${env.actor}'s decision, not yours`, { legalActions: [] });
       if (!legal.includes(action)) throw new ApiError(409, `action ${action} is not legal now`, { legalActions: named(legal, seat, env.players) });
       step(game, action);
       await this.playBots(game);
@@ -418,7 +418,7 @@ export class GameStore {
     const env = game.env;
     let slice = performance.now();
     while (!env.done && this.games.has(game.id)) {
-      const seat = env.currentPlayer;
+      const seat = env.actor;
       const bot = game.bots[seat];
       if (!bot) return;
       if (!this.wanted(game)) {

@@ -82,7 +82,7 @@ export const seatState = z.object({
   seat: z.number().int().nullable().describe('The token\'s seat; null for the watch token.'),
   seats: z.array(z.string()).describe("'remote' or the bot's name with its options, per seat."),
   done: z.boolean(),
-  toAct: z.number().int().nullable(),
+  actor: z.number().int().nullable().describe('The seat deciding now; null once the game is over.'),
   yourTurn: z.boolean(),
   view: objectView,
   text: z.string().nullable(),

@@ -18,14 +18,14 @@ export function seatState(game: LiveGame, viewer: Viewer, k = game.env.actions.l
   const steps = game.env.actions.length;
   const env = envAt(game, k);
   const channel = new SeatChannel(env, viewer);
-  const toAct = env.done ? null : env.currentPlayer;
-  const mine = k === steps && channel.toAct;
+  const actor = env.done ? null : env.actor;
+  const mine = k === steps && channel.isActor;
   return {
     id: game.id,
     seat: viewer,
     seats: game.seats,
     done: game.env.done,
-    toAct,
+    actor,
     yourTurn: mine,
     view: channel.view() as unknown as Record<string, unknown>,
     text: channel.text(),

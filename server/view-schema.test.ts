@@ -102,7 +102,7 @@ describe('hostile views', () => {
     ['points Infinity', (v) => (v.table[1].points = Infinity), /^view\.table\.1\.points: /],
     ['a hand that does not add up to handSize', (v) => (v.hand.beer = Math.min(27, v.hand.beer + 1)), /^view\.handSize: must equal the number of cards in hand$/],
     ['a decision kind unknown', (v) => (v.decision.kind = 'dance'), /^view\.decision\.kind: must be one of: play, discard/],
-    ['decision.seat -1 before the end', (v) => (v.decision.seat = -1), /^view\.decision\.seat: must be -1 exactly when the game is over$/],
+    ['decision.actor -1 before the end', (v) => (v.decision.actor = -1), /^view\.decision\.actor: must be -1 exactly when the game is over$/],
     ['a missing decision', (v) => delete v.decision, /^view\.decision: is missing$/],
     ['turnState.active -1', (v) => (v.turnState.active = -1), /^view\.turnState\.active: /],
     ['actionsLeft 1e6', (v) => (v.turnState.actionsLeft = 1e6), /^view\.turnState\.actionsLeft: must be an integer from 0 to 3$/],

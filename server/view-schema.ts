@@ -9,7 +9,7 @@
  * | field                                   | bound                                             |
  * |-----------------------------------------|---------------------------------------------------|
  * | players                                 | ruleset.players.min..max                          |
- * | every seat (seat, active, playedBy, …)  | 0..players−1; decision.seat −1 once the game is over |
+ * | every seat (seat, active, playedBy, …)  | 0..players−1; decision.actor −1 once the game is over |
  * | table, finalScores                      | exactly `players` entries, table[i].seat = i      |
  * | hand, deck.mayHold, discard.counts      | every card id, 0..that card's count in the deck   |
  * | known                                   | some card ids, 0..that card's count               |
@@ -72,7 +72,7 @@ function boundsFor(rs: Ruleset, n: number) {
     maxValue: Math.max(...spaces),
     title: choice(rs.titles.map((t) => t.name), `must be one of the ruleset's titles: ${rs.titles.map((t) => t.name).join(', ')}`),
     seatMessage: `must be a seat from 0 to ${n - 1}`,
-    deciderMessage: `must be -1 (game over) or a seat from 0 to ${n - 1}`,
+    actorMessage: `must be -1 (game over) or a seat from 0 to ${n - 1}`,
     /** `view.table.<seat>`, the path of each seat's public view. */
     seatAt: Array.from({ length: n }, (_, i) => `view.table.${i}`),
   } as const;
@@ -222,7 +222,7 @@ function decision(d: Json, b: Bounds): DecisionView {
   const at = 'view.decision';
   const out: DecisionView = {
     kind: oneOf(at, 'kind', d.kind, PHASE),
-    seat: int(at, 'seat', d.seat, -1, b.n - 1, b.deciderMessage),
+    actor: int(at, 'actor', d.actor, -1, b.n - 1, b.actorMessage),
     card: d.card === null ? null : oneOf(at, 'card', d.card, CARD),
   };
   if (d.playedBy !== undefined) out.playedBy = seat(at, 'playedBy', d.playedBy, b);
@@ -344,7 +344,7 @@ function crossCheck(v: PlayerView, b: Bounds, sight: InSight): void {
     inDiscard += sight.discard[t];
     seen.push(sight.hand[t] + sight.discard[t]);
   }
-  if ((v.decision.seat === -1) !== v.over) refuse('view.decision.seat', 'must be -1 exactly when the game is over');
+  if ((v.decision.actor === -1) !== v.over) refuse('view.decision.actor', 'must be -1 exactly when the game is over');
   if ((v.decision.kind === 'over') !== v.over) refuse('view.decision.kind', "must be 'over' exactly when the game is over");
   if (inHand !== v.handSize) refuse('view.handSize', 'must equal the number of cards in hand');
   if (v.table[v.seat].handSize !== v.handSize) refuse(`${me}.handSize`, 'must equal handSize for the viewer');

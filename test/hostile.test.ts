@@ -98,7 +98,7 @@ afterAll(async () => {
 function position() {
   const env = new CzechPubEnv({ seed: 'hostile-view', players: 4 });
   for (let i = 0; i < 9 || env.legalActions().length < 2; i++) env.step(env.legalActions()[0]);
-  return { view: JSON.parse(JSON.stringify(env.view(env.currentPlayer))), legalActions: env.legalActions() };
+  return { view: JSON.parse(JSON.stringify(env.view(env.actor))), legalActions: env.legalActions() };
 }
 
 type Row = [string, () => Promise<Answer>, number | number[], RegExp];
@@ -258,7 +258,7 @@ describe('a hostile client', () => {
     const local = new CzechPubEnv({ seed: 'hostile-preview', players: 2 });
     let previews = 0;
     while (!local.done) {
-      const seat = local.currentPlayer;
+      const seat = local.actor;
       const auth = { headers: { authorization: `Bearer ${tokens[seat]}` } };
       const p = await request('GET', `/v1/games/${made.body!.id}/preview`, undefined, auth);
       expect(p.status).toBe(200);

@@ -73,7 +73,7 @@ async function answers(game: LiveGame, viewer: Viewer, channelOf: ChannelOf = ho
   out.preview = J(preview(game, viewer));
   const ch = channelOf(env, viewer);
   out.bridge = Buffer.from(ch.encode().buffer).toString('base64') + Buffer.from(ch.legalMask()).toString('base64') + ch.text();
-  if (ch.toAct) {
+  if (ch.isActor) {
     const obs = new EnvObservation(env, viewer);
     out.httpBot = httpBotBody(obs, opaqueGameId(agentSeed(env.config.seed, viewer)));
     out.model = J(decisionMessages(obs, env.config.ruleset));
@@ -152,7 +152,7 @@ async function positions(): Promise<Position[]> {
         }
       }
       const legal = game.env.legalActions();
-      await store.act(game, game.env.currentPlayer, legal[randInt(rng, legal.length)]);
+      await store.act(game, game.env.actor, legal[randInt(rng, legal.length)]);
     }
   }
   store.closeAll();

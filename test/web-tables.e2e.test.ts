@@ -149,7 +149,7 @@ describe.runIf(RUN)('tables for people, help and tournament replays in Chromium'
     for (;;) {
       const now = await api(`/v1/games/${gameId}/view`, tokens[0]);
       if (now.done) break;
-      const seat: number = now.toAct;
+      const seat: number = now.actor;
       expect([0, 1]).toContain(seat);
       const { page } = pages[seat];
       // The other person's page learns of the turn through the event stream.
@@ -315,7 +315,7 @@ describe.runIf(RUN)('tables for people, help and tournament replays in Chromium'
     const agents = specs.map(createAgent);
     const env = new CzechPubEnv({ seed: 'e2e-tournament', players: 3, log: true });
     agents.forEach((ag, seat) => ag.reset?.({ seat, players: 3, seed: agentSeed('e2e-tournament', seat) }));
-    while (!env.done) env.step(await agents[env.currentPlayer].act(new EnvObservation(env, env.currentPlayer)));
+    while (!env.done) env.step(await agents[env.actor].act(new EnvObservation(env, env.actor)));
     const record = recordOf(env, 'e2e-tournament', false);
     const scores = env.scores();
     const e = await newPage();

@@ -167,7 +167,7 @@ export class ChunkPlayer {
     const advance = (i: number) => {
       while (out[i] === null) {
         const env = games.game(i);
-        const seat = env.currentPlayer;
+        const seat = env.actor;
         const legal = env.legalActions();
         const c = seating[i].controllers[seat];
         if (legal.length > 1 && c.kind !== 'agent') return;
@@ -184,7 +184,7 @@ export class ChunkPlayer {
       for (let i = 0; i < n; i++) {
         advance(i);
         if (out[i] !== null) continue;
-        const c = seating[i].controllers[games.currentPlayer[i]];
+        const c = seating[i].controllers[games.actors[i]];
         if (c.kind === 'learner') learnerEnvs.push(i);
         else if (c.kind === 'snapshot') {
           const list = bySnapshot.get(c.index) ?? [];
@@ -215,7 +215,7 @@ export class ChunkPlayer {
       games.writeObservation(i, this.obs, j * width, this.mask, j * NUM_ACTIONS);
       if (!net.shape.advice) return;
       const env = games.game(i);
-      const seat = env.currentPlayer;
+      const seat = env.actor;
       seating[i].inputs[seat]!.writeAdvice(new EnvObservation(env, seat), this.obs, j * width);
     });
     return infer(net, this.obs.subarray(0, envs.length * width), envs.length);
@@ -370,7 +370,7 @@ export function replayChunk(
     for (let t = 0; t < g.actions.length; t++) {
       if (end) throw fail('actions after the end');
       const game = env.game(i);
-      const seat = game.currentPlayer;
+      const seat = game.actor;
       if (recorded.has(seat) && game.legalActions().length > 1) {
         if (k >= g.logp.length) throw fail('more recorded decisions than log-probabilities');
         const r = buffer.push();

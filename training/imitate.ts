@@ -65,7 +65,7 @@ function generate(o: ImitateOptions, shape: NetShape, n: number, gameIndex: { ne
     });
     const rows: { row: number; seat: number }[] = [];
     while (!env.done) {
-      const seat = env.currentPlayer;
+      const seat = env.actor;
       const legal = env.legalActions();
       const a = legal.length === 1 ? legal[0] : agents[seat].act(new EnvObservation(env, seat, legal));
       if (typeof a !== 'number') throw new Error(`imitation needs a synchronous teacher, '${o.teacher}' is not`);

@@ -22,10 +22,10 @@ function closingText(view, f) {
  */
 function decisionText(view, f) {
   const d = view.decision;
-  if (view.over || d.seat < 0) return 'Game over.';
-  const mine = d.seat === f.you;
+  if (view.over || d.actor < 0) return 'Game over.';
+  const mine = d.actor === f.you;
   const active = view.turnState.active;
-  const lead = mine ? 'You decide' : `${seatName(d.seat)} decides`;
+  const lead = mine ? 'You decide' : `${seatName(d.actor)} decides`;
   switch (d.kind) {
     case 'play':
       return mine ? 'Your turn: play a card, or say you are done.' : `${lead}: what to play.`;

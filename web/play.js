@@ -151,7 +151,7 @@ export class Play {
       el('div.hand', { id: 'hand' }, countedCards(data.view.hand)));
     renderTable(byId('table'), f, hand);
     dropHoverHelp();
-    const yours = this.game.you !== null && data.view.decision.seat === this.game.you;
+    const yours = this.game.you !== null && data.view.decision.actor === this.game.you;
     fill(byId('prompt'), yours || this.game.you === null ? promptContent(data.view, f) : data.done ? null : el('span.waiting', {}, this.waitingFor(data)));
     byId('actions').replaceChildren();
     if (data.step > this.shown) {
@@ -164,7 +164,7 @@ export class Play {
   waitingFor(data) {
     const open = data.openSeats ?? [];
     if (open.length > 0) return `Waiting for ${open.map(seatName).join(', ')} to join (lobby)…`;
-    const d = data.view.decision.seat;
+    const d = data.view.decision.actor;
     return this.game.seats[d] === 'remote' ? `${seatName(d)} is deciding…` : 'The bots are playing…';
   }
 

@@ -74,7 +74,7 @@ export function playerPanel(p, f) {
   const view = f.view;
   const known = f.hands ? {} : p.known;
   const hand = f.hands?.[p.seat];
-  const now = { active: !view.over && view.turnState.active === p.seat, deciding: view.decision.seat === p.seat };
+  const now = { active: !view.over && view.turnState.active === p.seat, deciding: view.decision.actor === p.seat };
   const classes = [p.seat === f.you && 'you', now.active && 'active', now.deciding && 'deciding', p.out && 'out'];
   return el('section.player', { dataset: { seat: p.seat }, class: classes.filter(Boolean).join(' ') },
     el('div.place', {},

@@ -34,7 +34,7 @@ for (let players = 2; players <= 6; players++) {
           pending.push({ x: x.slice(p * NUM_FEATURES, (p + 1) * NUM_FEATURES), seat: p, score: scores[p] });
         }
       }
-      const seat = env.currentPlayer;
+      const seat = env.actor;
       env.step(agents[seat].act(new EnvObservation(env, seat)) as number);
     }
     const final = env.scores();

@@ -17,7 +17,7 @@ function play(specs: string[], seed: string): number[] {
   const agents = specs.map((s) => createAgent(s));
   agents.forEach((a, seat) => a.reset?.({ seat, players: specs.length, seed: `${seed}/seat${seat}` }));
   while (!env.done) {
-    const seat = env.currentPlayer;
+    const seat = env.actor;
     env.step(agents[seat].act(new EnvObservation(env, seat)) as number);
   }
   return [...env.actions];
@@ -80,7 +80,7 @@ describe('ismcts', () => {
     const rng = seedRng('walk');
     let checked = 0;
     for (let step = 0; !env.done && checked < 6; step++) {
-      const seat = env.currentPlayer;
+      const seat = env.actor;
       const legal = env.legalActions();
       if (legal.length > 1 && step % 7 === 0) {
         const other = hideDifferently(env, seat, `edit/${step}`);
@@ -115,7 +115,7 @@ describe('ismcts', () => {
     const { parseIsmctsOptions } = await import('./options.ts');
     const env = new CzechPubEnv({ seed: 'budget', players: 3 });
     while (env.legalActions().length < 2) env.step(env.legalActions()[0]);
-    const obs = new EnvObservation(env, env.currentPlayer);
+    const obs = new EnvObservation(env, env.actor);
     const counted = new IsmctsAgent('ismcts:iterations=9', parseIsmctsOptions('x', 'iterations=9:depth=2', createAgent), createAgent);
     counted.reset({ seat: obs.seat, players: 3, seed: 'b' });
     counted.act(obs);

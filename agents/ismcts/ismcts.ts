@@ -161,7 +161,7 @@ export class IsmctsAgent implements Agent {
         horizon.update(world);
         continue;
       }
-      const actor = world.currentPlayer;
+      const actor = world.actor;
       markAvailable(node, actor, legal, this.available, this.untried);
       if (this.untried.length > 0 && this.available.length < this.width(node)) {
         const a = this.expansion(world, legal, rng);

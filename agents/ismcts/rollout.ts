@@ -47,7 +47,7 @@ class AgentRollout implements RolloutPolicy {
   }
 
   act(world: CzechPubEnv, legal: readonly number[]): number {
-    const seat = world.currentPlayer;
+    const seat = world.actor;
     const a = this.agents[seat].act(new EnvObservation(world, seat, legal));
     if (typeof a !== 'number') throw new Error(`ismcts: rollout agent '${this.spec}' is asynchronous; rollouts need a synchronous agent`);
     return a;

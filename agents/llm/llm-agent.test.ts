@@ -226,11 +226,11 @@ describe('concurrency limits', () => {
     script = (_, legal) => ({ delayMs: 50, content: JSON.stringify({ action: legal[0] }) });
     const env = new CzechPubEnv({ seed: 'limits', players: 3 });
     while (env.legalActions().length < 2) env.step(env.legalActions()[0]);
-    const obs = () => new EnvObservation(env, env.currentPlayer);
+    const obs = () => new EnvObservation(env, env.actor);
     const ask = async (specText: string, n: number) => {
       inFlightMax = 0;
       const agents = Array.from({ length: n }, () => createAgent(specText));
-      agents.forEach((a, i) => a.reset?.({ seat: env.currentPlayer, players: 3, seed: `c${i}` }));
+      agents.forEach((a, i) => a.reset?.({ seat: env.actor, players: 3, seed: `c${i}` }));
       await Promise.all(agents.map((a) => a.act(obs())));
       return inFlightMax;
     };

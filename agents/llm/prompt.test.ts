@@ -31,7 +31,7 @@ describe('llm decision prompt', () => {
         env.step(legal[randInt(rng, legal.length)]);
       }
       if (env.done) continue;
-      const seat = env.currentPlayer;
+      const seat = env.actor;
       const obs = new EnvObservation(env, seat);
       const prompt = decisionPrompt(obs);
       expect(prompt).toContain('Your legal actions:');

@@ -95,7 +95,7 @@ describe('ppo agent', () => {
       const ppo = createAgent(`ppo:${advised}`);
       ppo.reset?.({ seat: 0, players: 4, seed: `${seed}/0` });
       while (!env.done) {
-        const seat = env.currentPlayer;
+        const seat = env.actor;
         const legal = env.legalActions();
         const obs = new EnvObservation(env, seat, legal);
         const a = bots[seat].act(obs) as number;

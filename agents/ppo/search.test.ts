@@ -75,7 +75,7 @@ describe('ppo-search', () => {
       const valueOf = inner.valueOf.bind(search);
       inner.valueOf = (world, seat) => {
         const s = world.state;
-        expect(world.currentPlayer).toBe(seat);
+        expect(world.actor).toBe(seat);
         if (s.active !== seat) kinds.othersTurn++;
         else if (s.turn === rootTurn) kinds.sameTurn++;
         else kinds.nextTurn++;

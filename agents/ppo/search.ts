@@ -211,7 +211,7 @@ export class PpoSearchAgent implements Agent {
         world.step(legal[0]);
         continue;
       }
-      const actor = world.currentPlayer;
+      const actor = world.actor;
       if (actor === seat) {
         const s = world.state;
         if (this.o.horizon === 'choice' || (s.active === seat && s.turn !== turn)) return this.valueOf(world, seat);

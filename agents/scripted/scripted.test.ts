@@ -26,7 +26,7 @@ function playTurnOut(env: CzechPubEnv, agents: Agent[]): string[][] {
   const chosen: string[][] = agents.map(() => []);
   const turn = env.state.turn;
   while (!env.done && env.state.turn === turn) {
-    const seat = env.currentPlayer;
+    const seat = env.actor;
     const a = agents[seat].act(new EnvObservation(env, seat)) as number;
     chosen[seat].push(actionKey(a));
     env.step(a);

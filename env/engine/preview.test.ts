@@ -138,7 +138,7 @@ describe('previewDigestion', () => {
     const env = new CzechPubEnv({ seed: 'p4', players: 3 });
     const s = env.state as GameState;
     const before = JSON.stringify(s);
-    const seat = env.currentPlayer;
+    const seat = env.actor;
     for (const a of env.legalActions().filter(previewsAction)) preview(s, a);
     expect(JSON.stringify(s)).toBe(before);
     expect(() => previewDigestion(R, seatFacts(R, s, (seat + 1) % 3))).toThrow(/not choosing/);

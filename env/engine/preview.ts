@@ -60,7 +60,7 @@ export interface DigestPreview {
 
 /** Whether the seat whose facts these are chooses what to play: the only time a preview means anything. */
 export function canPreview(f: Readonly<SeatFacts>): boolean {
-  return !f.over && f.phase === PHASE_PLAY && f.active === f.seat && f.decider === f.seat;
+  return !f.over && f.phase === PHASE_PLAY && f.active === f.seat && f.actor === f.seat;
 }
 
 /** Action kinds a preview plays before digesting: those that put a drink in front. */
@@ -229,7 +229,7 @@ export function factsState(r: CompiledRules, f: Readonly<SeatFacts>): GameState 
     active: f.active,
     turn: f.turn,
     phase: f.phase,
-    actor: f.decider,
+    actor: f.actor,
     actionsUsed: lim.actionsPerTurn - f.actionsLeft,
     played: f.cardsPlayed,
     extraShots: f.shotLimit - lim.shots,

@@ -51,13 +51,13 @@ export class SeatChannel {
     return env.encode(seat, out, offset);
   }
   static maskSeat(env: CzechPubEnv, seat: number, out: Uint8Array): Uint8Array {
-    if (!env.done && env.currentPlayer === seat) return env.legalMask(out);
+    if (!env.done && env.actor === seat) return env.legalMask(out);
     return out.fill(0);
   }
 
-  /** The viewer is the seat deciding now. */
-  get toAct(): boolean {
-    return this.viewer !== null && !this.env.done && this.env.currentPlayer === this.viewer;
+  /** The viewer is the actor, the seat deciding now. */
+  get isActor(): boolean {
+    return this.viewer !== null && !this.env.done && this.env.actor === this.viewer;
   }
 
   /** The seat's view, or the onlooker's (public facts only). */
@@ -82,7 +82,7 @@ export class SeatChannel {
 
   /** The seat's legal actions, ascending: empty unless it is the seat to act. */
   legalActions(): number[] {
-    return this.toAct ? this.env.legalActions() : [];
+    return this.isActor ? this.env.legalActions() : [];
   }
 
   /** The legal-action mask over the whole action space (all zero unless the seat is to act). */
@@ -171,7 +171,7 @@ export class RevealedGame {
   legal(): { id: number; name: string }[] {
     const env = this.at;
     if (env.done) return [];
-    return env.legalActions().map((id) => ({ id, name: describeAction(id, env.currentPlayer, env.players) }));
+    return env.legalActions().map((id) => ({ id, name: describeAction(id, env.actor, env.players) }));
   }
 
   /** Events from..to of the whole log, unfiltered, with their narration. */

@@ -257,7 +257,7 @@ export function encodeFacts(r: CompiledRules, f: SeatFacts, out: Float32Array, o
     const b = offset + O.players + slot * PLAYER_FEATURES;
     out[b + P.present] = 1;
     if (p === f.active) out[b + P.active] = 1;
-    if (p === f.decider) out[b + P.deciding] = 1;
+    if (p === f.actor) out[b + P.deciding] = 1;
     if (f.out[p] === WASTED) out[b + P.wasted] = 1;
     else if (f.out[p] === THROWN_OUT) out[b + P.thrown_out] = 1;
     if (f.paused[p]) out[b + P.paused] = 1;
@@ -310,8 +310,8 @@ export function encodeFacts(r: CompiledRules, f: SeatFacts, out: Float32Array, o
 
   out[offset + O.decision + f.phase] = 1;
   if (!f.over) {
-    out[offset + O.my_decision] = f.decider === seat ? 1 : 0;
-    out[offset + O.decision_target + slotOf(f.decider, seat, n)] = 1;
+    out[offset + O.my_decision] = f.actor === seat ? 1 : 0;
+    out[offset + O.decision_target + slotOf(f.actor, seat, n)] = 1;
     if (f.phase === PHASE_REACTION) out[offset + O.decision_card + (f.decisionCard >= 0 ? f.decisionCard : HAND_TYPES)] = 1;
     if (f.phase === PHASE_RESPONSE && f.playedBy >= 0) {
       out[offset + O.decision_card + f.decisionCard] = 1;

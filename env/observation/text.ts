@@ -50,17 +50,17 @@ function playerLine(p: PlayerPublicView, view: PlayerView): string {
 function decisionLine(v: PlayerView): string {
   const d = v.decision;
   if (d.kind === 'over') return 'The game is over.';
-  const actor = d.seat === v.seat ? 'You' : `Player ${d.seat}`;
+  const who = d.actor === v.seat ? 'You' : `Player ${d.actor}`;
   switch (d.kind) {
     case 'play':
-      return `${actor} ${d.seat === v.seat ? 'are' : 'is'} playing cards (turn of player ${v.turnState.active}).`;
+      return `${who} ${d.actor === v.seat ? 'are' : 'is'} playing cards (turn of player ${v.turnState.active}).`;
     case 'discard':
-      return `${actor} ${d.seat === v.seat ? 'are' : 'is'} discarding instead of playing.`;
+      return `${who} ${d.actor === v.seat ? 'are' : 'is'} discarding instead of playing.`;
     case 'reaction':
       return `Reaction window after ${d.card ? name(d.card) : '"done"'} by player ${v.turnState.active}: ` +
-        `${actor} may play an X card or pass.`;
+        `${who} may play an X card or pass.`;
     case 'response':
-      return `${name(d.card!)} by player ${d.playedBy} is aimed at ${d.seat === v.seat ? 'you' : `player ${d.seat}`}` +
+      return `${name(d.card!)} by player ${d.playedBy} is aimed at ${d.actor === v.seat ? 'you' : `player ${d.actor}`}` +
         `${d.avoided && d.avoided.length > 0 ? ` (already avoided by player ${d.avoided.join(', ')})` : ''}.`;
   }
 }

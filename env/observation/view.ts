@@ -16,7 +16,7 @@ import { addCards, type CardList, publicFacts, type PublicFacts, SeatFacts, seat
 
 export { closingDepth } from './visible.ts';
 
-export type ShotId = 'rum' | 'fernet' | 'becherovka' | 'zelena' | 'vodka';
+export type ShotId = 'rum' | 'fernet' | 'becherovka' | 'peppermint' | 'vodka';
 
 export interface FrontCardView {
   card: CardId;
@@ -67,8 +67,8 @@ export interface PlayerPublicView {
 
 export interface DecisionView {
   kind: PhaseName;
-  /** The seat deciding now, or -1 when the game is over. */
-  seat: number;
+  /** The seat deciding now (the actor), or -1 when the game is over. */
+  actor: number;
   /** Reaction: the card that opened the window (null after "done"). Response: the card aimed. */
   card: CardId | null;
   /** Response: who played the card, and who already avoided it with Excuse me. */
@@ -183,7 +183,7 @@ function publicTable(r: CompiledRules, f: PublicFacts, origin: number): PlayerPu
 }
 
 function decisionOf(f: PublicFacts): DecisionView {
-  const decision: DecisionView = { kind: PHASE_NAMES[f.phase], seat: f.decider, card: null };
+  const decision: DecisionView = { kind: PHASE_NAMES[f.phase], actor: f.actor, card: null };
   if (f.phase === PHASE_REACTION && f.decisionCard >= 0) decision.card = CARD_IDS[f.decisionCard];
   if (f.phase === PHASE_RESPONSE && f.playedBy >= 0) {
     decision.card = CARD_IDS[f.decisionCard];
@@ -294,7 +294,7 @@ export function factsOfView(r: CompiledRules, v: PlayerView, into?: SeatFacts): 
   f.over = v.over;
   const d = v.decision;
   f.phase = PHASE_OF.get(d.kind) ?? PHASE_OVER;
-  f.decider = d.seat;
+  f.actor = d.actor;
   f.decisionCard = d.card === null ? -1 : CARD_TYPE.get(d.card)!;
   f.playedBy = d.playedBy ?? -1;
   f.avoided = 0;

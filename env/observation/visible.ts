@@ -65,7 +65,7 @@ export class PublicFacts {
   over = false;
   /** PHASE_* of the decision now, and the seat making it (-1 once the game is over). */
   phase = 0;
-  decider = -1;
+  actor = -1;
   /** Reaction: the card that opened the window (-1: "done"). Response: the card aimed (-1: none). */
   decisionCard = -1;
   /** Response: the seat that played the aimed card (-1: none), and those that avoided it with Excuse me (bitmask). */
@@ -189,7 +189,7 @@ export function publicFacts<F extends PublicFacts>(r: CompiledRules, s: GameStat
   f.turn = s.turn;
   f.over = s.over;
   f.phase = s.phase;
-  f.decider = s.over ? -1 : s.actor;
+  f.actor = s.over ? -1 : s.actor;
   f.decisionCard = -1;
   f.playedBy = -1;
   f.avoided = 0;

@@ -15,7 +15,7 @@ const input = JSON.parse(await new Promise<string>((resolve) => {
 const env = new CzechPubEnv({ seed: input.seed, players: input.players });
 const rows = [];
 const record = () => {
-  const seat = env.done ? -1 : env.currentPlayer;
+  const seat = env.done ? -1 : env.actor;
   const obs = env.encode(seat < 0 ? 0 : seat);
   rows.push({
     seat,
