@@ -21,7 +21,7 @@ type Run = (args: readonly string[], io: Io) => number | Promise<number>;
 const COMMANDS: Record<string, { summary: string; run: Run }> = {
   play: { summary: 'play one seeded game between bots, or against them (--human), and print it', run: playCommand },
   replay: { summary: 'tell a finished game of a games.jsonl file (or a replay link) turn by turn', run: replayCommand },
-  bench: { summary: 'measure speed: bench env, bench train, bench api', run: benchCommand },
+  bench: { summary: 'measure speed: bench env, train, queue, bridge or api', run: benchCommand },
   tournament: { summary: 'play agents against each other and rank them', run: tournamentCommand },
   ladder: { summary: 'rate agents against each other across table sizes in one leaderboard', run: async (args, io) => (await import('./ladder.ts')).ladderCommand(args, io) },
   // Loaded on demand: they bring in TensorFlow.js, the LLM client, the server or BullMQ, which the others do not need.
