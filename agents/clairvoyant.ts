@@ -1,7 +1,7 @@
 /**
  * `clairvoyant`: a measurement reference, not a bot. It is `ismcts` searching the true game
  * (every hand and the draw pile's order as they are), with only the dice to come unknown, so
- * its win rate bounds what hidden-information skill could add (docs/tournaments.md, "How much skill the game rewards").
+ * its win rate bounds what hidden-information skill could add (docs/results/2026-12-01-search-strength.md).
  * Tournaments give it the true game (eval/game.ts); the server refuses it, and it is the
  * default of nothing.
  *

@@ -63,7 +63,7 @@ const TARGETS: Record<string, { summary: string; load: () => Promise<{ spec: Com
 export const BENCH_USAGE = `Usage: czech-pub bench <target> [options]
 
 Targets:
-${Object.entries(TARGETS).map(([name, t]) => `  ${name.padEnd(6)}${t.summary}`).join('\n')}
+${Object.entries(TARGETS).map(([name, t]) => `  ${name.padEnd(8)}${t.summary}`).join('\n')}
 
 Run 'czech-pub bench <target> --help' for a target's options.`;
 

@@ -49,11 +49,11 @@ export type Budget = Required<z.infer<typeof budgetSchema>>;
 
 /**
  * Every llm or http entry has a budget, these unless the operator sets one. A seat sends about
- * 65 to 85 calls in a game (one per decision with a choice: llm-bench, docs/llm.md), so 200 leaves
+ * 65 to 85 calls in a game (one per decision with a choice: docs/results/2026-12-01-llm-prompts.md), so 200 leaves
  * room for long games and a few corrections while a model that fails every decision (up to
  * 15 calls each with the default corrections and retries) is cut off at about 13 of them;
  * 5,000 calls a tournament is some 60 games of one model seat, about $1.30 at gpt-4o-mini's
- * prices (docs/llm.md); 300 a minute (5 a second) is more than a person playing against five
+ * prices (the same record); 300 a minute (5 a second) is more than a person playing against five
  * model seats asks for, and more than one tournament worker sends to a model that takes a
  * fifth of a second or more to answer. A tournament that reaches a budget stops, so a bot
  * that answers faster (an http bot nearby) needs a higher perClientMinute from the operator.

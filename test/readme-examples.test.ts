@@ -4,13 +4,18 @@
  * person types 1 at every prompt), a `ts` block saved beside the folders and run through tsx,
  * a `python` block with the package on the path (as `pip install ./python` would put it). Every
  * npm script the README names must exist. Unmarked blocks are set-up (`npm install`) or
- * long-running (`npm start`) commands.
+ * long-running (`npm start`) commands. Every `npx czech-pub …` command the README quotes (the
+ * results table's long runs among them) is read by its command's declaration as written, and
+ * its agents are made, without playing.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { createAgent } from '../agents/index.ts';
+import { commandSpecs } from '../cli/readme-options.ts';
+import { parseOptions } from '../cli/options.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const README = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
@@ -73,6 +78,31 @@ describe('README', () => {
     const named = [...README.matchAll(/npm (?:run )?([\w:-]+)/g)].map((m) => m[1]).filter((n) => !['install', 'ci', 'run'].includes(n));
     expect(named.length).toBeGreaterThan(3);
     expect(named.filter((n) => !scripts.includes(n))).toEqual([]);
+  });
+
+  it('quotes only czech-pub commands that parse as written, with agents that exist', async () => {
+    const inline = [...README.matchAll(/`npx czech-pub ([^`]+)`/g)].map((m) => m[1].trim());
+    const inBlocks = blocks.filter((x) => x.lang === 'sh').flatMap((x) => commands(x.code)).filter((c) => c.startsWith('npx czech-pub ')).map((c) => c.slice(14));
+    const quoted = [...inline, ...inBlocks];
+    expect(quoted.length).toBeGreaterThan(5);
+    const specs = await commandSpecs();
+    const problems: string[] = [];
+    for (const cmd of quoted) {
+      const words = cmd.split(/\s+/);
+      const spec = specs.find((s) => s.name === `${words[0]} ${words[1]}`) ?? specs.find((s) => s.name === words[0]);
+      if (!spec) {
+        problems.push(`${cmd}: no command ${words[0]}`);
+        continue;
+      }
+      const args = words.slice(spec.name.split(' ').length);
+      try {
+        const parsed = parseOptions(spec, args) as { values: { agents?: string[] } } | null;
+        for (const a of parsed?.values.agents ?? []) createAgent(a);
+      } catch (e) {
+        problems.push(`${cmd}: ${(e as Error).message}`);
+      }
+    }
+    expect(problems).toEqual([]);
   });
 
   for (const b of runnable.filter((x) => x.lang === 'sh')) {

@@ -280,7 +280,7 @@ export class LlmAgent implements Agent {
     if (this.stopped) throw this.stopped;
     this.usage.decisions++;
     const fresh = decisionMessages(obs, this.ruleset);
-    // A conversation resends the game so far with every call (chat APIs keep no state); see docs/llm.md's token table.
+    // A conversation resends the game so far with every call (chat APIs keep no state); see the token table of docs/results/2026-11-30-llm-prompts.md.
     const messages: ChatMessage[] = this.o.conversation ? [fresh[0], ...this.history, fresh[1]] : fresh;
     const remember = (answer: string) => {
       if (this.o.conversation) this.history.push(fresh[1], { role: 'assistant', content: answer });

@@ -15,7 +15,7 @@
  * a card was judged inside the same turn, before its roll, and "done" a turn later, after it:
  * the search then overruled the policy wrongly more often than rightly and lost to it (30.6%
  * against 3 × heuristic where the policy won 34.1% on the same deals). Scoring every candidate
- * at the same kind of position turned that into a gain (docs/tournaments.md, "How much skill the game rewards": the ppo-search rows).
+ * at the same kind of position turned that into a gain (docs/results/2026-12-01-search-strength.md: the ppo-search rows).
  * The k-th look at every candidate meets the same k-th world, so candidates are compared on
  * equal deals.
  *
