@@ -9,6 +9,9 @@ import type { NetWeights } from '../policy/weights.ts';
 import { ChunkPlayer, type ChunkGame, type ChunkSpec } from './collect.ts';
 import { TfNet } from './net.ts';
 
+/** The module a chunk thread runs (chunk-worker.ts): a queue worker plays the chunks it is sent on such threads. */
+export const CHUNK_WORKER_MODULE = new URL('./chunk-worker.ts', import.meta.url);
+
 export interface RolloutRequest {
   iteration: number;
   /** The policy version the chunks are played with: how many iterations it has been trained. */
