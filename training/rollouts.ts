@@ -5,7 +5,7 @@
  * and nets, so any source gives the same ones. `LocalRollouts` plays them in this thread when
  * asked; the job queue's source (queue/rollouts.ts) has workers play them ahead.
  */
-import type { NetWeights } from '../policy/weights.ts';
+import type { NetWeights } from '../policy/index.ts';
 import { ChunkPlayer, type ChunkGame, type ChunkSpec } from './collect.ts';
 import { TfNet } from './net.ts';
 
