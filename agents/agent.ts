@@ -6,12 +6,8 @@
  * The observation is built lazily: `view`, `encoding`, `text` and `events` are computed the
  * first time they are read, so a fast scripted agent pays only for what it uses.
  */
-import type { CzechPubEnv } from '../env/env.ts';
-import type { GameEvent } from '../env/events.ts';
-import type { PlayerView } from '../env/observation/view.ts';
-import type { Ruleset } from '../env/ruleset.ts';
+import { rulesetFingerprint, type CzechPubEnv, type GameEvent, type PlayerView, type Ruleset } from '../env/index.ts';
 import type { CallGate } from './outside-calls.ts';
-import { rulesetFingerprint } from '../env/spec.ts';
 
 export interface AgentObservation {
   seat: number;

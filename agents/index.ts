@@ -1,8 +1,20 @@
-/** Agents: the interface, the registry, every shipped agent, and the registry built from them. */
+/**
+ * Agents: what every other folder imports of agents/. The interface an agent implements and
+ * the observation it is given (built by the seat channel), the spec-string registry and the
+ * default one holding every shipped family (`createAgent`), the limits on outside calls (gates,
+ * budgets, the errors that stop a run), per-game agent seeds, usage tallies, and the few
+ * agent classes and helpers other folders name directly: the PPO agent and its input rows
+ * (which the trainer fills), the LLM agent and its prompts.
+ */
 export * from './agent.ts';
 export * from './registry.ts';
 export * from './outside-calls.ts';
 export * from './default-registry.ts';
-export { EnvObservation } from './observation.ts';
+export { EnvObservation, maskOf } from './observation.ts';
 export { RandomAgent } from './random.ts';
 export { agentSeed, opaqueGameId } from './seed.ts';
+export { addUsage, emptyUsage } from './usage.ts';
+export { PpoAgent } from './ppo/ppo-agent.ts';
+export { SeatInput, SeatInputs } from './ppo/input.ts';
+export { LlmAgent, LlmServerError, onLlmFault } from './llm/llm-agent.ts';
+export { decisionPrompt, systemPrompt } from './llm/prompt.ts';

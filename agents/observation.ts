@@ -1,10 +1,5 @@
 /** Builds the lazy AgentObservation of a seat from a local env, through the seat channel (env/observation/channel.ts). */
-import { describeAction, NUM_ACTIONS } from '../env/actions.ts';
-import type { CzechPubEnv } from '../env/env.ts';
-import type { GameEvent } from '../env/events.ts';
-import { SeatChannel } from '../env/observation/channel.ts';
-import { OBS_SIZE } from '../env/observation/encode.ts';
-import type { PlayerView } from '../env/observation/view.ts';
+import { describeAction, NUM_ACTIONS, OBS_SIZE, SeatChannel, type CzechPubEnv, type GameEvent, type PlayerView } from '../env/index.ts';
 import type { AgentObservation } from './agent.ts';
 
 /** The legal-action mask over the whole action space. */

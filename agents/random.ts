@@ -1,5 +1,5 @@
 /** `random`: uniform over the legal actions, from a generator seeded per game. */
-import { randInt, seedRng, type RngState } from '../env/rng.ts';
+import { randInt, seedRng, type RngState } from '../env/index.ts';
 import type { Agent, AgentObservation, GameStart } from './agent.ts';
 import { parseOptions, type AgentFamily } from './registry.ts';
 

@@ -14,16 +14,11 @@
  * the slots from `firstSlot` on and writes into the rows it is given, so its games are the
  * ones those slots hold in the whole, whichever thread steps them.
  */
-import type { Agent } from '../agents/agent.ts';
-import { createAgent } from '../agents/default-registry.ts';
-import { EnvObservation } from '../agents/observation.ts';
-import { NUM_ACTIONS } from '../env/actions.ts';
-import { CzechPubEnv, DEFAULT_MAX_DECISIONS } from '../env/env.ts';
-import { OBS_SIZE } from '../env/observation/encode.ts';
-import { terminalRewards, type RewardScheme } from '../env/rewards.ts';
-import { DEFAULT_RULESET, parseRuleset, type Ruleset } from '../env/ruleset.ts';
-import { agentSeed } from '../agents/seed.ts';
-import { SeatChannel } from '../env/observation/channel.ts';
+import { agentSeed, createAgent, EnvObservation, type Agent } from '../agents/index.ts';
+import {
+  CzechPubEnv, DEFAULT_MAX_DECISIONS, DEFAULT_RULESET, NUM_ACTIONS, OBS_SIZE, parseRuleset, SeatChannel, terminalRewards,
+  type RewardScheme, type Ruleset,
+} from '../env/index.ts';
 
 export interface LearnerVectorOptions {
   numEnvs: number;

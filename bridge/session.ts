@@ -5,17 +5,14 @@
  * Every error becomes an ERROR response with a message about the request (an unknown handle,
  * an illegal action naming the legal ones, a bad option) and leaves the envs as they were.
  */
-import { knownAgents } from '../agents/default-registry.ts';
-import { NUM_ACTIONS } from '../env/actions.ts';
-import { CzechPubEnv } from '../env/env.ts';
-import { OBS_SIZE } from '../env/observation/encode.ts';
-import { REWARD_SCHEMES, type RewardScheme } from '../env/rewards.ts';
-import { DEFAULT_RULESET, parseRuleset, type Ruleset } from '../env/ruleset.ts';
-import { envSpec } from '../env/spec.ts';
+import { knownAgents } from '../agents/index.ts';
+import {
+  CzechPubEnv, DEFAULT_RULESET, envSpec, NUM_ACTIONS, OBS_SIZE, parseRuleset, REWARD_SCHEMES, SeatChannel, type RewardScheme,
+  type Ruleset,
+} from '../env/index.ts';
 import type { LearnerBatchEnv } from './learner-vector.ts';
 import { makeVectorEnv, parseThreads, threadsFor, type Threads } from './vector-threads.ts';
 import { NO_SEAT, OP, STATUS } from './protocol.ts';
-import { SeatChannel } from '../env/observation/channel.ts';
 
 /** Envs one client may hold at once. */
 export const MAX_HANDLES = 4096;

@@ -10,7 +10,7 @@
  */
 import os from 'node:os';
 import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from 'node:worker_threads';
-import { tsWorker } from '../eval/ts-worker.ts';
+import { tsWorker } from '../eval/index.ts';
 import { checkActions, LearnerVectorEnv, vectorArraysIn, vectorBytes, VectorRows, type LearnerBatchEnv, type LearnerVectorOptions } from './learner-vector.ts';
 
 /** Control words of one worker, in its slice of the control memory. */

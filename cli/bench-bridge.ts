@@ -5,10 +5,9 @@
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { makeVectorEnv, parseThreads, type Threads } from '../bridge/vector-threads.ts';
-import { NUM_ACTIONS } from '../env/actions.ts';
-import { seedRng } from '../env/rng.ts';
-import { sampleMasked } from '../policy/masked.ts';
+import { makeVectorEnv, parseThreads, type Threads } from '../bridge/index.ts';
+import { NUM_ACTIONS, seedRng } from '../env/index.ts';
+import { sampleMasked } from '../policy/index.ts';
 import { warmupSeconds } from './bench-env.ts';
 import { EXIT_OK, UsageError, type Io } from './io.ts';
 import { helpText, parseOptions, PLAYERS_MAX, PLAYERS_MIN, type CommandSpec } from './options.ts';

@@ -4,11 +4,10 @@
  * the player to act into a reused Float32Array, write the legal mask into a reused
  * Uint8Array). Each part runs for a fixed time after a short warm-up.
  */
-import { NUM_ACTIONS } from '../env/actions.ts';
-import { DEFAULT_MAX_DECISIONS } from '../env/env.ts';
-import { applyStep, createState, legalActionsFast } from '../env/engine/index.ts';
-import { encodeObservation, OBS_SIZE } from '../env/observation/encode.ts';
-import { randInt, seedRng, type RngState } from '../env/rng.ts';
+import {
+  applyStep, createState, DEFAULT_MAX_DECISIONS, encodeObservation, legalActionsFast, NUM_ACTIONS, OBS_SIZE, randInt, seedRng,
+  type RngState,
+} from '../env/index.ts';
 
 export interface LoopResult {
   decisions: number;

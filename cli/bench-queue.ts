@@ -9,7 +9,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { runTournament } from '../eval/tournament.ts';
+import { runTournament } from '../eval/index.ts';
 import { rolloutTransfer, trainingThroughput, type TrainingFigures } from './bench-rollouts.ts';
 import { startBackend } from './train.ts';
 import { EXIT_OK, UsageError, type Io } from './io.ts';

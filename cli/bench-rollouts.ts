@@ -11,15 +11,12 @@
  * `trainingThroughput`: a few default PPO iterations in this process with rollouts played here,
  * then through the queue at staleness 0 and 1; learner decisions per second of each.
  */
-import { NUM_ACTIONS } from '../env/actions.ts';
-import { OBS_SIZE } from '../env/observation/encode.ts';
-import { decodeFloats, encodeFloats } from '../policy/checkpoint.ts';
-import { initWeights } from '../policy/weights.ts';
-import { ChunkPlayer, decodeChunk, encodeChunk, parsePool, replayChunk, RolloutBuffer, RolloutTally, type ChunkSpec } from '../training/collect.ts';
-import { TfNet } from '../training/net.ts';
-import { TRAIN_DEFAULTS, UNBOUNDED_STEPS } from '../training/options.ts';
-import { train } from '../training/ppo.ts';
-import type { RolloutSource } from '../training/rollouts.ts';
+import { NUM_ACTIONS, OBS_SIZE } from '../env/index.ts';
+import { decodeFloats, encodeFloats, initWeights } from '../policy/index.ts';
+import {
+  ChunkPlayer, decodeChunk, encodeChunk, parsePool, replayChunk, RolloutBuffer, RolloutTally, TfNet, train, TRAIN_DEFAULTS,
+  UNBOUNDED_STEPS, type ChunkSpec, type RolloutSource,
+} from '../training/index.ts';
 
 export interface TransferFigures {
   chunks: number;

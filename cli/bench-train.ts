@@ -6,12 +6,9 @@
  * gradient, as a reference in the same run (on wasm it uses slow transposed matMuls).
  */
 import { cpus } from 'node:os';
-import { NUM_ACTIONS } from '../env/actions.ts';
-import { OBS_SIZE } from '../env/observation/encode.ts';
-import type { BackendChoice } from '../training/backend.ts';
+import { NUM_ACTIONS, OBS_SIZE } from '../env/index.ts';
+import { train, TRAIN_DEFAULTS, TRAIN_OPTIONS, type BackendChoice, type IterationMetrics } from '../training/index.ts';
 import { startBackend } from './train.ts';
-import { TRAIN_DEFAULTS, TRAIN_OPTIONS } from '../training/options.ts';
-import { train, type IterationMetrics } from '../training/ppo.ts';
 import { EXIT_OK, type Io } from './io.ts';
 import { helpText, parseOptions, type CommandSpec } from './options.ts';
 import { formatNumber, formatTable } from './table.ts';

@@ -3,9 +3,7 @@
  * readable table or one JSON object; `train` (bench-train.ts), `queue` (bench-queue.ts) and `api`
  * (bench-api.ts) are loaded on demand, as they bring in TensorFlow.js, BullMQ or autocannon.
  */
-import { ACTION_SPACE_VERSION, NUM_ACTIONS } from '../env/actions.ts';
-import { OBS_SIZE, OBSERVATION_VERSION } from '../env/observation/encode.ts';
-import { DEFAULT_RULESET } from '../env/ruleset.ts';
+import { ACTION_SPACE_VERSION, DEFAULT_RULESET, NUM_ACTIONS, OBS_SIZE, OBSERVATION_VERSION } from '../env/index.ts';
 import { cpus } from 'node:os';
 import { benchEnv, warmupSeconds, type EnvBenchResult } from './bench-env.ts';
 import { EXIT_OK, UsageError, type Io } from './io.ts';

@@ -3,7 +3,7 @@
  * the bridge's binary frames (bridge/protocol.ts). The Python package (python/czech_pub) starts
  * it as a subprocess; nothing else is ever written to standard output.
  */
-import { serveStdio } from '../bridge/stdio.ts';
+import { serveStdio } from '../bridge/index.ts';
 import { EXIT_OK, type Io } from './io.ts';
 import { helpText, parseOptions, type CommandSpec } from './options.ts';
 

@@ -2,11 +2,7 @@
  * A game as terminal text, for `play` and `replay` alike: events narrated (env/narrate.ts)
  * under a header per turn, and the final score table with who sat where.
  */
-import { winners } from '../env/engine/index.ts';
-import type { CzechPubEnv } from '../env/env.ts';
-import type { GameEvent } from '../env/events.ts';
-import { narrateEvent, type NarrateOptions } from '../env/narrate.ts';
-import { popcount } from '../env/state.ts';
+import { narrateEvent, popcount, winners, type CzechPubEnv, type GameEvent, type NarrateOptions } from '../env/index.ts';
 import { formatTable } from './table.ts';
 
 /**

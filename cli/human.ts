@@ -4,11 +4,8 @@
  * happened since the seat's last one (the seat's own events, narrated), the seat's view as
  * text and the legal actions numbered 1..k in words, then reads a number.
  */
-import type { Agent, AgentObservation } from '../agents/agent.ts';
-import { describeAction } from '../env/actions.ts';
-import type { NarrateOptions } from '../env/narrate.ts';
-import { renderText } from '../env/observation/text.ts';
-import type { Ruleset } from '../env/ruleset.ts';
+import type { Agent, AgentObservation } from '../agents/index.ts';
+import { describeAction, renderText, type NarrateOptions, type Ruleset } from '../env/index.ts';
 import { narrationLines } from './game-text.ts';
 import type { Io, LineInput } from './io.ts';
 

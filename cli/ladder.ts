@@ -6,7 +6,7 @@
 import { availableParallelism } from 'node:os';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ladderMarkdown, LadderConfigError, runLadder } from '../eval/ladder.ts';
+import { LadderConfigError, ladderMarkdown, runLadder } from '../eval/index.ts';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Io } from './io.ts';
 import { helpText, parseOptions, type CommandSpec } from './options.ts';
 import { asUsageError, progress } from './tournament.ts';

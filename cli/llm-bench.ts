@@ -5,12 +5,10 @@
  * to the concurrency limit.
  */
 import fs from 'node:fs';
-import { leaderboardMarkdown } from '../eval/report.ts';
-import { jsonSummary, resolveConfig, runTournament } from '../eval/tournament.ts';
-import type { Price } from '../eval/usage.ts';
-import { ASSUMED_ANSWER_TOKENS, measurePrompts } from '../eval/prompt-size.ts';
-import { createAgent } from '../agents/default-registry.ts';
-import { LlmAgent, LlmServerError, onLlmFault } from '../agents/llm/llm-agent.ts';
+import {
+  ASSUMED_ANSWER_TOKENS, jsonSummary, leaderboardMarkdown, measurePrompts, resolveConfig, runTournament, type Price,
+} from '../eval/index.ts';
+import { createAgent, LlmAgent, LlmServerError, onLlmFault } from '../agents/index.ts';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Io } from './io.ts';
 import { helpText, parseOptions, PLAYERS_MAX, PLAYERS_MIN, type CommandSpec } from './options.ts';
 import { asUsageError } from './tournament.ts';

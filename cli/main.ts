@@ -5,10 +5,10 @@
  * standard error, with the hint to --help on the same line.
  */
 import fs from 'node:fs';
-import { ACTION_SPACE_VERSION, NUM_ACTIONS } from '../env/actions.ts';
-import { OBS_SIZE, OBSERVATION_VERSION } from '../env/observation/encode.ts';
-import { DEFAULT_RULESET, RULESET_SCHEMA_VERSION } from '../env/ruleset.ts';
-import { ENGINE_VERSION, rulesetFingerprint } from '../env/spec.ts';
+import {
+  ACTION_SPACE_VERSION, DEFAULT_RULESET, ENGINE_VERSION, NUM_ACTIONS, OBS_SIZE, OBSERVATION_VERSION, RULESET_SCHEMA_VERSION,
+  rulesetFingerprint,
+} from '../env/index.ts';
 import { benchCommand } from './bench.ts';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, processIo, UsageError, type Io } from './io.ts';
 import { playCommand } from './play.ts';

@@ -28,10 +28,16 @@
  */
 import fs from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { bound, camel, optionDefaults, optionProblem, type CommandSpec, type Context, type OptionSpec, type OptionSpecs, type Parsed, type Values } from '../env/options.ts';
-import { DEFAULT_RULESET, parseRuleset, type Ruleset } from '../env/ruleset.ts';
+import {
+  bound, camel, DEFAULT_RULESET, optionDefaults, optionProblem, parseRuleset, type CommandSpec, type Context, type OptionSpec,
+  type OptionSpecs, type Parsed, type Ruleset, type Values,
+} from '../env/index.ts';
 
-export * from '../env/options.ts';
+// The declarations live in env/options.ts; re-exported so a command imports its options from here alone.
+export {
+  bound, camel, checkOptions, optionDefaults, optionProblem, PLAYERS_MAX, PLAYERS_MIN, type Bound, type Camel, type CommandSpec, type Context,
+  type OptionSpec, type OptionSpecs, type Parsed, type Values,
+} from '../env/index.ts';
 import { UsageError } from './io.ts';
 
 /** Reads and checks a ruleset file; every problem is one line naming the file (and the bad field). */

@@ -5,18 +5,14 @@
  * until the game is over (cli/human.ts). Bots are reset with the seeds a tournament gives
  * them, so the same seed (and the same answers from the person) plays the same game.
  */
-import { rulesetMismatch } from '../agents/agent.ts';
-import { agentLabels, createAgent } from '../agents/default-registry.ts';
-import type { Agent } from '../agents/agent.ts';
-import type { Ruleset } from '../env/ruleset.ts';
-import { playToEnd } from '../eval/game.ts';
-import { encodeReplay, recordOf } from '../eval/replay-record.ts';
+import { agentLabels, createAgent, rulesetMismatch, type Agent } from '../agents/index.ts';
+import { SeatChannel, type Ruleset } from '../env/index.ts';
+import { encodeReplay, playToEnd, recordOf } from '../eval/index.ts';
 import { HumanSeat, InputEndedError } from './human.ts';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Io } from './io.ts';
 import { helpText, parseOptions, PLAYERS_MAX, PLAYERS_MIN, type CommandSpec } from './options.ts';
 import { narrationLines, scoreLines, seatsLine } from './game-text.ts';
 import { asUsageError } from './tournament.ts';
-import { SeatChannel } from '../env/observation/channel.ts';
 
 export const DEFAULT_PLAY_AGENT = 'heuristic';
 

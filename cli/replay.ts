@@ -6,9 +6,10 @@
  * one line saying why.
  */
 import { createReadStream, statSync } from 'node:fs';
-import { rulesetFingerprint } from '../env/spec.ts';
-import { GameLineError, parseGameLine, replayRecordOfLine } from '../eval/game-line.ts';
-import { decodeReplay, replayGame, ReplayFormatError, type ReplayRecord } from '../eval/replay-record.ts';
+import { rulesetFingerprint } from '../env/index.ts';
+import {
+  decodeReplay, GameLineError, parseGameLine, ReplayFormatError, replayGame, replayRecordOfLine, type ReplayRecord,
+} from '../eval/index.ts';
 import { narrationLines, scoreLines, seatsLine } from './game-text.ts';
 import { EXIT_FAILURE, EXIT_OK, streamLines, UsageError, type Io } from './io.ts';
 import { helpText, parseOptions, type CommandSpec } from './options.ts';

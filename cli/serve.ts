@@ -1,7 +1,6 @@
 /** `czech-pub serve`: the HTTP API (server/) on a host and port, until Ctrl-C or SIGTERM. */
-import { buildServer } from '../server/app.ts';
-import { ConfigError, DEFAULT_LIMITS, loadConfig, type Limits, type ServerConfig } from '../server/config.ts';
-import { rulesetFingerprint } from '../env/spec.ts';
+import { buildServer, ConfigError, DEFAULT_LIMITS, loadConfig, type Limits, type ServerConfig } from '../server/index.ts';
+import { rulesetFingerprint } from '../env/index.ts';
 import { EXIT_OK, UsageError, type Io } from './io.ts';
 import { helpText, parseOptions, type CommandSpec } from './options.ts';
 

@@ -6,10 +6,8 @@
  */
 import cliProgress from 'cli-progress';
 import { availableParallelism } from 'node:os';
-import { knownAgents } from '../agents/default-registry.ts';
-import { leaderboardMarkdown } from '../eval/report.ts';
-import { checkViewerUrl, DEFAULT_VIEWER } from '../eval/highlights.ts';
-import { jsonSummary, runTournament, TournamentConfigError } from '../eval/tournament.ts';
+import { knownAgents } from '../agents/index.ts';
+import { checkViewerUrl, DEFAULT_VIEWER, jsonSummary, leaderboardMarkdown, runTournament, TournamentConfigError } from '../eval/index.ts';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Io } from './io.ts';
 import { loadQueue } from './queue-option.ts';
 import { helpText, parseOptions, PLAYERS_MAX, PLAYERS_MIN, type CommandSpec } from './options.ts';

@@ -4,15 +4,12 @@
  * after the current iteration and still writes the final evaluation and checkpoint.
  */
 import cliProgress from 'cli-progress';
-import { rulesetMismatch } from '../agents/agent.ts';
-import { createAgent } from '../agents/default-registry.ts';
-import { initBackend, type BackendChoice } from '../training/backend.ts';
-import { loadCheckpoint } from '../policy/checkpoint.ts';
-import { parsePool, type PoolEntry } from '../training/collect.ts';
-import type { EvalResult } from '../training/evaluate.ts';
-import type { IterationMetrics } from '../training/ppo.ts';
-import { CHANGEABLE_ON_RESUME, TRAIN_OPTIONS, UNBOUNDED_STEPS, type TrainOptionName, type TrainOptions } from '../training/options.ts';
-import { NothingToTrainError, readRunOptions, runTraining } from '../training/run.ts';
+import { createAgent, rulesetMismatch } from '../agents/index.ts';
+import {
+  CHANGEABLE_ON_RESUME, initBackend, NothingToTrainError, parsePool, readRunOptions, runTraining, TRAIN_OPTIONS, UNBOUNDED_STEPS,
+  type BackendChoice, type EvalResult, type IterationMetrics, type PoolEntry, type TrainOptionName, type TrainOptions,
+} from '../training/index.ts';
+import { loadCheckpoint } from '../policy/index.ts';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Io } from './io.ts';
 import { loadQueue } from './queue-option.ts';
 import { camel, helpText, parseOptions, type CommandSpec } from './options.ts';

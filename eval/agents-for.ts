@@ -3,12 +3,9 @@
  * queue worker on another machine): one per entry spec, except the entries named by `policy`,
  * which play those weights (a policy in training has no file another machine could read).
  */
-import type { Agent } from '../agents/agent.ts';
-import { createAgent } from '../agents/default-registry.ts';
-import { Gate, type GateSpec } from '../agents/outside-calls.ts';
-import { PpoAgent } from '../agents/ppo/ppo-agent.ts';
-import { decodeWeights, type EncodedWeights } from '../policy/checkpoint.ts';
-import type { Ruleset } from '../env/ruleset.ts';
+import { createAgent, Gate, PpoAgent, type Agent, type GateSpec } from '../agents/index.ts';
+import { decodeWeights, type EncodedWeights } from '../policy/index.ts';
+import type { Ruleset } from '../env/index.ts';
 
 export interface GameSetup {
   entries: string[];

@@ -10,7 +10,7 @@
  * file is in the order games finished, not by index).
  */
 import { z } from 'zod';
-import { NUM_ACTIONS } from '../env/actions.ts';
+import { NUM_ACTIONS } from '../env/index.ts';
 import type { ReplayRecord } from './replay-record.ts';
 import type { GameResult } from './summary.ts';
 

@@ -1,12 +1,8 @@
 /** Plays one game between agents, one per seat, and reports how it went. */
-import { winners } from '../env/engine/index.ts';
-import { CzechPubEnv, DEFAULT_MAX_DECISIONS } from '../env/env.ts';
-import type { Ruleset } from '../env/ruleset.ts';
-import { THROWN_OUT, WASTED } from '../env/state.ts';
-import type { Agent, AgentUsage } from '../agents/agent.ts';
-import { EnvObservation } from '../agents/observation.ts';
-import { agentSeed } from '../agents/seed.ts';
-import { AgentStopError, type BudgetRefusal, type CallFaultKind } from '../agents/outside-calls.ts';
+import { CzechPubEnv, DEFAULT_MAX_DECISIONS, THROWN_OUT, WASTED, winners, type Ruleset } from '../env/index.ts';
+import {
+  agentSeed, AgentStopError, EnvObservation, type Agent, type AgentUsage, type BudgetRefusal, type CallFaultKind,
+} from '../agents/index.ts';
 
 export interface GameRecord {
   seed: string;

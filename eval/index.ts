@@ -1,7 +1,10 @@
 /**
  * Evaluation: games between agents, tournaments (seats rotated, deals duplicated, worker
  * threads), ladders across table sizes, statistics and ratings, reports, and the records a
- * finished game is replayed from. What other folders import of eval/.
+ * finished game is replayed from. Also what runs eval's games elsewhere: the runner and the
+ * setup a game thread is given, the module such a thread runs, and `tsWorker`, which starts
+ * a TypeScript module on a worker thread (the queue, the server and the bridge start theirs
+ * with it). What other folders import of eval/.
  */
 export * from './game.ts';
 export * from './tournament.ts';
@@ -14,3 +17,9 @@ export * from './highlights.ts';
 export * from './usage.ts';
 export * from './replay-record.ts';
 export * from './game-line.ts';
+export { gameSetup, type GameSetup } from './agents-for.ts';
+export { GAME_WORKER_MODULE, runGames, type RunOptions, type RunOutcome } from './runner.ts';
+export type { WorkerMessage, WorkerSetup } from './worker.ts';
+export { tsWorker } from './ts-worker.ts';
+export { ASSUMED_ANSWER_TOKENS, measurePrompts } from './prompt-size.ts';
+export { escapeHtml } from './html.ts';

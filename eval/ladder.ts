@@ -9,10 +9,8 @@
  * at a larger table.
  */
 import { availableParallelism } from 'node:os';
-import { rulesetMismatch } from '../agents/agent.ts';
-import { agentLabels, createAgent } from '../agents/default-registry.ts';
-import { seedRng, shuffle } from '../env/rng.ts';
-import { DEFAULT_RULESET, parseRuleset, type Ruleset } from '../env/ruleset.ts';
+import { agentLabels, createAgent, rulesetMismatch } from '../agents/index.ts';
+import { DEFAULT_RULESET, parseRuleset, seedRng, shuffle, type Ruleset } from '../env/index.ts';
 import { runGames, type RunOptions, type RunOutcome } from './runner.ts';
 import type { ScheduledGame } from './schedule.ts';
 import { summarize, type GameResult, type Summary } from './summary.ts';

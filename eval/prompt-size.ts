@@ -2,10 +2,8 @@
  * What an LLM seat would be sent, without sending it: a stand-in agent plays the model's seat
  * and every prompt it would get is built and measured (llm-bench --dry-run).
  */
-import type { Agent } from '../agents/agent.ts';
-import { decisionPrompt, systemPrompt } from '../agents/llm/prompt.ts';
-import { createAgent } from '../agents/default-registry.ts';
-import { DEFAULT_RULESET, type Ruleset } from '../env/ruleset.ts';
+import { createAgent, decisionPrompt, systemPrompt, type Agent } from '../agents/index.ts';
+import { DEFAULT_RULESET, type Ruleset } from '../env/index.ts';
 import { playGame } from './game.ts';
 import { percentile } from './stats.ts';
 

@@ -10,10 +10,7 @@
  * Every action id fits a byte (NUM_ACTIONS ≤ 256). Decoding checks each part and names the
  * one that is wrong; replaying checks every action against the engine's legal ones.
  */
-import { NUM_ACTIONS } from '../env/actions.ts';
-import { CzechPubEnv, DEFAULT_MAX_DECISIONS } from '../env/env.ts';
-import { DEFAULT_RULESET, type Ruleset } from '../env/ruleset.ts';
-import { rulesetFingerprint } from '../env/spec.ts';
+import { CzechPubEnv, DEFAULT_MAX_DECISIONS, DEFAULT_RULESET, NUM_ACTIONS, rulesetFingerprint, type Ruleset } from '../env/index.ts';
 
 export interface ReplayRecord {
   players: number;

@@ -78,8 +78,11 @@ async function runInThread(o: RunOptions): Promise<RunOutcome> {
   return { results, interrupted, ...(stoppedBy !== undefined ? { stoppedBy } : {}), ...(stop ? { stop } : {}) };
 }
 
+/** The module a game thread runs (worker.ts): runGames starts it, and so does a queue worker's thread pool. */
+export const GAME_WORKER_MODULE = new URL('./worker.ts', import.meta.url);
+
 function startWorker(setup: WorkerSetup, resourceLimits?: ResourceLimits): Worker {
-  return tsWorker(new URL('./worker.ts', import.meta.url), { workerData: setup, resourceLimits });
+  return tsWorker(GAME_WORKER_MODULE, { workerData: setup, resourceLimits });
 }
 
 export async function runGames(o: RunOptions): Promise<RunOutcome> {

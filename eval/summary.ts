@@ -6,10 +6,18 @@
  * An agent spec may fill several seats (e.g. two `ismcts` against two `heuristic`); its
  * figures are over all the seats it played ("games" counts seat-games).
  */
-import { ordinal, rate, rating, type Rating } from 'openskill';
+import { createRequire } from 'node:module';
+import type { Rating } from 'openskill';
 import type { GameRecord } from './game.ts';
 import type { ScheduledGame } from './schedule.ts';
 import { meanCI, ranks, winRateCI, winShares } from './stats.ts';
+
+// openskill takes about half a second to load, and most processes that load eval/ (game and
+// vector threads, the bridge, `czech-pub --help`) never rate: it is loaded on the first
+// summary, synchronously (its CommonJS build), as summarize is synchronous.
+const require = createRequire(import.meta.url);
+let openskillModule: typeof import('openskill') | undefined;
+const openskill = () => (openskillModule ??= require('openskill') as typeof import('openskill'));
 
 export interface GameResult extends GameRecord, ScheduledGame {}
 
@@ -53,6 +61,7 @@ export function summarize(entries: readonly string[], results: readonly GameResu
   // Per deal: sum of win shares and scores and count of seat-games, for intervals over deals.
   const perDeal = new Map(specs.map((s) => [s, new Map<number, { win: number; score: number; n: number }>()]));
   const h2h = new Map<string, { beat: number; n: number }>();
+  const { ordinal, rate, rating } = openskill();
   let entryRatings: Rating[] = entries.map(() => rating());
 
   for (const g of games) {

@@ -10,12 +10,10 @@ import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { ResourceLimits } from 'node:worker_threads';
-import { rulesetMismatch } from '../agents/agent.ts';
-import { agentLabels, createAgent } from '../agents/default-registry.ts';
-import type { GateSpec } from '../agents/outside-calls.ts';
-import { DEFAULT_MAX_DECISIONS } from '../env/env.ts';
-import { DEFAULT_RULESET, parseRuleset, type Ruleset } from '../env/ruleset.ts';
-import { envSpec, rulesetFingerprint, type EnvSpec } from '../env/spec.ts';
+import { agentLabels, createAgent, rulesetMismatch, type GateSpec } from '../agents/index.ts';
+import {
+  DEFAULT_MAX_DECISIONS, DEFAULT_RULESET, envSpec, parseRuleset, rulesetFingerprint, type EnvSpec, type Ruleset,
+} from '../env/index.ts';
 import type { RunStop } from './game.ts';
 import { gameLine } from './game-line.ts';
 import { checkViewerUrl, DEFAULT_VIEWER, HighlightPicker, type Highlight } from './highlights.ts';

@@ -3,8 +3,7 @@
  * agents): decisions sent, invalid-answer rate, retries, fallbacks, latency (median and 95th
  * percentile), tokens, and an estimated cost from a price table given by the user.
  */
-import type { AgentUsage } from '../agents/agent.ts';
-import { addUsage, emptyUsage } from '../agents/usage.ts';
+import { addUsage, emptyUsage, type AgentUsage } from '../agents/index.ts';
 import { percentile } from './stats.ts';
 import type { GameResult } from './summary.ts';
 

@@ -1,6 +1,6 @@
 /** Worker thread: plays the scheduled games it is sent and posts each result as it finishes. */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { Agent } from '../agents/agent.ts';
+import type { Agent } from '../agents/index.ts';
 import { agentsFor, type GameSetup } from './agents-for.ts';
 import { playGame, runStop, type RunStop } from './game.ts';
 import type { ScheduledGame } from './schedule.ts';

@@ -9,8 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_RULESET, parseRuleset, type Ruleset } from '../env/ruleset.ts';
-import { assertCompatible, envSpec, rulesetFingerprint, type EnvSpec } from '../env/spec.ts';
+import { assertCompatible, DEFAULT_RULESET, envSpec, parseRuleset, rulesetFingerprint, type EnvSpec, type Ruleset } from '../env/index.ts';
 import { ADVISERS, netInputs, type NetShape, type NetWeights } from './weights.ts';
 
 export const CHECKPOINT_FORMAT = 'czech-pub-gym/policy';

@@ -3,7 +3,7 @@
  * a row of logits, over the legal actions only. Illegal actions are skipped outright, so they
  * can never be drawn and their logits, masked (MASKED_LOGIT) or raw, never matter.
  */
-import { nextFloat, type RngState } from '../env/rng.ts';
+import { nextFloat, type RngState } from '../env/index.ts';
 
 /** log Σ exp over the legal entries of `logits[off .. off+n)`. */
 function logSumExp(logits: ArrayLike<number>, mask: ArrayLike<number>, off: number, n: number): number {

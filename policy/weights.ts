@@ -7,9 +7,7 @@
  * The net: an MLP trunk (tanh) shared by a policy head (one logit per action; illegal
  * actions are masked) and a value head.
  */
-import { NUM_ACTIONS } from '../env/actions.ts';
-import { OBS_SIZE } from '../env/observation/encode.ts';
-import { nextFloat, seedRng } from '../env/rng.ts';
+import { nextFloat, NUM_ACTIONS, OBS_SIZE, seedRng } from '../env/index.ts';
 
 /**
  * Agents whose choice a net may read as advice: the input is then the observation followed

@@ -14,10 +14,7 @@
  * failed on a worker stops the run with the worker's message; an abort removes what waits.
  */
 import { randomBytes } from 'node:crypto';
-import type { RunOptions, RunOutcome } from '../eval/runner.ts';
-import type { ScheduledGame } from '../eval/schedule.ts';
-import type { GameResult } from '../eval/summary.ts';
-import { gameSetup } from '../eval/agents-for.ts';
+import { gameSetup, type GameResult, type RunOptions, type RunOutcome, type ScheduledGame } from '../eval/index.ts';
 import type { GamesJob, GamesJobResult } from './jobs.ts';
 import { JobTracker } from './tracker.ts';
 

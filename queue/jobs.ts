@@ -3,10 +3,8 @@
  * the job's name: `games`, a batch of a tournament's scheduled games, and `rollout`, one chunk
  * of a training iteration's self-play games (training/collect.ts).
  */
-import type { ScheduledGame } from '../eval/schedule.ts';
-import type { GameResult } from '../eval/summary.ts';
-import type { WorkerSetup } from '../eval/worker.ts';
-import type { ChunkSpec, EncodedChunkGame } from '../training/collect.ts';
+import type { GameResult, ScheduledGame, WorkerSetup } from '../eval/index.ts';
+import type { ChunkSpec, EncodedChunkGame } from '../training/index.ts';
 
 export interface GamesJob {
   /** The submitting run: its jobs are named `${run}-${n}`. */

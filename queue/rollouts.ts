@@ -13,11 +13,9 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { ENGINE_VERSION } from '../env/spec.ts';
-import { encodeWeights } from '../policy/checkpoint.ts';
-import type { NetWeights } from '../policy/weights.ts';
-import { decodeChunk, type ChunkGame } from '../training/collect.ts';
-import type { IterationChunks, RolloutRequest, RolloutSource } from '../training/rollouts.ts';
+import { ENGINE_VERSION } from '../env/index.ts';
+import { encodeWeights, type NetWeights } from '../policy/index.ts';
+import type { ChunkGame, IterationChunks, RolloutRequest, RolloutSource } from '../training/index.ts';
 import { redisOptions } from './connection.ts';
 import { WEIGHTS_PREFIX, type RolloutJob, type RolloutJobResult } from './jobs.ts';
 import { JobTracker } from './tracker.ts';
@@ -51,6 +49,8 @@ interface Iteration {
 }
 
 export async function queueRollouts(url: string, o: QueueRolloutsOptions = {}): Promise<QueueRollouts> {
+  // Imported here, not with queue/: only a learner, which has loaded training/ already, needs it.
+  const { decodeChunk } = await import('../training/index.ts');
   const run = randomBytes(6).toString('hex');
   const redis = new Redis({ ...redisOptions(url), lazyConnect: true });
   redis.on('error', () => {}); // told once per outage by the tracker's listeners

@@ -2,19 +2,20 @@
  * A queue worker's threads: up to `size` worker threads of one kind (a module and how it says
  * it is ready), all set up alike (`setup`, their workerData) at a time. A job with another
  * setup waits until the threads of the current one are idle, then they are replaced. Two
- * kinds run here: game batches (eval/worker.ts, set up per tournament) and rollout chunks
- * (training/chunk-worker.ts, one setup).
+ * kinds run here: game batches (eval's game thread, set up per tournament) and rollout chunks
+ * (training's chunk thread, one setup).
+ *
+ * eval/ and training/ name their threads' modules; this file imports those folders when a
+ * pool first starts a thread, not when it is loaded, so queue/worker.ts loads neither, and a
+ * worker that plays only games never loads TensorFlow.js.
  */
 import type { Worker } from 'node:worker_threads';
-import type { ScheduledGame } from '../eval/schedule.ts';
-import type { GameResult } from '../eval/summary.ts';
-import { tsWorker } from '../eval/ts-worker.ts';
-import type { WorkerMessage, WorkerSetup } from '../eval/worker.ts';
-import type { ChunkRequest, ChunkThreadMessage, ChunkThreadSetup } from '../training/chunk-worker.ts';
-import type { EncodedChunkGame } from '../training/collect.ts';
+import type { GameResult, ScheduledGame, WorkerMessage, WorkerSetup } from '../eval/index.ts';
+import type { ChunkRequest, ChunkThreadMessage, ChunkThreadSetup, EncodedChunkGame } from '../training/index.ts';
 
 export interface ThreadKind {
-  module: URL;
+  /** The module a thread runs, from the folder that owns it. */
+  module(): Promise<URL>;
   /** Resolves once a new thread is ready for work (its start-up is not timed). */
   ready(w: Worker): Promise<void>;
 }
@@ -51,6 +52,7 @@ export class ThreadPool<S> {
 
   private async acquire(setup: S): Promise<Worker> {
     const key = JSON.stringify(setup);
+    const [{ tsWorker }, module] = await Promise.all([import('../eval/index.ts'), this.kind.module()]);
     for (;;) {
       if (this.closed) throw new Error('the worker is stopping');
       if (key !== this.key && this.idle.length === this.threads.length) {
@@ -63,7 +65,7 @@ export class ThreadPool<S> {
         const w = this.idle.pop();
         if (w) return w;
         if (this.threads.length < this.size) {
-          const t = tsWorker(this.kind.module, { workerData: setup });
+          const t = tsWorker(module, { workerData: setup });
           this.threads.push(t);
           try {
             await this.kind.ready(t);
@@ -124,7 +126,7 @@ async function exchangeGames(w: Worker, games: readonly ScheduledGame[]): Promis
 }
 
 export const GAME_THREADS: ThreadKind = {
-  module: new URL('../eval/worker.ts', import.meta.url),
+  module: async () => (await import('../eval/index.ts')).GAME_WORKER_MODULE,
   // An empty batch answers 'idle' once the agents are made.
   ready: async (w) => void (await exchangeGames(w, [])),
 };
@@ -146,7 +148,7 @@ export class GameThreads extends ThreadPool<WorkerSetup> {
 }
 
 export const CHUNK_THREADS: ThreadKind = {
-  module: new URL('../training/chunk-worker.ts', import.meta.url),
+  module: async () => (await import('../training/index.ts')).CHUNK_WORKER_MODULE,
   ready: (w) =>
     converse<ChunkThreadMessage>(w, undefined, (m, done) => {
       if (m.type === 'ready') done();

@@ -9,9 +9,8 @@
  */
 import { Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
-import { ENGINE_VERSION } from '../env/spec.ts';
-import { parseRuleset } from '../env/ruleset.ts';
-import type { EncodedWeights } from '../policy/checkpoint.ts';
+import { ENGINE_VERSION, parseRuleset } from '../env/index.ts';
+import type { EncodedWeights } from '../policy/index.ts';
 import type { GamesJob, GamesJobResult, RolloutJob, RolloutJobResult } from './jobs.ts';
 import { WEIGHTS_PREFIX } from './jobs.ts';
 import { displayUrl, GAMES_QUEUE, redisOptions } from './connection.ts';

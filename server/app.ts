@@ -46,16 +46,11 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTyp
 import { randomBytes } from 'node:crypto';
 import sjson from 'secure-json-parse';
 import { z } from 'zod';
-import type { Agent } from '../agents/agent.ts';
-import { BudgetSpentError } from '../agents/outside-calls.ts';
-import { ACTION_GROUPS, ACTION_SPACE_VERSION, describeAction, NUM_ACTIONS } from '../env/actions.ts';
-import { cardTexts, glossary } from '../env/card-text.ts';
-import { CARD_IDS, cardKind, cardName, CLOSING_TIME } from '../env/cards.ts';
-import { RevealedGame } from '../env/observation/channel.ts';
-import { OBS_SIZE } from '../env/observation/encode.ts';
-import { REWARD_SCHEMES } from '../env/rewards.ts';
-import { compileRuleset, type Ruleset } from '../env/ruleset.ts';
-import { rulesetFingerprint } from '../env/spec.ts';
+import { BudgetSpentError, type Agent } from '../agents/index.ts';
+import {
+  ACTION_GROUPS, ACTION_SPACE_VERSION, CARD_IDS, cardKind, cardName, cardTexts, CLOSING_TIME, compileRuleset, describeAction, glossary,
+  NUM_ACTIONS, OBS_SIZE, RevealedGame, REWARD_SCHEMES, rulesetFingerprint, type Ruleset,
+} from '../env/index.ts';
 import { bearer } from './bearer.ts';
 import { PostedObservation } from './bot-obs.ts';
 import { BotPool } from './bot-pool.ts';

@@ -4,13 +4,8 @@
  * lazily like EnvObservation; what a posted view cannot give (the event log, a world to
  * search) is absent or refused by name.
  */
-import { describeAction } from '../env/actions.ts';
-import { encodeView, OBS_SIZE } from '../env/observation/encode.ts';
-import { renderText } from '../env/observation/text.ts';
-import type { PlayerView } from '../env/observation/view.ts';
-import type { CompiledRules } from '../env/ruleset.ts';
-import type { AgentObservation } from '../agents/agent.ts';
-import { maskOf } from '../agents/observation.ts';
+import { describeAction, encodeView, OBS_SIZE, renderText, type CompiledRules, type PlayerView } from '../env/index.ts';
+import { maskOf, type AgentObservation } from '../agents/index.ts';
 
 export class PostedObservation implements AgentObservation {
   readonly seat: number;

@@ -22,9 +22,9 @@
  * failure the caller plays the seat's fallback. Workers start on first use.
  */
 import type { Worker } from 'node:worker_threads';
-import type { GameStart } from '../agents/agent.ts';
-import type { EnvSnapshot } from '../env/env.ts';
-import { tsWorker } from '../eval/ts-worker.ts';
+import type { GameStart } from '../agents/index.ts';
+import type { EnvSnapshot } from '../env/index.ts';
+import { tsWorker } from '../eval/index.ts';
 import type { PoolReply, PoolRequest } from './bot-worker.ts';
 
 export interface Decision {

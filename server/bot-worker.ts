@@ -6,10 +6,8 @@
  * stops the worker.
  */
 import { parentPort } from 'node:worker_threads';
-import type { Agent, GameStart } from '../agents/agent.ts';
-import { EnvObservation } from '../agents/observation.ts';
-import { createAgent } from '../agents/default-registry.ts';
-import { CzechPubEnv, type EnvSnapshot } from '../env/env.ts';
+import { createAgent, EnvObservation, type Agent, type GameStart } from '../agents/index.ts';
+import { CzechPubEnv, type EnvSnapshot } from '../env/index.ts';
 import { LruMap } from './lru.ts';
 
 export type PoolRequest =

@@ -12,10 +12,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { rulesetMismatch, type Agent } from '../agents/agent.ts';
-import { agentKind, createAgent } from '../agents/default-registry.ts';
-import { DEFAULT_RULESET, type Ruleset } from '../env/ruleset.ts';
-import { rulesetFingerprint } from '../env/spec.ts';
+import { agentKind, createAgent, rulesetMismatch, type Agent } from '../agents/index.ts';
+import { DEFAULT_RULESET, rulesetFingerprint, type Ruleset } from '../env/index.ts';
 import { ConfigError, DEFAULT_BUDGET, ENTRY_NAME, type Budget, type EntryConfig, type ServerConfig, type Vary } from './config.ts';
 
 /** Client specs longer than this are refused unread. */

@@ -17,14 +17,10 @@
  * it are limited per client too.
  */
 import { randomBytes } from 'node:crypto';
-import { describeAction } from '../env/actions.ts';
-import { CzechPubEnv } from '../env/env.ts';
-import { RevealedGame, SeatChannel, type NarratedEvent, type Viewer } from '../env/observation/channel.ts';
-import type { RewardScheme } from '../env/rewards.ts';
-import type { Agent } from '../agents/agent.ts';
-import { EnvObservation } from '../agents/observation.ts';
-import { AgentStopError, BudgetSpentError } from '../agents/outside-calls.ts';
-import { agentSeed } from '../agents/seed.ts';
+import {
+  CzechPubEnv, describeAction, RevealedGame, SeatChannel, type NarratedEvent, type RewardScheme, type Viewer,
+} from '../env/index.ts';
+import { agentSeed, AgentStopError, BudgetSpentError, EnvObservation, type Agent } from '../agents/index.ts';
 import { DecisionError, type BotPool } from './bot-pool.ts';
 import { BotSpecError, type Catalogue } from './catalogue.ts';
 import { ClientCounts } from './client-counts.ts';

@@ -7,8 +7,7 @@
  * server's words (those go to the operator's log).
  */
 import { randomBytes } from 'node:crypto';
-import { leaderboardMarkdown } from '../eval/report.ts';
-import { jsonSummary, runTournament, type TournamentResult } from '../eval/tournament.ts';
+import { jsonSummary, leaderboardMarkdown, runTournament, type TournamentResult } from '../eval/index.ts';
 import { BotSpecError, type Catalogue } from './catalogue.ts';
 import type { Limits } from './config.ts';
 import { ApiError } from './games.ts';

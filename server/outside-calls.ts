@@ -9,8 +9,9 @@
  * it up at every call) and its tournaments (which hold it, pinned, while they run). A cell
  * nobody holds is dropped once its minute is over: a new one starting at 0 then counts the same.
  */
-import type { Agent } from '../agents/agent.ts';
-import { Gate, minuteCell, readMinute, sharedCounts, budgetText, type BudgetRefusal, type CallFaultKind, type GateSpec } from '../agents/outside-calls.ts';
+import {
+  budgetText, Gate, minuteCell, readMinute, sharedCounts, type Agent, type BudgetRefusal, type CallFaultKind, type GateSpec,
+} from '../agents/index.ts';
 import type { BotChoice, CatalogueEntry } from './catalogue.ts';
 
 const KIND_TEXT: Record<CallFaultKind, string> = {

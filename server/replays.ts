@@ -7,10 +7,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { NUM_ACTIONS } from '../env/actions.ts';
-import type { Ruleset } from '../env/ruleset.ts';
-import { GameLineError, parseGameLine, replayRecordOfLine } from '../eval/game-line.ts';
-import { decodeReplay, MAX_REPLAY_ACTIONS, replayGame, ReplayFormatError, type ReplayRecord } from '../eval/replay-record.ts';
+import { NUM_ACTIONS, type Ruleset } from '../env/index.ts';
+import {
+  decodeReplay, GameLineError, MAX_REPLAY_ACTIONS, parseGameLine, ReplayFormatError, replayGame, replayRecordOfLine, type ReplayRecord,
+} from '../eval/index.ts';
 import { ApiError, type GameStore } from './games.ts';
 import * as S from './schemas.ts';
 

@@ -3,8 +3,7 @@
  * public one), its legal actions with their consequences, the step's events. Every part comes
  * through the seat channel (env/observation/channel.ts), so nothing a seat may not see goes out.
  */
-import { describeAction } from '../env/actions.ts';
-import { SeatChannel } from '../env/observation/channel.ts';
+import { describeAction, SeatChannel } from '../env/index.ts';
 import { ApiError, envAt, stepEvents, type LiveGame, type Viewer } from './games.ts';
 import { shownCommitment } from './seed-commitment.ts';
 

@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { SeatChannel } from '../env/observation/channel.ts';
+import { SeatChannel } from '../env/index.ts';
 import { bearer } from './bearer.ts';
 import type { GameStore, LiveGame } from './games.ts';
 import { shownCommitment } from './seed-commitment.ts';

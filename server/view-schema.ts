@@ -31,10 +31,10 @@
  * names the first problem in document order, `players` first (it picks the bounds); a list of
  * the wrong length is refused before its entries are read, an unknown key after known ones.
  */
-import { CARD_IDS, shotType, SHOT_TYPES, type CardId } from '../env/cards.ts';
-import type { DecisionView, FrontCardView, PlayerPublicView, PlayerView, ShotId, TurnView } from '../env/observation/view.ts';
-import { compileRuleset, DEFAULT_RULESET, type Ruleset } from '../env/ruleset.ts';
-import { PHASE_NAMES } from '../env/state.ts';
+import {
+  CARD_IDS, compileRuleset, DEFAULT_RULESET, PHASE_NAMES, SHOT_TYPES, shotType, type CardId, type DecisionView, type FrontCardView,
+  type PlayerPublicView, type PlayerView, type Ruleset, type ShotId, type TurnView,
+} from '../env/index.ts';
 
 /** Turns, reshuffles and points have no bound in the rules; real games stay under a hundred. */
 export const MAX_TALLY = 1_000_000;

@@ -7,10 +7,20 @@
  * is a trained policy's runtime (plain-JS net, masked sampling, checkpoint format); agents/
  * play; eval/ plays games and tournaments between agents; training/ trains policies (and
  * evaluates them with eval/); queue/ runs eval's games on other machines' workers through
-Redis; server/, bridge/ (the engine for other processes, python/czech_pub) and cli/ are adapters. test/ holds shared test helpers
- * and may import anything; only tests import it. Tests beside a module may import any folder
- * (a scripted agent's test plays games with eval/), so only non-test files are checked.
- * A module a worker thread loads (`new URL('./worker.ts', import.meta.url)`) counts as an import.
+ * Redis; server/, bridge/ (the engine for other processes, python/czech_pub) and cli/ are
+ * adapters. test/ holds shared test helpers and may import anything; only tests import it.
+ *
+ * Each folder's index.ts is its public surface: a file imports another folder only through
+ * that folder's index.ts (`../env/index.ts`), never one of its modules, and a subfolder's
+ * index is a module of its folder (outside env/, `../env/engine/index.ts` is refused). Inside
+ * a folder, files import their siblings directly and never their own folder's index.ts,
+ * which would invite import cycles. bin/czech-pub.js, the entry script, imports cli/main.ts.
+ *
+ * Only non-test files are checked: tests beside a module may import any folder and any
+ * module (a scripted agent's test plays games with eval/, an engine test reads its
+ * internals), and so may test/ (its helpers and fixtures). A module a worker thread loads
+ * (`new URL('./worker.ts', import.meta.url)`) counts as an import: a folder whose worker
+ * another folder starts exports the module's URL from its index.
  */
 import fs from 'node:fs';
 import { builtinModules } from 'node:module';
@@ -58,15 +68,44 @@ function layeringViolations(file: string, text: string): string[] {
   return out;
 }
 
+/**
+ * The imports in one file (path relative to the root) that reach past another folder's
+ * index.ts, or back into the file's own folder's index.ts, as readable lines. test/ is exempt.
+ */
+function surfaceViolations(file: string, text: string): string[] {
+  const from = file.split('/')[0];
+  if (from === 'test') return [];
+  const out: string[] = [];
+  for (const spec of importSpecifiers(text)) {
+    if (!spec.startsWith('.')) continue;
+    const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), spec));
+    const to = target.split('/')[0];
+    if (!LAYERS.includes(to as (typeof LAYERS)[number])) continue; // the layering check reports it
+    const index = `${to}/index.ts`;
+    if (to !== from && target !== index) out.push(`${file}: imports '${spec}', a module inside ${to}/; import ${to}/ through ${index}`);
+    else if (to === from && target === index && file !== index) out.push(`${file}: imports its own folder's index '${spec}'; import the module itself`);
+  }
+  return out;
+}
+
+function checkedFiles(): { rel: string; text: string }[] {
+  return LAYERS.flatMap((l) => sourceFiles(path.join(ROOT, l))).map((f) => ({
+    rel: path.relative(ROOT, f).split(path.sep).join('/'),
+    text: fs.readFileSync(f, 'utf8'),
+  }));
+}
+
 describe('layering', () => {
   it(`no folder imports a folder above it (${LAYERS.join(' < ')}); env/ imports no other folder`, () => {
-    const files = LAYERS.flatMap((l) => sourceFiles(path.join(ROOT, l)));
+    const files = checkedFiles();
     expect(files.length).toBeGreaterThan(100);
-    const violations = files.flatMap((f) => {
-      const rel = path.relative(ROOT, f).split(path.sep).join('/');
-      return layeringViolations(rel, fs.readFileSync(f, 'utf8'));
-    });
-    expect(violations).toEqual([]);
+    expect(files.flatMap((f) => layeringViolations(f.rel, f.text))).toEqual([]);
+  });
+
+  it("imports another folder only through its index.ts, and never the file's own folder's index.ts", () => {
+    const files = checkedFiles();
+    expect(files.length).toBeGreaterThan(100);
+    expect(files.flatMap((f) => surfaceViolations(f.rel, f.text))).toEqual([]);
   });
 
   it('finds every kind of import, and names the file and the import that break the order', () => {
@@ -94,5 +133,39 @@ describe('layering', () => {
       "agents/ppo/x.ts: imports '../../models/x.ts', outside the layered folders",
     ]);
     expect(layeringViolations('training/x.ts', "import { g } from '../eval/game.ts';\nimport { j } from '../policy/weights.ts';")).toEqual([]);
+  });
+
+  it("finds every kind of import that reaches past a folder's index.ts, and accepts the index and siblings", () => {
+    const text = [
+      "import { a } from '../env/engine/flow.ts';",
+      "import type { B } from '../env/engine/index.ts';",
+      "export { c } from '../policy/masked.ts';",
+      "const m = await import('../eval/game.ts');",
+      "const w = new URL('../training/chunk-worker.ts', import.meta.url);",
+      "import '../agents/agent.ts';",
+      "import { d } from '../env/index.ts';",
+      "export * from '../policy/index.ts';",
+      "const q = await import('../eval/index.ts');",
+      "import type { T } from '../training/index.ts';",
+      "import { e } from './jobs.ts';",
+      "import { z } from 'zod';",
+    ].join('\n');
+    expect(surfaceViolations('queue/x.ts', text)).toEqual([
+      "queue/x.ts: imports '../env/engine/flow.ts', a module inside env/; import env/ through env/index.ts",
+      "queue/x.ts: imports '../env/engine/index.ts', a module inside env/; import env/ through env/index.ts",
+      "queue/x.ts: imports '../policy/masked.ts', a module inside policy/; import policy/ through policy/index.ts",
+      "queue/x.ts: imports '../eval/game.ts', a module inside eval/; import eval/ through eval/index.ts",
+      "queue/x.ts: imports '../agents/agent.ts', a module inside agents/; import agents/ through agents/index.ts",
+      "queue/x.ts: imports '../training/chunk-worker.ts', a module inside training/; import training/ through training/index.ts",
+    ]);
+    const nested = "import { d } from '../../env/index.ts';\nimport { r } from '../../env/rng.ts';\nimport { s } from '../ppo/input.ts';\nimport { i } from '../index.ts';";
+    expect(surfaceViolations('agents/llm/x.ts', nested)).toEqual([
+      "agents/llm/x.ts: imports '../../env/rng.ts', a module inside env/; import env/ through env/index.ts",
+      "agents/llm/x.ts: imports its own folder's index '../index.ts'; import the module itself",
+    ]);
+    expect(surfaceViolations('env/engine/x.ts', "import { i } from './index.ts';\nimport { j } from '../index.ts';")).toEqual([
+      "env/engine/x.ts: imports its own folder's index '../index.ts'; import the module itself",
+    ]);
+    expect(surfaceViolations('test/helpers/x.ts', "import { a } from '../../env/engine/flow.ts';")).toEqual([]);
   });
 });

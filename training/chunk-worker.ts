@@ -5,7 +5,7 @@
  * still kept, and the sender sends only the others next time.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { decodeWeights, type EncodedWeights } from '../policy/checkpoint.ts';
+import { decodeWeights, type EncodedWeights } from '../policy/index.ts';
 import { initBackend, type BackendChoice } from './backend.ts';
 import { ChunkPlayer, encodeChunk, type ChunkSpec, type EncodedChunkGame } from './collect.ts';
 import { TfNet } from './net.ts';

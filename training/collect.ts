@@ -22,22 +22,13 @@
  * advantages come from gae.ts. Games are whole, so nothing is bootstrapped.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { NUM_ACTIONS } from '../env/actions.ts';
-import type { Ruleset } from '../env/ruleset.ts';
-import { OBS_SIZE } from '../env/observation/encode.ts';
-import { terminalRewards, type RewardScheme } from '../env/rewards.ts';
-import { randInt, seedRng, nextFloat, type RngState } from '../env/rng.ts';
-import { VectorEnv } from '../env/vector.ts';
-import type { Agent } from '../agents/agent.ts';
-import { EnvObservation } from '../agents/observation.ts';
-import { createAgent } from '../agents/default-registry.ts';
-import { SeatInputs, type SeatInput } from '../agents/ppo/input.ts';
-import { decodeFloats, encodeFloats } from '../policy/checkpoint.ts';
-import { sampleMasked } from '../policy/masked.ts';
+import {
+  nextFloat, NUM_ACTIONS, OBS_SIZE, randInt, seedRng, terminalRewards, VectorEnv, type RewardScheme, type RngState, type Ruleset,
+} from '../env/index.ts';
+import { agentSeed, createAgent, EnvObservation, SeatInputs, type Agent, type SeatInput } from '../agents/index.ts';
+import { decodeFloats, encodeFloats, sampleMasked, type NetShape } from '../policy/index.ts';
 import { gae } from './gae.ts';
-import type { NetShape } from '../policy/weights.ts';
 import type { TfNet } from './net.ts';
-import { agentSeed } from '../agents/seed.ts';
 
 /** One pool entry: `self` (the learner), `past` (a frozen snapshot) or an agent spec, with a weight. */
 export interface PoolEntry {

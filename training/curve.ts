@@ -3,7 +3,7 @@
  * opponent with its 95% band, and the learner's win share in its training games. Plain SVG,
  * rewritten after every evaluation so it can be watched as the run goes.
  */
-import { escapeHtml } from '../eval/html.ts';
+import { escapeHtml } from '../eval/index.ts';
 
 export interface CurvePoint {
   steps: number;

@@ -5,12 +5,9 @@
  * with the policy in every seat, so the deals' luck cancels, and the interval is over per-deal
  * means. The deals are the same at every evaluation, so curves compare.
  */
-import type { Ruleset } from '../env/ruleset.ts';
-import { runGames, type RunOptions, type RunOutcome } from '../eval/runner.ts';
-import { schedule } from '../eval/schedule.ts';
-import { summarize } from '../eval/summary.ts';
-import { encodeWeights } from '../policy/checkpoint.ts';
-import type { NetWeights } from '../policy/weights.ts';
+import type { Ruleset } from '../env/index.ts';
+import { runGames, schedule, summarize, type RunOptions, type RunOutcome } from '../eval/index.ts';
+import { encodeWeights, type NetWeights } from '../policy/index.ts';
 
 /** Plays an evaluation's games: by default in this thread; the job queue's runner plays them on workers. */
 export type GamesRunner = (o: RunOptions) => Promise<RunOutcome>;

@@ -10,17 +10,10 @@
  * never sees the same decision twice.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { NUM_ACTIONS } from '../env/actions.ts';
-import { CzechPubEnv } from '../env/env.ts';
-import type { RewardScheme } from '../env/rewards.ts';
-import type { Ruleset } from '../env/ruleset.ts';
-import { seedRng, shuffle } from '../env/rng.ts';
-import { EnvObservation } from '../agents/observation.ts';
-import { createAgent } from '../agents/default-registry.ts';
-import { SeatInput } from '../agents/ppo/input.ts';
-import type { NetShape } from '../policy/weights.ts';
+import { CzechPubEnv, NUM_ACTIONS, seedRng, shuffle, type RewardScheme, type Ruleset } from '../env/index.ts';
+import { agentSeed, createAgent, EnvObservation, SeatInput } from '../agents/index.ts';
+import type { NetShape } from '../policy/index.ts';
 import { gatherRow, maskBias, type TfNet } from './net.ts';
-import { agentSeed } from '../agents/seed.ts';
 
 export interface ImitateOptions {
   teacher: string;

@@ -7,8 +7,8 @@
 import * as tf from '@tensorflow/tfjs-core';
 // tfjs-core alone registers no gradients; the full tfjs package registers them all (globally).
 import '@tensorflow/tfjs';
-import { OBS_SIZE } from '../env/observation/encode.ts';
-import { MASKED_LOGIT, type NetShape, type NetWeights } from '../policy/weights.ts';
+import { OBS_SIZE } from '../env/index.ts';
+import { MASKED_LOGIT, type NetShape, type NetWeights } from '../policy/index.ts';
 
 type Dense = (x: tf.Tensor2D, w: tf.Variable | tf.Tensor2D, b: tf.Variable | tf.Tensor1D) => tf.Tensor2D;
 

@@ -11,10 +11,10 @@
  * (`--num-envs`, `numEnvs`). Older spellings are read through `aliases` on the command line
  * and `fromOptionsJson` for older runs' options.json.
  */
-import { DEFAULT_RULESET, parseRuleset } from '../env/ruleset.ts';
-import { REWARD_SCHEMES } from '../env/rewards.ts';
-import { ADVISERS } from '../policy/weights.ts';
-import { checkOptions, optionDefaults, PLAYERS_MAX, PLAYERS_MIN, type OptionSpecs, type Values } from '../env/options.ts';
+import {
+  checkOptions, DEFAULT_RULESET, optionDefaults, parseRuleset, PLAYERS_MAX, PLAYERS_MIN, REWARD_SCHEMES, type OptionSpecs, type Values,
+} from '../env/index.ts';
+import { ADVISERS } from '../policy/index.ts';
 import { BACKENDS } from './backend.ts';
 
 /** A step budget no run reaches: the total when the budget is in minutes. */

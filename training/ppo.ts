@@ -10,16 +10,14 @@
  * Rewards are terminal (env/rewards.ts); each seat's own decisions form its trajectory.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { NUM_ACTIONS } from '../env/actions.ts';
-import { OBS_SIZE } from '../env/observation/encode.ts';
-import { seedRng, shuffle } from '../env/rng.ts';
+import { NUM_ACTIONS, OBS_SIZE, seedRng, shuffle } from '../env/index.ts';
 import { describeBackend, initBackend, type BackendInfo } from './backend.ts';
 import { parsePool, replayChunk, RolloutBuffer, RolloutTally, type ChunkSpec } from './collect.ts';
 import { LocalRollouts, type IterationChunks, type RolloutSource } from './rollouts.ts';
-import { createAgent } from '../agents/default-registry.ts';
+import { createAgent } from '../agents/index.ts';
 import { explainedVariance } from './gae.ts';
 import { imitate } from './imitate.ts';
-import { countParams, initWeights, netInputs, type NetWeights } from '../policy/weights.ts';
+import { countParams, initWeights, netInputs, type NetWeights } from '../policy/index.ts';
 import { checkTrainOptions, type TrainOptions } from './options.ts';
 import { gatherRow, TfNet } from './net.ts';
 

@@ -5,9 +5,12 @@
  * and nets, so any source gives the same ones. `LocalRollouts` plays them in this thread when
  * asked; the job queue's source (queue/rollouts.ts) has workers play them ahead.
  */
-import type { NetWeights } from '../policy/weights.ts';
+import type { NetWeights } from '../policy/index.ts';
 import { ChunkPlayer, type ChunkGame, type ChunkSpec } from './collect.ts';
 import { TfNet } from './net.ts';
+
+/** The module a chunk thread runs (chunk-worker.ts): a queue worker plays the chunks it is sent on such threads. */
+export const CHUNK_WORKER_MODULE = new URL('./chunk-worker.ts', import.meta.url);
 
 export interface RolloutRequest {
   iteration: number;

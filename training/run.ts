@@ -18,14 +18,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as tf from '@tensorflow/tfjs-core';
-import { envSpec } from '../env/spec.ts';
-import { decodeFloats, decodeWeights, encodeFloats, encodeWeights, loadCheckpoint, saveCheckpoint, writeFileAtomic, type EncodedWeights } from '../policy/checkpoint.ts';
+import { envSpec } from '../env/index.ts';
+import {
+  decodeFloats, decodeWeights, encodeFloats, encodeWeights, loadCheckpoint, saveCheckpoint, withAdvice, writeFileAtomic, type Adviser,
+  type EncodedWeights, type NetWeights,
+} from '../policy/index.ts';
 import { describeBackend } from './backend.ts';
 import { curveSvg, type CurvePoint } from './curve.ts';
 import { evaluatePolicy, type EvalResult, type GamesRunner } from './evaluate.ts';
 import { fromOptionsJson, type TrainOptions } from './options.ts';
 import { train, type IterationMetrics, type TrainerState, type TrainHooks } from './ppo.ts';
-import { withAdvice, type Adviser, type NetWeights } from '../policy/weights.ts';
 import type { RolloutSource } from './rollouts.ts';
 
 export interface RunEvents {

@@ -19,10 +19,7 @@
  * as flags they would be fitted to who tends to receive them (insults go to leaders), not to
  * what they do, and the search would seek them out.
  */
-import { HAND_TYPES } from '../../env/cards.ts';
-import type { CzechPubEnv } from '../../env/env.ts';
-import type { PlayerView } from '../../env/observation/view.ts';
-import { popcount } from '../../env/state.ts';
+import { HAND_TYPES, popcount, type CzechPubEnv, type PlayerView } from '../../env/index.ts';
 import { futureTable, meanFuture } from '../scripted/future.ts';
 import { cardsPerTurn, turnsAfterNow } from '../scripted/horizon.ts';
 

@@ -5,7 +5,7 @@
  *
  *   node --import tsx agents/ismcts/fit-value.ts [games per player count = 400] > agents/ismcts/value-model.ts
  */
-import { CzechPubEnv } from '../../env/env.ts';
+import { CzechPubEnv } from '../../env/index.ts';
 import { EnvObservation } from '../observation.ts';
 import { createAgent } from '../default-registry.ts';
 import { NUM_FEATURES, seatFeatures } from './features.ts';

@@ -23,8 +23,7 @@
  * A caller's time budget (the server's, `act(obs, budget)`) cuts either short: the search
  * answers with what it has rather than be stopped with nothing.
  */
-import type { CzechPubEnv } from '../../env/env.ts';
-import { randInt, seedRng, shuffle, type RngState } from '../../env/rng.ts';
+import { randInt, seedRng, shuffle, type CzechPubEnv, type RngState } from '../../env/index.ts';
 import type { Agent, AgentObservation, DecisionBudget, GameStart } from '../agent.ts';
 import { outcomeRewards } from './evaluate.ts';
 import type { IsmctsOptions } from './options.ts';

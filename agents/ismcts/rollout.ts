@@ -5,8 +5,7 @@
  * acting through an EnvObservation of its seat in the sampled world, so it sees only what
  * that seat would see there.
  */
-import type { CzechPubEnv } from '../../env/env.ts';
-import { randInt, type RngState } from '../../env/rng.ts';
+import { randInt, type CzechPubEnv, type RngState } from '../../env/index.ts';
 import type { Agent } from '../agent.ts';
 import { EnvObservation } from '../observation.ts';
 

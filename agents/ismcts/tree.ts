@@ -12,7 +12,7 @@
  * iterations in which its action was legal at the parent, and replaces the parent's visit
  * count in UCB: an action legal in few determinizations is not starved of exploration.
  */
-import { NUM_ACTIONS } from '../../env/actions.ts';
+import { NUM_ACTIONS } from '../../env/index.ts';
 import { beatsPaired } from '../paired.ts';
 
 export class Node {

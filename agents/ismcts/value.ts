@@ -14,8 +14,7 @@
  * The hand term matters either way: without it a cut-off search spends cards for nothing,
  * since a card kept only pays after the cut-off.
  */
-import { HAND_TYPES } from '../../env/cards.ts';
-import type { CzechPubEnv } from '../../env/env.ts';
+import { HAND_TYPES, type CzechPubEnv } from '../../env/index.ts';
 import { averageDraw, rankHand } from '../scripted/hand.ts';
 import { HEURISTIC_KEEP } from '../scripted/heuristic.ts';
 import { NUM_FEATURES, seatFeatures } from './features.ts';

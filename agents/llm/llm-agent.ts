@@ -15,8 +15,7 @@
  */
 import fs from 'node:fs';
 import OpenAI from 'openai';
-import { DEFAULT_RULESET, type Ruleset } from '../../env/ruleset.ts';
-import { randInt, seedRng, type RngState } from '../../env/rng.ts';
+import { DEFAULT_RULESET, randInt, seedRng, type RngState, type Ruleset } from '../../env/index.ts';
 import type { Agent, AgentObservation, AgentUsage, GameStart } from '../agent.ts';
 import { AgentStopError, BudgetSpentError, type CallFaultKind, type CallGate } from '../outside-calls.ts';
 import { emptyUsage } from '../usage.ts';

@@ -4,8 +4,7 @@
  * and its text view, which ends with the legal actions as a numbered list in words.
  * Everything comes from the seat's own observation, so nothing hidden can leak in.
  */
-import { narrateEvents } from '../../env/narrate.ts';
-import type { Ruleset } from '../../env/ruleset.ts';
+import { narrateEvents, type Ruleset } from '../../env/index.ts';
 import type { AgentObservation } from '../agent.ts';
 import { rulesSummary } from './rules.ts';
 

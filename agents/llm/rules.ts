@@ -4,9 +4,7 @@
  * stays true when a user changes the ruleset. What each pub card and X card does is the text
  * people read on the web page (env/card-text.ts, cardTexts): one source for both.
  */
-import { cardTexts } from '../../env/card-text.ts';
-import { CARD_IDS, CARD_NAMES, isNonAlcoholic, isOrder, isShot, isXCard, type CardId } from '../../env/cards.ts';
-import type { Ruleset } from '../../env/ruleset.ts';
+import { CARD_IDS, CARD_NAMES, cardTexts, isNonAlcoholic, isOrder, isShot, isXCard, type CardId, type Ruleset } from '../../env/index.ts';
 
 const signed = (n: number): string => (n > 0 ? `+${n}` : `${n}`);
 const list = (xs: readonly (string | number)[]): string => xs.join(', ');

@@ -10,14 +10,11 @@
  * be if it were playing. Asked at the same decisions of the same game, it advises the same:
  * a chunk's replay rebuilds exactly the inputs its player saw.
  */
-import type { CzechPubEnv } from '../../env/env.ts';
-import { OBS_SIZE } from '../../env/observation/encode.ts';
-import type { Ruleset } from '../../env/ruleset.ts';
-import { netInputs, type Adviser, type NetShape } from '../../policy/weights.ts';
+import { OBS_SIZE, SeatChannel, type CzechPubEnv, type Ruleset } from '../../env/index.ts';
+import { netInputs, type Adviser, type NetShape } from '../../policy/index.ts';
 import type { Agent, AgentObservation } from '../agent.ts';
 import { EnvObservation } from '../observation.ts';
 import { HeuristicAgent } from '../scripted/heuristic.ts';
-import { SeatChannel } from '../../env/observation/channel.ts';
 
 function makeAdviser(name: Adviser, ruleset?: Ruleset): Agent {
   switch (name) {

@@ -10,12 +10,8 @@
  */
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { NUM_ACTIONS } from '../../env/actions.ts';
-import { seedRng, type RngState } from '../../env/rng.ts';
-import { DEFAULT_RULESET } from '../../env/ruleset.ts';
-import { loadCheckpoint, type Checkpoint } from '../../policy/checkpoint.ts';
-import { argmaxMasked, sampleMasked } from '../../policy/masked.ts';
-import { JsNet } from '../../policy/weights.ts';
+import { DEFAULT_RULESET, NUM_ACTIONS, seedRng, type RngState } from '../../env/index.ts';
+import { argmaxMasked, JsNet, loadCheckpoint, sampleMasked, type Checkpoint } from '../../policy/index.ts';
 import { rulesetMismatch, type Agent, type AgentObservation, type GameStart } from '../agent.ts';
 import { SeatInput } from './input.ts';
 

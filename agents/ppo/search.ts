@@ -34,12 +34,8 @@
  *
  * Deterministic: the same game seed gives the same choices.
  */
-import { NUM_ACTIONS } from '../../env/actions.ts';
-import type { CzechPubEnv } from '../../env/env.ts';
-import { REWARD_SCHEMES, terminalRewards, type RewardScheme } from '../../env/rewards.ts';
-import type { Checkpoint } from '../../policy/checkpoint.ts';
-import { argmaxMasked } from '../../policy/masked.ts';
-import { JsNet } from '../../policy/weights.ts';
+import { NUM_ACTIONS, REWARD_SCHEMES, terminalRewards, type CzechPubEnv, type RewardScheme } from '../../env/index.ts';
+import { argmaxMasked, JsNet, type Checkpoint } from '../../policy/index.ts';
 import type { Agent, AgentObservation, DecisionBudget, GameStart } from '../agent.ts';
 import { EnvObservation, maskOf } from '../observation.ts';
 import { beatsPaired } from '../paired.ts';

@@ -12,11 +12,10 @@
  *
  * Options (all in points): `move` per space moved, `pause` for leaving a row, `wasted`.
  */
-import * as A from '../../env/actions.ts';
+import * as A from '../../env/index.ts';
 import {
-  EXCUSE_ME, FLATTERY, INSULTED_BARTENDER, LETS_DO_A_SHOT, RUM, SHOTS_EVERYONE, TEA, THATS_MY_ORDER, UTOPENEC,
-} from '../../env/cards.ts';
-import type { PlayerView } from '../../env/observation/view.ts';
+  EXCUSE_ME, FLATTERY, INSULTED_BARTENDER, LETS_DO_A_SHOT, RUM, SHOTS_EVERYONE, TEA, THATS_MY_ORDER, UTOPENEC, type PlayerView,
+} from '../../env/index.ts';
 import type { AgentObservation } from '../agent.ts';
 import { decisionKind, handCounts, ScriptedAgent, tokenMask, typeOf } from './common.ts';
 import { numbers, risk, tokenBonus, type Digestion } from './drink.ts';

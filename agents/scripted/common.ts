@@ -3,10 +3,9 @@
  * flat arrays, and small helpers on the table (who leads, who is still in).
  * Everything here reads the observation only; no engine state.
  */
-import { decodeAction } from '../../env/actions.ts';
-import { CARD_IDS, HAND_TYPES, shotType } from '../../env/cards.ts';
-import type { PlayerPublicView, PlayerView } from '../../env/observation/view.ts';
-import { randInt, seedRng, type RngState } from '../../env/rng.ts';
+import {
+  CARD_IDS, decodeAction, HAND_TYPES, randInt, seedRng, shotType, type PlayerPublicView, type PlayerView, type RngState,
+} from '../../env/index.ts';
 import type { Agent, AgentObservation, GameStart } from '../agent.ts';
 
 /**
@@ -45,7 +44,7 @@ export function tokenMask(p: PlayerPublicView): number {
   return m;
 }
 
-export { popcount } from '../../env/state.ts';
+export { popcount } from '../../env/index.ts';
 
 /**
  * How much harming player `seat` is worth to the viewer, 0..1: the player with the best

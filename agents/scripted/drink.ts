@@ -4,11 +4,9 @@
  * roll's moves, and the chances of failing the roll, leaving a row (PAUSE) or being wasted.
  */
 import {
-  BEER, CARD_IDS, FLATTERY, HAND_TYPES, isNonAlcoholic, isShot, ORDER_TYPES, SHOT_TYPES, SMALL_BEER, shotIndex,
-} from '../../env/cards.ts';
-import type { FrontCardView } from '../../env/observation/view.ts';
-import { beerScore, rollMove } from '../../env/engine/drinking.ts';
-import { DEFAULT_RULESET, type Ruleset } from '../../env/ruleset.ts';
+  BEER, beerScore, CARD_IDS, DEFAULT_RULESET, FLATTERY, HAND_TYPES, isNonAlcoholic, isShot, ORDER_TYPES, rollMove, SHOT_TYPES, shotIndex,
+  SMALL_BEER, type FrontCardView, type Ruleset,
+} from '../../env/index.ts';
 import { popcount, typeOf } from './common.ts';
 
 /** A ruleset's numbers in flat arrays (built once per ruleset). */

@@ -6,8 +6,7 @@
  * ends the player's game. Built once per ruleset; the heuristic agent reads it to price the
  * roll of a planned turn against the turns it expects to have left.
  */
-import { SHOT_TYPES } from '../../env/cards.ts';
-import type { Ruleset } from '../../env/ruleset.ts';
+import { SHOT_TYPES, type Ruleset } from '../../env/index.ts';
 import { beerTable, moveDist, numbers, type Numbers } from './drink.ts';
 
 /** Longest horizon tabled, in turns of the player. */

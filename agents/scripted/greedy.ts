@@ -9,8 +9,8 @@
  * when asked to do a shot it pays the fewest points: a shot card from hand, else a beer, a
  * small beer, or the points.
  */
-import * as A from '../../env/actions.ts';
-import { BEER, FLATTERY, RUM, SHOT_INTO_BEER, SMALL_BEER } from '../../env/cards.ts';
+import * as A from '../../env/index.ts';
+import { BEER, FLATTERY, RUM, SHOT_INTO_BEER, SMALL_BEER } from '../../env/index.ts';
 import type { AgentObservation } from '../agent.ts';
 import { decisionKind, ScriptedAgent } from './common.ts';
 import { numbers, type Numbers } from './drink.ts';

@@ -4,8 +4,7 @@
  * average draw gains the difference. Values are per copy: the first beers and shots are
  * worth more than the fifth (only three beers and one shot fit in a turn).
  */
-import { BEER, CARD_IDS, HAND_TYPES, isShot, ORDER_TYPES, RUM, SHOT_TYPES } from '../../env/cards.ts';
-import type { Ruleset } from '../../env/ruleset.ts';
+import { BEER, CARD_IDS, HAND_TYPES, isShot, ORDER_TYPES, RUM, SHOT_TYPES, type Ruleset } from '../../env/index.ts';
 
 /** Keep value of the 1st, 2nd, 3rd, ... copy of each card type (the last entry repeats). */
 export type KeepTable = readonly (readonly number[])[];

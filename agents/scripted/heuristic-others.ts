@@ -5,10 +5,9 @@
  * costs what it was worth in hand less the fresh card that will replace it.
  */
 import {
-  BRAWL, CARD_IDS, EXCUSE_ME, INSULTED_BARTENDER, LETS_DO_A_SHOT, SAME, SHOTS_EVERYONE, THATS_MY_ORDER,
-} from '../../env/cards.ts';
-import { decodeAction } from '../../env/actions.ts';
-import type { FrontCardView, PlayerPublicView, PlayerView } from '../../env/observation/view.ts';
+  BRAWL, CARD_IDS, decodeAction, EXCUSE_ME, INSULTED_BARTENDER, LETS_DO_A_SHOT, SAME, SHOTS_EVERYONE, THATS_MY_ORDER, type FrontCardView,
+  type PlayerPublicView, type PlayerView,
+} from '../../env/index.ts';
 import { threat, tokenMask, typeOf } from './common.ts';
 import { digest, frontDrinks, risk, tokenBonus } from './drink.ts';
 import { lastCopy, shotKeep } from './hand.ts';

@@ -27,12 +27,10 @@
  * from a player), `xMargin` (least gain to spend an X card), `future` and `keep` (weights of
  * the chart's future value and of hand management).
  */
-import * as A from '../../env/actions.ts';
+import * as A from '../../env/index.ts';
 import {
-  BEER, DONT_WANT_IT, FLATTERY, RUM, SAME, SHOT_INTO_BEER, TEA, UTOPENEC,
-} from '../../env/cards.ts';
-import type { PlayerView } from '../../env/observation/view.ts';
-import { DEFAULT_RULESET, type Ruleset } from '../../env/ruleset.ts';
+  BEER, DEFAULT_RULESET, DONT_WANT_IT, FLATTERY, RUM, SAME, SHOT_INTO_BEER, TEA, UTOPENEC, type PlayerView, type Ruleset,
+} from '../../env/index.ts';
 import type { AgentObservation, GameStart } from '../agent.ts';
 import { decisionKind, handCounts, popcount, ScriptedAgent, threat, tokenMask, typeOf } from './common.ts';
 import { numbers, tokenBonus, type Digestion, type Numbers } from './drink.ts';

@@ -3,8 +3,7 @@
  * at a known depth range in the deck, or drawn), how many players are still in, and how
  * many cards a turn uses up. The answer is a range, since CLOSING TIME's depth is.
  */
-import type { PlayerView } from '../../env/observation/view.ts';
-import type { Ruleset } from '../../env/ruleset.ts';
+import type { PlayerView, Ruleset } from '../../env/index.ts';
 
 /** Cards drawn per player turn when nothing better is known (scripted games draw 2.5 to 5). */
 export const DEFAULT_CARDS_PER_TURN = 3.5;

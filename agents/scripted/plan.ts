@@ -5,11 +5,10 @@
  * evaluator, together with the best use of the actions it leaves for pub cards (a small
  * knapsack). The agent then plays the plan's first card and plans again at its next decision.
  */
-import * as A from '../../env/actions.ts';
+import * as A from '../../env/index.ts';
 import {
-  BEER, FLATTERY, isShot, ORDER_TYPES, RUM, SHOT_INTO_BEER, SHOT_TYPES, SMALL_BEER, TEA, UTOPENEC,
-} from '../../env/cards.ts';
-import type { PlayerView } from '../../env/observation/view.ts';
+  BEER, FLATTERY, isShot, ORDER_TYPES, RUM, SHOT_INTO_BEER, SHOT_TYPES, SMALL_BEER, TEA, UTOPENEC, type PlayerView,
+} from '../../env/index.ts';
 import { handCounts, popcount, tokenMask, typeOf } from './common.ts';
 import { digest, frontDrinks, type Digestion, type Drinks, type Numbers } from './drink.ts';
 
