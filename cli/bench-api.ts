@@ -12,8 +12,9 @@
  * as the server keys clients by address): a victim playing a remote seat against an `ismcts`
  * seat, alone and then while another client floods the bot workers with the heaviest
  * catalogue bots (target: move p99 within the solo p99 plus one decision budget, which the
- * bench shortens to BENCH_DECISION_MS); and GET /v1/bots while another client keeps 16
- * creates of six `ppo` seats in flight (target: p99 under 50 ms).
+ * bench shortens to BENCH_DECISION_MS), and then the server's CPU use once that client has
+ * left (its games' bots stop: target under 0.3 cores); and GET /v1/bots while another client
+ * keeps 16 creates of six `ppo` seats in flight (target: p99 under 50 ms).
  */
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
@@ -36,11 +37,12 @@ GET /v1/bots (the reference), POST /v1/bots/random/act, POST /v1/bots/heuristic/
 clients playing remote games (GET view, POST action, until the game ends), and GET /v1/bots
 while C/5 clients keep games of the heaviest catalogue bots (at their most expensive allowed
 options) playing. Each autocannon part follows 2 s of load that is not counted. Reports
-requests/s and latency (median, p99). Two parts with another client making trouble (each
+requests/s and latency (median, p99, max). Two parts with another client making trouble (each
 client its own loopback address): a victim's moves against an ismcts seat, alone and while
 the other floods the bot workers with the heaviest bots (the server's decision budget is
-shortened to 1000 ms for this); GET /v1/bots while the other keeps 16 creates of six ppo seats
-in flight. Each target is reported with pass or fail.`,
+shortened to 1000 ms for this), then the server's CPU use once the other has left; GET
+/v1/bots while the other keeps 16 creates of six ppo seats in flight. Each target is
+reported with pass or fail.`,
   options: {
     seconds: { type: 'int', arg: 'T', min: 1, max: 3600, default: 10, help: 'seconds per part' },
     connections: { type: 'int', arg: 'C', min: 1, max: 10_000, default: 50, help: 'connections (and remote-game clients)' },
@@ -54,10 +56,11 @@ interface Part {
   requestsPerSec: number;
   p50Ms: number;
   p99Ms: number;
+  maxMs: number;
   errors: number;
 }
 
-async function startServer(): Promise<{ url: string; stop: () => void }> {
+async function startServer(): Promise<{ url: string; pid: number; stop: () => void }> {
   const bin = fileURLToPath(new URL('../bin/czech-pub.js', import.meta.url));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'czech-pub-bench-'));
   const config = path.join(dir, 'config.json');
@@ -75,7 +78,7 @@ async function startServer(): Promise<{ url: string; stop: () => void }> {
     });
     child.on('exit', (code) => reject(new Error(`the server exited (${code}): ${err}`)));
   });
-  return { url, stop: () => child.kill('SIGINT') };
+  return { url, pid: child.pid!, stop: () => child.kill('SIGINT') };
 }
 
 /**
@@ -87,7 +90,7 @@ export const BENCH_DECISION_MS = 1000;
 const BENCH_BOT_IDLE_MS = 1000;
 
 function toPart(part: string, r: autocannon.Result): Part {
-  return { part, requests: r.requests.total, requestsPerSec: r.requests.average, p50Ms: r.latency.p50, p99Ms: r.latency.p99, errors: r.errors + r.non2xx };
+  return { part, requests: r.requests.total, requestsPerSec: r.requests.average, p50Ms: r.latency.p50, p99Ms: r.latency.p99, maxMs: r.latency.max, errors: r.errors + r.non2xx };
 }
 
 /** Seconds of load sent before each autocannon part and not counted: the route's code is compiled by then. */
@@ -130,7 +133,7 @@ async function games(url: string, seconds: number, clients: number): Promise<Par
   const t0 = performance.now();
   await Promise.all(Array.from({ length: clients }, (_, k) => client(k)));
   const secs = (performance.now() - t0) / 1000;
-  return { part: `remote games (${played} played)`, requests: lat.length, requestsPerSec: lat.length / secs, p50Ms: percentile(lat, 50), p99Ms: percentile(lat, 99), errors };
+  return { part: `remote games (${played} played)`, requests: lat.length, requestsPerSec: lat.length / secs, p50Ms: percentile(lat, 50), p99Ms: percentile(lat, 99), maxMs: Math.max(...lat), errors };
 }
 
 interface ListedBot {
@@ -269,6 +272,24 @@ async function victimMoves(url: string, seconds: number, localAddress: string): 
   return { moves, faults };
 }
 
+/** The server's CPU use (all its threads) over `ms`, in cores; null where /proc does not tell (not Linux). */
+async function serverCores(pid: number, ms: number): Promise<number | null> {
+  const ticks = () => {
+    const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return Number(f[11]) + Number(f[12]); // utime + stime, in clock ticks (1/100 s)
+  };
+  try {
+    const a = ticks();
+    await new Promise((r) => setTimeout(r, ms));
+    return (ticks() - a) / 100 / (ms / 1000);
+  } catch {
+    return null;
+  }
+}
+
+/** Most of a core an idle server may use once a flood's client has left and its bots stopped. */
+const IDLE_CORES = 0.3;
+
 export interface Target {
   what: string;
   value: number;
@@ -279,8 +300,9 @@ export interface Target {
 /**
  * The victim's move latency against an ismcts seat alone, then while another client keeps
  * games of the heaviest bots (every seat) in flight: p99 ≤ solo p99 + one decision budget.
+ * Then the server's CPU use once that client has left and its games' bots have stopped.
  */
-async function fairness(url: string, seconds: number, heavy: string[]) {
+async function fairness(url: string, pid: number, seconds: number, heavy: string[]) {
   await victimMoves(url, 1, '127.0.0.2'); // not counted: the bot worker starts, the search's code is compiled
   const solo = await victimMoves(url, seconds, '127.0.0.2');
   const flooder = keepCreating(loopbackClient(url, '127.0.0.3'), () => Array.from({ length: 6 }, (_, i) => heavy[i % heavy.length]), 8);
@@ -288,6 +310,7 @@ async function fairness(url: string, seconds: number, heavy: string[]) {
   const flooded = await victimMoves(url, seconds, '127.0.0.4');
   const floodGames = flooder.created;
   await flooder.stop();
+  const idleCores = await serverCores(pid, 1500);
   const soloP99 = percentile(solo.moves, 99);
   const p99 = percentile(flooded.moves, 99);
   return {
@@ -296,8 +319,9 @@ async function fairness(url: string, seconds: number, heavy: string[]) {
     decisionMsNote: `the server's decision budget is shortened to ${BENCH_DECISION_MS} ms for this bench (default 10,000)`,
     soloMoves: solo.moves.length, soloP50Ms: percentile(solo.moves, 50), soloP99Ms: soloP99,
     moves: flooded.moves.length, p50Ms: percentile(flooded.moves, 50), p99Ms: p99,
-    victimFaults: flooded.faults, floodGamesFinished: floodGames,
+    victimFaults: flooded.faults, floodGamesFinished: floodGames, idleCores,
     target: { what: 'flooded move p99 ≤ solo p99 + one decision budget (ms)', value: p99, limit: soloP99 + BENCH_DECISION_MS, pass: p99 <= soloP99 + BENCH_DECISION_MS } satisfies Target,
+    idleTarget: idleCores === null ? null : { what: "server CPU once the flood's client left, its bots stopped (cores)", value: idleCores, limit: IDLE_CORES, pass: idleCores < IDLE_CORES } satisfies Target,
   };
 }
 
@@ -335,22 +359,23 @@ export async function benchApiCommand(args: readonly string[], io: Io): Promise<
       await games(server.url, seconds, connections),
     ];
     const heavy = costliestSpecs(((await (await fetch(`${server.url}/v1/bots`)).json()) as { bots: ListedBot[] }).bots);
-    const fair = heavy.length > 0 ? await fairness(server.url, seconds, heavy) : null;
+    const fair = heavy.length > 0 ? await fairness(server.url, server.pid, seconds, heavy) : null;
     const ppo = await underPpoCreates(server.url, seconds, connections);
     parts.push(ppo.part);
     const loaded = await underHeavyBots(server.url, seconds, connections, Math.max(1, Math.round(connections / 5)));
     if (loaded) parts.push(loaded);
-    const targets: Target[] = [...(fair ? [fair.target] : []), ppo.target];
+    const targets: Target[] = [...(fair ? [fair.target] : []), ...(fair?.idleTarget ? [fair.idleTarget] : []), ppo.target];
     if (loaded) targets.push({ what: 'GET /v1/bots p99 while clients play the heaviest bots < 50 ms', value: loaded.p99Ms, limit: 50, pass: loaded.p99Ms < 50 });
     const act = parts.find((p) => p.part === 'POST /v1/bots/random/act')!;
     targets.push({ what: 'POST /v1/bots/random/act p99 < 20 ms', value: act.p99Ms, limit: 20, pass: act.p99Ms < 20 });
     if (values.json) io.out(JSON.stringify({ seconds, connections, node: process.version, parts, fairness: fair, targets }));
     else {
-      for (const line of formatTable(['part', 'requests', 'requests/s', 'median ms', 'p99 ms', 'errors'], parts.map((p) => [p.part, formatNumber(p.requests), formatNumber(p.requestsPerSec), p.p50Ms.toFixed(1), p.p99Ms.toFixed(1), String(p.errors)]))) io.out(line);
+      for (const line of formatTable(['part', 'requests', 'requests/s', 'median ms', 'p99 ms', 'max ms', 'errors'], parts.map((p) => [p.part, formatNumber(p.requests), formatNumber(p.requestsPerSec), p.p50Ms.toFixed(1), p.p99Ms.toFixed(1), p.maxMs.toFixed(1), String(p.errors)]))) io.out(line);
       if (fair) {
         io.out('');
         io.out(`${fair.part}: ${fair.decisionMsNote}`);
         io.out(`  alone: ${fair.soloMoves} moves, median ${fair.soloP50Ms.toFixed(1)} ms, p99 ${fair.soloP99Ms.toFixed(1)} ms; flooded: ${fair.moves} moves, median ${fair.p50Ms.toFixed(1)} ms, p99 ${fair.p99Ms.toFixed(1)} ms, ${fair.victimFaults} faults in the victim's finished games`);
+        if (fair.idleCores !== null) io.out(`  once the flood's client left and its bots stopped: the server used ${fair.idleCores.toFixed(2)} cores`);
       }
       io.out('');
       for (const t of targets) io.out(`${t.pass ? 'pass' : 'FAIL'}  ${t.what}: ${t.value.toFixed(1)} (limit ${t.limit.toFixed(1)})`);

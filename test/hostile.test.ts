@@ -4,7 +4,7 @@
  * After each row: the status and message are the expected ones, the files a spec named are
  * unread (a named pipe blocks whoever opens it), unchanged and not joined by new ones, no
  * connection reached the listener every URL in the table points at, and the server still
- * answers GET /v1/bots promptly.
+ * answers GET /v1/bots (a request held up would fail at its own 20 s limit).
  */
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -210,7 +210,6 @@ describe('a hostile client', () => {
       expect(outbound, name).toBe(0);
       const bots = await request('GET', '/v1/bots');
       expect(bots.status, name).toBe(200);
-      expect(bots.ms, `${name}: GET /v1/bots took ${bots.ms.toFixed(0)} ms`).toBeLessThan(1000);
     }
     // The Host rows reached no bot.
     expect(botBodies).toEqual([]);
@@ -274,17 +273,41 @@ describe('a hostile client', () => {
   }, 60_000);
 
   it('cannot slow other clients down with the most expensive bots the catalogue allows', async () => {
+    // One client (127.0.0.7) plays the remote seat of a game of the costliest bots; while each
+    // of its moves is out (the bots decide before it is answered), another (127.0.0.1) asks
+    // GET /v1/bots, one request after another. A search in the server's own thread would hold
+    // a GET until the search ended: at most one GET answered per bot decision, and one more.
+    // The server answers many while one search runs (how long they take: czech-pub bench api).
     const heavy = ['ismcts:iterations=1000', 'ismcts:iterations=1000:rollout=cautious'];
-    const games = [1, 2, 3].map((i) => request('POST', '/v1/games', { seats: heavy, seed: `heavy/${i}` }, { local: '127.0.0.7' }).catch(() => null));
-    await new Promise((r) => setTimeout(r, 1500)); // the bot workers are busy by now
-    const lat: number[] = [];
-    for (let i = 0; i < 20; i++) {
-      lat.push((await request('GET', '/v1/bots')).ms);
-      await new Promise((r) => setTimeout(r, 50));
+    const made = await request('POST', '/v1/games', { seats: ['remote', ...heavy], seed: 'heavy' }, { local: '127.0.0.7' });
+    expect(made.status).toBe(201);
+    const id = made.body!.id as string;
+    const mover = { local: '127.0.0.7', headers: { authorization: `Bearer ${made.body!.tokens[0].token}` } };
+    let v = (await request('GET', `/v1/games/${id}/view`, undefined, mover)).body!;
+    let decisions = 0;
+    let answered = 0;
+    let mostIfHeld = 0;
+    while (!v.done && decisions < 6) {
+      let out = true;
+      const move = request('POST', `/v1/games/${id}/actions`, { action: v.legalActions[0].id }, mover).finally(() => void (out = false));
+      let gets = 0;
+      while (out) {
+        expect((await request('GET', '/v1/bots')).status).toBe(200);
+        gets++;
+      }
+      const moved = await move;
+      expect(moved.status).toBe(200);
+      const bots = moved.body!.steps - v.steps - 1;
+      if (bots > 0) {
+        decisions += bots;
+        answered += gets;
+        mostIfHeld += bots + 1;
+      }
+      v = moved.body!;
     }
-    expect(Math.max(...lat)).toBeLessThan(250);
-    void games; // still being played when the server is stopped
-  }, 30_000);
+    expect(decisions).toBeGreaterThan(0);
+    expect(answered).toBeGreaterThan(3 * mostIfHeld);
+  }, 60_000);
 
   it('cannot grow the server by spelling one model path many ways', async () => {
     await request('POST', '/v1/bots/ppo/act', position()); // the shipped model, loaded once
@@ -340,36 +363,36 @@ describe('a hostile client', () => {
 
   it('cuts off a body sent a byte at a time, and a connection that never sends a request', async () => {
     const port = Number(new URL(base).port);
-    const timed = (send: (s: net.Socket) => void) => new Promise<{ ms: number; reply: string }>((resolve) => {
-      const t0 = performance.now();
+    // The server closes each (this side never does: a server that did not would fail the test at its timeout).
+    const closed = (send: (s: net.Socket) => void) => new Promise<string>((resolve) => {
       const s = net.connect(port, '127.0.0.1');
       let reply = '';
       s.on('data', (d) => (reply += d));
-      s.on('close', () => resolve({ ms: performance.now() - t0, reply }));
+      s.on('close', () => resolve(reply));
       s.on('error', () => undefined);
       send(s);
     });
-    const slow = await timed((s) => {
+    let dripped = 0;
+    const slow = await closed((s) => {
       s.write('POST /v1/games HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n');
-      const drip = setInterval(() => (s.destroyed ? clearInterval(drip) : s.write('{')), 400);
+      const drip = setInterval(() => (s.destroyed ? clearInterval(drip) : (s.write('{'), dripped++)), 400);
       s.on('close', () => clearInterval(drip));
     });
-    expect(slow.ms).toBeLessThan(6000);
-    expect(slow.reply).toMatch(/^HTTP\/1\.1 408|^$/);
-    const idle = await timed(() => undefined);
-    expect(idle.ms).toBeLessThan(6000);
+    // Cut off before the body was whole.
+    expect(dripped).toBeLessThan(100);
+    expect(slow).toMatch(/^HTTP\/1\.1 408|^$/);
+    expect(await closed(() => undefined)).toMatch(/^HTTP\/1\.1 408|^$/);
   }, 30_000);
 
   it('limits event streams per client, keeps them alive with heartbeats, and closes them when their game expires', async () => {
     const g = await request('POST', '/v1/games', { seats: ['remote', 'random'] }, { local: '127.0.0.6' });
     const token = g.body!.tokens[0].token;
-    const open = () => new Promise<{ status: number; res: http.IncomingMessage; text: () => string; ended: Promise<number> }>((resolve, reject) => {
-      const t0 = performance.now();
+    const open = () => new Promise<{ status: number; res: http.IncomingMessage; text: () => string; ended: Promise<void> }>((resolve, reject) => {
       const req = http.request(`${base}/v1/games/${g.body!.id}/stream`, { localAddress: '127.0.0.6', agent: false, headers: { authorization: `Bearer ${token}` } }, (res) => {
         let text = '';
         res.setEncoding('utf8');
         res.on('data', (d) => (text += d));
-        const ended = new Promise<number>((r) => res.on('close', () => r(performance.now() - t0)));
+        const ended = new Promise<void>((r) => res.on('close', () => r()));
         resolve({ status: res.statusCode ?? 0, res, text: () => text, ended });
       });
       req.on('error', reject);
@@ -381,9 +404,9 @@ describe('a hostile client', () => {
     expect(fourth.status).toBe(429);
     await new Promise((r) => setTimeout(r, 800));
     expect(streams[0].text()).toMatch(/: keep-alive\n\n/);
-    // Nobody asks about the game: it expires (4 s idle) and its streams end with `gone`.
-    const lasted = await streams[0].ended;
-    expect(lasted).toBeLessThan(15_000);
+    // Nobody asks about the game: it expires (4 s idle) and its streams end with `gone`
+    // (a stream left open would fail the test at its timeout).
+    await streams[0].ended;
     expect(streams[0].text()).toMatch(/event: gone\n/);
   }, 30_000);
 });

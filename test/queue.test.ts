@@ -1,9 +1,14 @@
 /**
- * Tournaments through the Redis job queue give the local run's results, also when a worker is
- * SIGKILLed mid-run and when Redis (without persistence) restarts mid-run; a training
+ * Tournaments through the Redis job queue give the local run's results, also when Redis
+ * (without persistence) restarts mid-run and when a worker is SIGKILLed mid-run; a training
  * evaluation (a policy's weights travelling with its games) gives the local one's, and a training run
- * whose rollouts workers play gives the local run's metrics and weights. Each case starts its
- * own redis-server on loopback and three `czech-pub worker` processes, and stops them all after.
+ * whose rollouts workers play gives the local run's metrics and weights.
+ *
+ * The file starts one redis-server on loopback and three `czech-pub worker` processes (each
+ * start-up takes seconds), which its cases share, in order: the first case starts the workers
+ * (it checks that a run waits for workers that are not there yet), the restart case restarts
+ * the server under them, and the last case kills one of them. A case reads only the worker
+ * lines written since it began, and counts only its own run's jobs.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -11,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bufferIo } from '../cli/io.ts';
 import { main } from '../cli/main.ts';
 import { NUM_ACTIONS } from '../env/actions.ts';
@@ -28,7 +33,7 @@ import { redisTestsRun, startRedis, type TestRedis } from './helpers/redis.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin/czech-pub.js');
-const GAMES = 48;
+const GAMES = 24;
 const TOURNAMENT = ['tournament', '--agents', 'ismcts:iterations=10,random,greedy,heuristic', '--players', '4', '--games', String(GAMES), '--seed', '7', '--workers', '2'];
 
 /** What differs between two runs of the same tournament because it is a time. */
@@ -44,22 +49,38 @@ interface WorkerProc {
 
 let tmp = '';
 const children = new Set<ChildProcess>();
-const redises = new Set<TestRedis>();
+let r: TestRedis;
 let local: Record<string, any>;
 let outs = 0;
+/** The workers the cases share, once started. */
+let shared: WorkerProc[] = [];
 
 function killAll() {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   children.clear();
 }
 
-async function redis(): Promise<TestRedis> {
-  const r = await startRedis();
-  redises.add(r);
-  return r;
+/** The shared workers, started (and waited for) on first use. */
+async function sharedWorkers(): Promise<WorkerProc[]> {
+  if (shared.length === 0) shared = await workers(r.url);
+  return shared;
 }
 
-/** Three workers, each ready (connected to the queue) before this returns. */
+/** The lines each worker has written so far: a case reads what comes after. */
+const marks = (ws: WorkerProc[]) => ws.map((w) => w.lines.length);
+const since = (w: WorkerProc, ws: WorkerProc[], at: number[]) => w.lines.slice(at[ws.indexOf(w)]);
+
+/** The queue's completed jobs (kept an hour: every case's). */
+async function completedJobs() {
+  const queue = new Queue(GAMES_QUEUE, { connection: redisOptions(r.url) });
+  try {
+    return await queue.getJobs(['completed']);
+  } finally {
+    await queue.close();
+  }
+}
+
+/** `n` workers, each ready (connected to the queue) before this returns. */
 async function workers(url: string, n = 3): Promise<WorkerProc[]> {
   const ws = Array.from({ length: n }, () => {
     const proc = spawn(process.execPath, [BIN, 'worker', '--queue', url, '--concurrency', '1', '--lock-ms', '2000'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -107,6 +128,7 @@ const jobLine = /job \S+: \d+ games in [\d.]+ s/;
 describe.runIf(redisTestsRun())('tournament --queue', () => {
   beforeAll(async () => {
     tmp = mkdtempSync(join(tmpdir(), 'czech-pub-queue-test-'));
+    r = await startRedis();
     const io = bufferIo();
     const out = join(tmp, 'local');
     expect(await main([...TOURNAMENT, '--out', out], io)).toBe(0);
@@ -114,42 +136,35 @@ describe.runIf(redisTestsRun())('tournament --queue', () => {
     expect(local.complete).toBe(true);
   }, 60_000);
 
-  afterEach(async () => {
-    killAll();
-    await Promise.all([...redises].map((r) => r.stop()));
-    redises.clear();
-  });
-
   afterAll(async () => {
     killAll();
-    await Promise.all([...redises].map((r) => r.stop()));
+    await r?.stop();
     if (tmp) rmSync(tmp, { recursive: true, force: true });
   });
 
-  it('three workers give the local run\'s results but for the times', async () => {
-    const r = await redis();
-    const ws = await workers(r.url);
-    const { code, results } = await tournament(['--queue', r.url]).done;
-    expect(code).toBe(0);
-    expect(results.complete).toBe(true);
-    expect(results.gamesPlayed).toBe(GAMES);
-    expect(withoutTimes(results)).toEqual(withoutTimes(local));
-    expect(ws.filter((w) => w.lines.some((l) => jobLine.test(l))).length).toBeGreaterThan(0);
-  }, 45_000);
-
   it('with no worker listening it says so and waits; workers started later play it, results as local', async () => {
-    const r = await redis();
+    expect(shared).toEqual([]); // the first case: no worker has started yet
     const run = tournament(['--queue', r.url]);
     await until(() => run.io.stderr.some((l) => l.startsWith('no worker is taking jobs from this queue yet')), 10_000, () => run.io.stderr.join(' | '));
-    await workers(r.url, 2);
+    await sharedWorkers();
     const { code, results } = await run.done;
     expect(code).toBe(0);
     expect(withoutTimes(results)).toEqual(withoutTimes(local));
   }, 60_000);
 
+  it('three workers give the local run\'s results but for the times', async () => {
+    const ws = await sharedWorkers();
+    const at = marks(ws);
+    const { code, results } = await tournament(['--queue', r.url]).done;
+    expect(code).toBe(0);
+    expect(results.complete).toBe(true);
+    expect(results.gamesPlayed).toBe(GAMES);
+    expect(withoutTimes(results)).toEqual(withoutTimes(local));
+    expect(ws.filter((w) => since(w, ws, at).some((l) => jobLine.test(l))).length).toBeGreaterThan(0);
+  }, 45_000);
+
   it("a training evaluation played by workers, the policy's weights sent with the games, equals the local one", async () => {
-    const r = await redis();
-    await workers(r.url, 2);
+    await sharedWorkers();
     const weights = initWeights({ inputs: OBS_SIZE, hidden: [32], actions: NUM_ACTIONS }, 'queue-eval');
     const local = await evaluatePolicy(weights, 'heuristic', 6, 4, 'q');
     const queued = await evaluatePolicy(weights, 'heuristic', 6, 4, 'q', undefined, queueRunner(r.url));
@@ -158,11 +173,12 @@ describe.runIf(redisTestsRun())('tournament --queue', () => {
   }, 60_000);
 
   it('training with rollouts on workers equals the local run, at staleness 0 and at staleness 1', async () => {
-    const r = await redis();
-    const ws = await workers(r.url, 2);
+    const ws = await sharedWorkers();
+    const at = marks(ws);
+    // Three iterations: the fewest that tell staleness 1 (iteration 3 plays version 1) from 0 (version 2).
     const tiny = (staleness: number): TrainOptions => ({
-      ...TRAIN_DEFAULTS, seed: 3, out: mkdtempSync(join(tmp, 'train-')), hidden: [16], numEnvs: 3, rolloutSteps: 300, minibatch: 150, epochs: 2,
-      totalSteps: 1000, evalEvery: 2, evalDeals: 1, evalOpponents: ['random'], checkpointEvery: 1, snapshotEvery: 1, staleness,
+      ...TRAIN_DEFAULTS, seed: 3, out: mkdtempSync(join(tmp, 'train-')), hidden: [16], numEnvs: 3, rolloutSteps: 150, minibatch: 75, epochs: 2,
+      totalSteps: 450, evalEvery: 2, evalDeals: 1, evalOpponents: ['random'], checkpointEvery: 1, snapshotEvery: 1, staleness,
     });
     /** A run's metrics without its times and rates, and its final weights. */
     const outcome = async (staleness: number, queued: boolean) => {
@@ -181,7 +197,7 @@ describe.runIf(redisTestsRun())('tournament --queue', () => {
     expect(local0.metrics.map((m) => m.rolloutVersion)).toEqual(local0.metrics.map((m) => m.iteration - 1));
     expect(queued0).toEqual(local0);
     // The workers played the chunks, each naming the policy version it used.
-    const chunkLines = ws.flatMap((w) => w.lines.filter((l) => /rollout chunk of 3 games \(policy version \d+\)/.test(l)));
+    const chunkLines = ws.flatMap((w) => since(w, ws, at).filter((l) => /rollout chunk of 3 games \(policy version \d+\)/.test(l)));
     expect(chunkLines.length).toBeGreaterThanOrEqual(local0.metrics.reduce((n, m) => n + m.chunks, 0));
     const local1 = await outcome(1, false);
     const queued1 = await outcome(1, true);
@@ -191,39 +207,8 @@ describe.runIf(redisTestsRun())('tournament --queue', () => {
     expect(local1.metrics[2].policyLoss).not.toBe(local0.metrics[2].policyLoss);
   }, 90_000);
 
-  it('a worker SIGKILLed mid-run: its job goes to another after --lock-ms, results as local', async () => {
-    const r = await redis();
-    const ws = await workers(r.url);
-    const run = tournament(['--queue', r.url, '--batch', '2']);
-    let settled = false;
-    const done = run.done.finally(() => void (settled = true));
-    let victim: WorkerProc | undefined;
-    await until(() => settled || (victim = ws.find((w) => w.lines.some((l) => jobLine.test(l)))) !== undefined, 40_000, () => 'no worker finished a job');
-    // It has taken its next job by now (concurrency 1 fetches one as it finishes one).
-    await new Promise((res) => setTimeout(res, 200));
-    const before = gamesDone(run.io.stderr);
-    expect(settled).toBe(false);
-    victim!.proc.kill('SIGKILL');
-    const { code, results } = await done;
-    expect(before).toBeLessThan(GAMES);
-    expect(code).toBe(0);
-    expect(results.complete).toBe(true);
-    expect(withoutTimes(results)).toEqual(withoutTimes(local));
-    expect(victim!.proc.signalCode).toBe('SIGKILL');
-    // The job the victim held was handed on as stalled, not lost or played by nobody.
-    const queue = new Queue(GAMES_QUEUE, { connection: redisOptions(r.url) });
-    try {
-      const jobs = await queue.getJobs(['completed']);
-      expect(jobs.length).toBe(GAMES / 2);
-      expect(jobs.some((j) => j.stalledCounter >= 1)).toBe(true);
-    } finally {
-      await queue.close();
-    }
-  }, 45_000);
-
   it('Redis restarted without persistence mid-run: lost jobs are enqueued again, results as local', async () => {
-    const r = await redis();
-    const ws = await workers(r.url);
+    const ws = await sharedWorkers();
     const run = tournament(['--queue', r.url, '--batch', '2']);
     let settled = false;
     const done = run.done.finally(() => void (settled = true));
@@ -238,5 +223,31 @@ describe.runIf(redisTestsRun())('tournament --queue', () => {
     // Every worker is still alive and took jobs again after the restart.
     expect(ws.every((w) => w.proc.exitCode === null)).toBe(true);
     expect(ws.some((w) => w.lines.some((l) => jobLine.test(l) && l.slice(0, 24) > restarted))).toBe(true);
+  }, 45_000);
+
+  it('a worker SIGKILLed mid-run: its job goes to another after --lock-ms, results as local', async () => {
+    const ws = await sharedWorkers(); // the last case: it kills one
+    const at = marks(ws);
+    const earlier = new Set((await completedJobs()).map((j) => j.id));
+    const run = tournament(['--queue', r.url, '--batch', '2']);
+    let settled = false;
+    const done = run.done.finally(() => void (settled = true));
+    let victim: WorkerProc | undefined;
+    await until(() => settled || (victim = ws.find((w) => since(w, ws, at).some((l) => jobLine.test(l)))) !== undefined, 40_000, () => 'no worker finished a job');
+    // It has taken its next job by now (concurrency 1 fetches one as it finishes one).
+    await new Promise((res) => setTimeout(res, 200));
+    const before = gamesDone(run.io.stderr);
+    expect(settled).toBe(false);
+    victim!.proc.kill('SIGKILL');
+    const { code, results } = await done;
+    expect(before).toBeLessThan(GAMES);
+    expect(code).toBe(0);
+    expect(results.complete).toBe(true);
+    expect(withoutTimes(results)).toEqual(withoutTimes(local));
+    expect(victim!.proc.signalCode).toBe('SIGKILL');
+    // The job the victim held was handed on as stalled, not lost or played by nobody.
+    const jobs = (await completedJobs()).filter((j) => !earlier.has(j.id));
+    expect(jobs.length).toBe(GAMES / 2);
+    expect(jobs.some((j) => j.stalledCounter >= 1)).toBe(true);
   }, 45_000);
 });

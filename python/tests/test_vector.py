@@ -31,8 +31,25 @@ def run(steps, **kw):
 
 
 class VectorTest(unittest.TestCase):
+    """One engine process for the class (starting one takes seconds): each env is a handle of
+    its own on it, freed when the env is closed."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.bridge = czech_pub.Bridge()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.bridge.close()
+
+    def vec(self, **kw):
+        return czech_pub.vector_env(bridge=self.bridge, **kw)
+
+    def run_steps(self, steps, **kw):
+        return run(steps, bridge=self.bridge, **kw)
+
     def test_batches_shapes_and_learner_seats(self):
-        with czech_pub.vector_env(num_envs=6, players=3, opponents="heuristic", seed=4) as v:
+        with self.vec(num_envs=6, players=3, opponents="heuristic", seed=4) as v:
             obs, mask, info = v.reset()
             self.assertEqual(obs.shape, (6, 569))
             self.assertEqual(obs.dtype, np.float32)
@@ -43,32 +60,32 @@ class VectorTest(unittest.TestCase):
             self.assertTrue((mask.sum(axis=1) >= 2).all())
 
     def test_same_seed_same_run(self):
-        a = run(60, num_envs=8, players=4, opponents="heuristic", seed=3)
-        b = run(60, num_envs=8, players=4, opponents="heuristic", seed=3)
-        c = run(60, num_envs=8, players=4, opponents="heuristic", seed=4)
+        a = self.run_steps(60, num_envs=8, players=4, opponents="heuristic", seed=3)
+        b = self.run_steps(60, num_envs=8, players=4, opponents="heuristic", seed=3)
+        c = self.run_steps(60, num_envs=8, players=4, opponents="heuristic", seed=4)
         self.assertEqual(a, b)
         self.assertNotEqual(a[0], c[0])
 
     def test_same_run_on_one_engine_thread_or_several(self):
-        one = run(40, num_envs=40, players=3, opponents="heuristic", seed=5, threads=1)
-        two = run(40, num_envs=40, players=3, opponents="heuristic", seed=5, threads=2)
+        one = self.run_steps(40, num_envs=40, players=3, opponents="heuristic", seed=5, threads=1)
+        two = self.run_steps(40, num_envs=40, players=3, opponents="heuristic", seed=5, threads=2)
         self.assertEqual(one, two)
-        with czech_pub.vector_env(num_envs=40, players=3, opponents="random", seed=5, threads=2) as v:
+        with self.vec(num_envs=40, players=3, opponents="random", seed=5, threads=2) as v:
             self.assertEqual(v.threads, 2)
-        with czech_pub.vector_env(num_envs=8, players=3, opponents="random", seed=5) as v:
+        with self.vec(num_envs=8, players=3, opponents="random", seed=5) as v:
             self.assertEqual(v.threads, 1)  # 'auto': at least 16 games a thread
         with self.assertRaisesRegex(BridgeError, "threads must be 'auto' or a whole number"):
-            czech_pub.vector_env(num_envs=8, players=3, opponents="random", threads=0)
+            self.vec(num_envs=8, players=3, opponents="random", threads=0)
 
     def test_games_end_restart_and_score(self):
-        trace, ended, wins = run(400, num_envs=8, players=2, opponents="random", seed=1)
+        trace, ended, wins = self.run_steps(400, num_envs=8, players=2, opponents="random", seed=1)
         self.assertGreater(ended, 8)
         # Random against random: the learner wins about half.
         self.assertGreater(wins / ended, 0.25)
         self.assertLess(wins / ended, 0.75)
 
     def test_illegal_action_raises_and_no_game_moves(self):
-        with czech_pub.vector_env(num_envs=4, players=4, opponents="cautious", seed=2) as v:
+        with self.vec(num_envs=4, players=4, opponents="cautious", seed=2) as v:
             obs, mask, _ = v.reset()
             acts = random_actions(np.random.default_rng(5), mask)
             bad = acts.copy()
@@ -77,31 +94,32 @@ class VectorTest(unittest.TestCase):
                 v.step(bad)
             self.assertIn(f"env 2: action {bad[2]} is not legal; legal actions: ", str(cm.exception))
             after = v.step(acts)
-        with czech_pub.vector_env(num_envs=4, players=4, opponents="cautious", seed=2) as fresh:
+        with self.vec(num_envs=4, players=4, opponents="cautious", seed=2) as fresh:
             fresh.reset()
             expect = fresh.step(acts)
         for x, y in zip(after[:5], expect[:5]):
             self.assertTrue(np.array_equal(x, y))
 
     def test_per_seat_opponents_and_bad_specs(self):
-        with czech_pub.vector_env(num_envs=2, players=3, opponents="ppo,heuristic", seed=1, seat=0) as v:
+        with self.vec(num_envs=2, players=3, opponents="ppo,heuristic", seed=1, seat=0) as v:
             obs, mask, info = v.reset()
             self.assertEqual(info["seat"].tolist(), [0, 0])
         with self.assertRaisesRegex(BridgeError, "unknown agent 'nobody'"):
-            czech_pub.vector_env(num_envs=2, players=3, opponents="nobody")
+            self.vec(num_envs=2, players=3, opponents="nobody")
         with self.assertRaisesRegex(BridgeError, "opponents must be one agent spec or 2"):
-            czech_pub.vector_env(num_envs=2, players=3, opponents="random,random,random")
+            self.vec(num_envs=2, players=3, opponents="random,random,random")
         with self.assertRaisesRegex(BridgeError, "players must be"):
-            czech_pub.vector_env(num_envs=2, players=9)
+            self.vec(num_envs=2, players=9)
 
     def test_two_envs_on_one_bridge_overlap_with_step_async(self):
         """Requests in flight are answered in order: the overlapped run equals the plain one."""
         def plain(seed):
-            return run(20, num_envs=4, players=3, opponents="heuristic", seed=seed)[0]
+            return self.run_steps(20, num_envs=4, players=3, opponents="heuristic", seed=seed)[0]
 
-        bridge = czech_pub.Bridge()
+        bridge = self.bridge
+        envs = []
         try:
-            envs = [czech_pub.vector_env(num_envs=4, players=3, opponents="heuristic", seed=s, bridge=bridge) for s in (7, 8)]
+            envs += [czech_pub.vector_env(num_envs=4, players=3, opponents="heuristic", seed=s, bridge=bridge) for s in (7, 8)]
             rngs = [np.random.default_rng(0), np.random.default_rng(0)]
             traces, masks = [], []
             for e in envs:
@@ -119,7 +137,8 @@ class VectorTest(unittest.TestCase):
             with self.assertRaisesRegex(RuntimeError, "step_wait without step_async"):
                 envs[0].step_wait()
         finally:
-            bridge.close()
+            for e in envs:
+                e.close()
         self.assertEqual(traces[0], plain(7))
         self.assertEqual(traces[1], plain(8))
 
