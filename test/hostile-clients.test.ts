@@ -32,35 +32,45 @@ async function request(method: string, p: string, body?: unknown, o: RequestOpti
 }
 const must = async (a: Promise<Got | null>) => (await a)!;
 
-/** The server's CPU use (all its threads) over `ms`, in cores. */
-async function cores(ms: number): Promise<number> {
-  const ticks = () => {
-    const f = fs.readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return Number(f[11]) + Number(f[12]);
-  };
-  const a = ticks();
-  await new Promise((r) => setTimeout(r, ms));
-  return ((ticks() - a) / 100) / (ms / 1000);
+/**
+ * Of `n` looks at the server's threads (Linux's /proc, every 50 ms), how many found one of
+ * them running or ready to run: a thread that plays or serves is; an idle server's all sleep.
+ */
+async function busyLooks(n: number): Promise<number> {
+  let busy = 0;
+  for (let i = 0; i < n; i++) {
+    const states = fs.readdirSync(`/proc/${child.pid}/task`).map((t) => {
+      try {
+        return fs.readFileSync(`/proc/${child.pid}/task/${t}/stat`, 'utf8').split(') ')[1][0];
+      } catch {
+        return 'gone';
+      }
+    });
+    if (states.includes('R')) busy++;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return busy;
 }
 
-const p99 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(xs.length * 0.99) - 1)];
-
-/** A victim's moves against an ismcts seat: their latencies (ms). */
-async function victimMoves(local: string, moves: number): Promise<number[]> {
-  const lat: number[] = [];
-  while (lat.length < moves) {
-    const g = await must(request('POST', '/v1/games', { seats: ['remote', 'ismcts'] }, { local }));
-    expect(g.status).toBe(201);
-    const token = g.body.tokens[0].token;
-    let v = (await must(request('GET', `/v1/games/${g.body.id}/view`, undefined, { local, token }))).body;
-    while (!v.done && lat.length < moves) {
-      const r = await must(request('POST', `/v1/games/${g.body.id}/actions`, { action: v.legalActions[0].id }, { local, token }));
-      expect(r.status).toBe(200);
-      lat.push(r.ms);
-      v = r.body;
-    }
+/**
+ * A victim's moves against an ismcts seat: `moves` of them, or a whole game; the moves made,
+ * how many were answered while `during()` held, and the game's id and watch token.
+ */
+async function victimGame(local: string, moves = Infinity, during = () => false): Promise<{ moves: number; answeredDuring: number; id: string; watch: string; done: boolean }> {
+  const g = await must(request('POST', '/v1/games', { seats: ['remote', 'ismcts'] }, { local }));
+  expect(g.status).toBe(201);
+  const token = g.body.tokens[0].token;
+  let v = (await must(request('GET', `/v1/games/${g.body.id}/view`, undefined, { local, token }))).body;
+  let made = 0;
+  let answeredDuring = 0;
+  while (!v.done && made < moves) {
+    const r = await must(request('POST', `/v1/games/${g.body.id}/actions`, { action: v.legalActions[0].id }, { local, token }));
+    expect(r.status).toBe(200);
+    if (during()) answeredDuring++;
+    made++;
+    v = r.body;
   }
-  return lat;
+  return { moves: made, answeredDuring, id: g.body.id, watch: g.body.watchToken, done: v.done };
 }
 
 beforeAll(async () => {
@@ -79,36 +89,54 @@ afterAll(() => {
 
 describe('one client against the others', () => {
   it('abandoned games of the heaviest bots stop playing, and another client\'s moves against ismcts stay within a decision budget', async () => {
-    const solo = await victimMoves('127.0.0.11', 10);
+    await victimGame('127.0.0.11', 3); // the bot worker started: its start-up would count against a decision's budget
     const heavy = Array(6).fill('ismcts:iterations=1000:rollout=heuristic');
-    const gone = await Promise.all(Array.from({ length: 20 }, (_, i) => request('POST', '/v1/games', { seats: heavy, seed: `gone/${i}` }, { local: '127.0.0.10', abandon: 2000 })));
-    expect(gone.every((r) => r === null)).toBe(true); // given up on: the client is gone
-    const flooded = await victimMoves('127.0.0.11', 10);
-    expect(p99(flooded)).toBeLessThan(p99(solo) + LIMITS.decisionMs + 500);
-    // botIdleMs after the client left, its games' bots stop: the server idles.
+    let flooding = true;
+    const flood = Promise.all(Array.from({ length: 20 }, (_, i) => request('POST', '/v1/games', { seats: heavy, seed: `gone/${i}` }, { local: '127.0.0.10', abandon: 5000 })));
+    void flood.then(() => void (flooding = false));
+    await new Promise((r) => setTimeout(r, 300));
+    // While the flood plays, the victim plays a whole game: its moves are answered while the
+    // flood's creates are in flight. A decision of its bot waits at most a budget (the pool's
+    // turns: server/bot-pool.test.ts); one that does not come within its budget is no longer
+    // waited for, the seat plays its first legal action, and the game records a budget fault.
+    // Nothing else goes wrong. (The moves' latencies: czech-pub bench api's fairness part.)
+    const [busy, victim] = await Promise.all([busyLooks(10), victimGame('127.0.0.11', Infinity, () => flooding)]);
+    expect(victim.done).toBe(true);
+    expect(victim.answeredDuring).toBeGreaterThan(0);
+    const replay = await must(request('GET', `/v1/games/${victim.id}/replay`, undefined, { local: '127.0.0.11', token: victim.watch }));
+    for (const f of replay.body.faults) expect(f.reason).toMatch(/^(waited its whole 2000 ms decision budget for a bot worker|over the 2000 ms decision limit)$/);
+    expect((await flood).every((r) => r === null)).toBe(true); // given up on: the client is gone
+    // botIdleMs after the client left, its games' bots stop: every thread of the server sleeps,
+    // where while the flood played one was running at almost every look.
     await new Promise((r) => setTimeout(r, LIMITS.botIdleMs + LIMITS.decisionMs));
-    expect(await cores(1500)).toBeLessThan(0.3);
+    expect(busy).toBeGreaterThanOrEqual(8);
+    expect(await busyLooks(20)).toBeLessThanOrEqual(1);
   }, 90_000);
 
   it('16 creates of six ppo seats in flight do not hold up another client\'s GET /v1/bots', async () => {
+    // The ppo seats play in the server's own thread, a slice at a time. Were a game played in
+    // one go, each GET would wait for a whole game: at most one GET answered per game the flood
+    // finished, and one more. Between slices the server answers many.
     let running = true;
+    let finished = 0;
     const flood = Array.from({ length: 16 }, async (_, k) => {
       for (let n = 0; running; n++) {
         const r = await request('POST', '/v1/games', { seats: Array(6).fill('ppo'), seed: `ppo/${k}/${n}` }, { local: '127.0.0.12', abandon: running ? 60_000 : 1 });
         if (r) expect(r.status).toBe(201);
+        if (r && running) finished++;
       }
     });
-    await new Promise((r) => setTimeout(r, 1000));
-    const lat: number[] = [];
+    await new Promise((r) => setTimeout(r, 1000)); // every create in flight has a game being played by now
+    const before = finished;
+    let answered = 0;
     for (let i = 0; i < 60; i++) {
-      const r = await must(request('GET', '/v1/bots'));
-      expect(r.status).toBe(200);
-      lat.push(r.ms);
-      await new Promise((r) => setTimeout(r, 20));
+      expect((await must(request('GET', '/v1/bots'))).status).toBe(200);
+      answered++;
     }
+    const during = finished - before;
     running = false;
     void flood; // the games in flight stop botIdleMs after their client leaves, or end
-    expect(p99(lat)).toBeLessThan(150);
+    expect(answered).toBeGreaterThan(3 * (during + 1));
   }, 60_000);
 
   it("many creates of games that finish at once never push out another client's finished game and its replay", async () => {
