@@ -120,11 +120,10 @@ describe('llm agent against an OpenAI-compatible server', () => {
 
   it('times out slow answers, retries, and falls back when faults persist', async () => {
     // maxFaultStreak=0: play on however often the server fails (by default the agent stops the game, below).
-    // Every answer comes long after the agent's time limit, whatever the machine: each request times out.
-    const r = await play(spec(':timeoutMs=10:maxRetries=1:maxFaultStreak=0'), (_k, legal) => ({ delayMs: 200, content: JSON.stringify({ action: legal[0] }) }));
+    const r = await play(spec(':timeoutMs=50:maxRetries=1:maxFaultStreak=0'), (_k, legal) => ({ delayMs: 200, content: JSON.stringify({ action: legal[0] }) }));
     expect(r.stats.fallbacks).toBe(r.stats.decisions);
     expect(r.stats.faultRetries).toBe(r.stats.decisions);
-    await expect(play(spec(':timeoutMs=10:maxRetries=0:maxFaultStreak=3'), (_k, legal) => ({ delayMs: 200, content: JSON.stringify({ action: legal[0] }) })))
+    await expect(play(spec(':timeoutMs=50:maxRetries=0:maxFaultStreak=3'), (_k, legal) => ({ delayMs: 200, content: JSON.stringify({ action: legal[0] }) })))
       .rejects.toThrow(/3 decisions in a row failed \(last: no answer in time \(timeout\)\); stopping/);
   }, 30_000);
 
