@@ -5,7 +5,7 @@ import signal
 import subprocess
 import unittest
 
-import _util  # noqa: F401  (puts the package on the path)
+import _util  # puts the package on the path; the shared-engine test class
 import numpy as np
 
 import czech_pub
@@ -33,18 +33,10 @@ def play(env, seed, rng_seed=0):
     return actions, seen, finals
 
 
-class AecTest(unittest.TestCase):
+class AecTest(_util.SharedEngineTest):
     """One engine process for the class (starting one takes seconds): each test's env is a
     handle of its own on it, freed after the test. The tests that kill or close an engine start
     their own."""
-
-    @classmethod
-    def setUpClass(cls):
-        cls.bridge = czech_pub.Bridge()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.bridge.close()
 
     def setUp(self):
         self.env = czech_pub.env(players=4, seed=11, bridge=self.bridge)

@@ -1,6 +1,6 @@
 import unittest
 
-import _util  # noqa: F401
+import _util
 import numpy as np
 
 import czech_pub
@@ -30,17 +30,9 @@ def run(steps, **kw):
         v.close()
 
 
-class VectorTest(unittest.TestCase):
+class VectorTest(_util.SharedEngineTest):
     """One engine process for the class (starting one takes seconds): each env is a handle of
     its own on it, freed when the env is closed."""
-
-    @classmethod
-    def setUpClass(cls):
-        cls.bridge = czech_pub.Bridge()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.bridge.close()
 
     def vec(self, **kw):
         return czech_pub.vector_env(bridge=self.bridge, **kw)
