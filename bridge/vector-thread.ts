@@ -33,7 +33,9 @@ try {
 
 let seen = 0;
 while (env) {
-  Atomics.wait(ctl, CTL.seq, seen);
+  // A wait can return with no new command (a wake-up that no store came with): each command
+  // is run once, when its sequence number is new.
+  while (Atomics.load(ctl, CTL.seq) === seen) Atomics.wait(ctl, CTL.seq, seen);
   seen = Atomics.load(ctl, CTL.seq);
   const cmd = Atomics.load(ctl, CTL.cmd);
   if (cmd === CMD.exit) break;

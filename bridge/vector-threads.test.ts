@@ -5,10 +5,13 @@ import { NUM_ACTIONS } from '../env/actions.ts';
 import { createAgent, registerAgent } from '../agents/default-registry.ts';
 import { seedRng } from '../env/rng.ts';
 import { LearnerVectorEnv, type LearnerBatchEnv } from './learner-vector.ts';
-import { makeVectorEnv, threadsFor, ThreadedVectorEnv } from './vector-threads.ts';
+import { CTL, makeVectorEnv, threadsFor, ThreadedVectorEnv } from './vector-threads.ts';
 
-/** A digest of every batch of `steps` random steps, and the decision counts. */
-function trace(v: LearnerBatchEnv, steps: number) {
+/**
+ * A digest of every batch of `steps` random steps, and the decision counts. With `wake`, every
+ * worker thread is woken after each step with no new command, as a spurious wake-up would.
+ */
+function trace(v: LearnerBatchEnv, steps: number, wake = false) {
   const h = createHash('sha256');
   const rng = seedRng('threads');
   const add = () => {
@@ -19,6 +22,7 @@ function trace(v: LearnerBatchEnv, steps: number) {
   let ended = 0;
   for (let k = 0; k < steps; k++) {
     v.step(randomActions(v, rng));
+    if (wake) for (const s of (v as unknown as { shards: { ctl: Int32Array }[] }).shards) Atomics.notify(s.ctl, CTL.seq);
     for (let i = 0; i < v.numEnvs; i++) ended += v.terminated[i] + v.truncated[i];
     add();
   }
@@ -39,6 +43,16 @@ describe('vector env on several threads', () => {
       } finally {
         v.close();
       }
+    }
+  }, 120_000);
+
+  it('a worker woken with no new command runs nothing: each command is stepped once', () => {
+    const one = trace(new LearnerVectorEnv(OPTIONS), 60);
+    const v = new ThreadedVectorEnv(OPTIONS, 3);
+    try {
+      expect(trace(v, 60, true)).toEqual(one);
+    } finally {
+      v.close();
     }
   }, 120_000);
 

@@ -8,7 +8,7 @@ import { Gate, type GateSpec } from '../../agents/outside-calls.ts';
 const { spec, tries, go } = workerData as { spec: GateSpec; tries: number; go: Int32Array };
 const gate = new Gate(spec);
 parentPort!.postMessage('ready');
-Atomics.wait(go, 0, 0);
+while (Atomics.load(go, 0) === 0) Atomics.wait(go, 0, 0); // a wake-up without the flag set waits on
 let allowed = 0;
 for (let i = 0; i < tries; i++) if (gate.take() === null) allowed++;
 parentPort!.postMessage(allowed);
