@@ -65,6 +65,9 @@ const EXCLUDE = ['**/node_modules/**'];
 export default defineConfig({
   test: {
     testTimeout: 60_000,
+    // A test file per core at once (vitest's default leaves one core free): most files spend
+    // their time waiting on the processes and threads they start, so the second core is used.
+    maxWorkers: '100%',
     projects: [
       {
         extends: true,

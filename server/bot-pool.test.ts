@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { IsmctsAgent } from '../agents/ismcts/ismcts.ts';
 import { CzechPubEnv } from '../env/env.ts';
 import { BotPool, DecisionError, searchTimeMs, type Decision } from './bot-pool.ts';
 import { Catalogue } from './catalogue.ts';
@@ -81,23 +82,35 @@ describe('bot worker pool', () => {
     expect(game.faults.every((f) => f.seat === 0 && /bot workers are full/.test(f.reason))).toBe(true);
   });
 
-  it('keeps the event loop free while searches run: it turns while each decision is out', async () => {
-    const p = pool(30_000, 1);
-    // Every decision the games ask for, and whether the loop turned (a setImmediate queued as it
-    // was asked for ran) before its answer came: a search run in this thread answers first.
-    let asked = 0;
-    let turned = 0;
-    const decide = p.decide.bind(p);
-    p.decide = (d) => {
-      asked++;
-      let loop = false;
-      setImmediate(() => void (loop = true));
-      return decide(d).finally(() => void (turned += loop ? 1 : 0));
+  it('keeps the event loop free: every search runs on a worker thread, none in this one', async () => {
+    // This thread's copy of the search (a worker thread loads its own): count the searches it runs.
+    const act = IsmctsAgent.prototype.act;
+    let here = 0;
+    IsmctsAgent.prototype.act = function (this: IsmctsAgent, ...args: Parameters<typeof act>) {
+      here++;
+      return act.apply(this, args);
     };
-    const store = new GameStore(limits, new Catalogue(), p);
-    await Promise.all([0, 1].map((i) => store.create({ seats: ['ismcts:iterations=20', 'ismcts:iterations=20'], seed: `pool-loop/${i}`, reward: 'win' })));
-    expect(asked).toBeGreaterThan(20);
-    expect(turned).toBe(asked);
+    try {
+      const game = { seats: ['ismcts:iterations=20', 'ismcts:iterations=20'], reward: 'win' as const };
+      // Without a pool the searches run here: the count sees them.
+      await new GameStore(limits, new Catalogue(), null).create({ ...game, seed: 'pool-loop/inline' });
+      expect(here).toBeGreaterThan(20);
+      here = 0;
+      const p = pool(30_000, 1);
+      let asked = 0;
+      const decide = p.decide.bind(p);
+      p.decide = (d) => {
+        asked++;
+        return decide(d);
+      };
+      const store = new GameStore(limits, new Catalogue(), p);
+      const made = await Promise.all([0, 1].map((i) => store.create({ ...game, seed: `pool-loop/${i}` })));
+      expect(made.every((m) => m.game.env.done && m.game.faults.length === 0)).toBe(true);
+      expect(asked).toBeGreaterThan(20);
+      expect(here).toBe(0);
+    } finally {
+      IsmctsAgent.prototype.act = act;
+    }
   }, 180_000);
 
   it('fails at once past its queue limit, and after close', async () => {

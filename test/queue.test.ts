@@ -34,6 +34,12 @@ import { redisTestsRun, startRedis, type TestRedis } from './helpers/redis.ts';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin/czech-pub.js');
 const GAMES = 24;
+/**
+ * How long a case (or a start-up) may take before it is called hung. Not a speed check: on a
+ * loaded 2-core machine, with another test file beside this one, three worker start-ups and a
+ * tournament take a minute or more.
+ */
+const CASE_MS = 180_000;
 const TOURNAMENT = ['tournament', '--agents', 'ismcts:iterations=10,random,greedy,heuristic', '--players', '4', '--games', String(GAMES), '--seed', '7', '--workers', '2'];
 
 /** What differs between two runs of the same tournament because it is a time. */
@@ -94,7 +100,7 @@ async function workers(url: string, n = 3): Promise<WorkerProc[]> {
     });
     return w;
   });
-  await until(() => ws.every((w) => w.lines.some((l) => l.includes('worker: taking jobs'))), 30_000, () => `workers not ready: ${ws.map((w) => w.lines.join(' | ')).join(' || ')}`);
+  await until(() => ws.every((w) => w.lines.some((l) => l.includes('worker: taking jobs'))), CASE_MS / 2, () => `workers not ready: ${ws.map((w) => w.lines.join(' | ')).join(' || ')}`);
   return ws;
 }
 
@@ -134,7 +140,7 @@ describe.runIf(redisTestsRun())('tournament --queue', () => {
     expect(await main([...TOURNAMENT, '--out', out], io)).toBe(0);
     local = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
     expect(local.complete).toBe(true);
-  }, 60_000);
+  }, CASE_MS);
 
   afterAll(async () => {
     killAll();
@@ -145,12 +151,12 @@ describe.runIf(redisTestsRun())('tournament --queue', () => {
   it('with no worker listening it says so and waits; workers started later play it, results as local', async () => {
     expect(shared).toEqual([]); // the first case: no worker has started yet
     const run = tournament(['--queue', r.url]);
-    await until(() => run.io.stderr.some((l) => l.startsWith('no worker is taking jobs from this queue yet')), 10_000, () => run.io.stderr.join(' | '));
+    await until(() => run.io.stderr.some((l) => l.startsWith('no worker is taking jobs from this queue yet')), CASE_MS / 2, () => run.io.stderr.join(' | '));
     await sharedWorkers();
     const { code, results } = await run.done;
     expect(code).toBe(0);
     expect(withoutTimes(results)).toEqual(withoutTimes(local));
-  }, 60_000);
+  }, CASE_MS);
 
   it('three workers give the local run\'s results but for the times', async () => {
     const ws = await sharedWorkers();
@@ -161,7 +167,7 @@ describe.runIf(redisTestsRun())('tournament --queue', () => {
     expect(results.gamesPlayed).toBe(GAMES);
     expect(withoutTimes(results)).toEqual(withoutTimes(local));
     expect(ws.filter((w) => since(w, ws, at).some((l) => jobLine.test(l))).length).toBeGreaterThan(0);
-  }, 45_000);
+  }, CASE_MS);
 
   it("a training evaluation played by workers, the policy's weights sent with the games, equals the local one", async () => {
     await sharedWorkers();
@@ -170,7 +176,7 @@ describe.runIf(redisTestsRun())('tournament --queue', () => {
     const queued = await evaluatePolicy(weights, 'heuristic', 6, 4, 'q', undefined, queueRunner(r.url));
     expect(queued).toEqual(local);
     expect(local.games).toBe(24);
-  }, 60_000);
+  }, CASE_MS);
 
   it('training with rollouts on workers equals the local run, at staleness 0 and at staleness 1', async () => {
     const ws = await sharedWorkers();
@@ -205,7 +211,7 @@ describe.runIf(redisTestsRun())('tournament --queue', () => {
     expect(local1.metrics.map((m) => m.rolloutVersion)).toEqual(local1.metrics.map((m) => Math.max(0, m.iteration - 2)));
     expect(queued1).toEqual(local1);
     expect(local1.metrics[2].policyLoss).not.toBe(local0.metrics[2].policyLoss);
-  }, 90_000);
+  }, CASE_MS);
 
   it('Redis restarted without persistence mid-run: lost jobs are enqueued again, results as local', async () => {
     const ws = await sharedWorkers();
@@ -223,7 +229,7 @@ describe.runIf(redisTestsRun())('tournament --queue', () => {
     // Every worker is still alive and took jobs again after the restart.
     expect(ws.every((w) => w.proc.exitCode === null)).toBe(true);
     expect(ws.some((w) => w.lines.some((l) => jobLine.test(l) && l.slice(0, 24) > restarted))).toBe(true);
-  }, 45_000);
+  }, CASE_MS);
 
   it('a worker SIGKILLed mid-run: its job goes to another after --lock-ms, results as local', async () => {
     const ws = await sharedWorkers(); // the last case: it kills one
@@ -249,5 +255,5 @@ describe.runIf(redisTestsRun())('tournament --queue', () => {
     const jobs = (await completedJobs()).filter((j) => !earlier.has(j.id));
     expect(jobs.length).toBe(GAMES / 2);
     expect(jobs.some((j) => j.stalledCounter >= 1)).toBe(true);
-  }, 45_000);
+  }, CASE_MS);
 });
