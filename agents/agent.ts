@@ -87,6 +87,8 @@ export interface AgentUsage {
   plainTextAnswers: number;
   faultRetries: number;
   fallbacks: number;
+  /** Answers cut off before they were whole (at the token limit, or inside reasoning or JSON): never read as a move. */
+  truncations: number;
   latenciesMs: number[];
   promptTokens: number;
   completionTokens: number;

@@ -29,6 +29,10 @@ and what each cost.`,
     seed: { type: 'string', arg: 'S', default: '1', help: 'tournament seed' },
     concurrency: { type: 'int', arg: 'C', min: 1, max: 256, default: 4, help: 'requests in flight at once, and games played at once' },
     'no-structured': { type: 'flag', help: 'ask for plain text instead of a JSON schema (for servers without it)' },
+    'max-tokens': { type: 'int', arg: 'T', min: 1, max: 1_000_000, defaultText: "4000, the agent's", help: 'tokens an answer may take, reasoning included; raise it when answers are cut off' },
+    'timeout-ms': { type: 'int', arg: 'MS', min: 1, max: 3_600_000, defaultText: "60000, the agent's", help: 'time for a whole answer, the preflight\'s too (a model still loading answers late)' },
+    'reasoning-effort': { type: 'choice', choices: ['low', 'medium', 'high'], help: 'sent as reasoning_effort, for reasoning models' },
+    temperature: { type: 'number', arg: 'X', min: 0, max: 2, defaultText: "0, the agent's", help: 'sampling temperature (a server that refuses one plays at its default, and says so)' },
     'max-retries': { type: 'int', arg: 'R', min: 0, max: 100, defaultText: "4, the agent's", help: 'retries of a failed request (timeout, connection, 429, 5xx) before the decision falls back' },
     prices: { type: 'file', help: 'JSON {"<model or spec>": {"promptPerMillion": 0.15, "completionPerMillion": 0.6}}' },
     transcript: { type: 'string', arg: 'FILE', help: 'append every request and answer to FILE (JSONL)' },
@@ -81,6 +85,10 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
     `concurrency=${concurrency}`,
     values.noStructured ? 'structured=false' : '',
     values.maxRetries !== undefined ? `maxRetries=${values.maxRetries}` : '',
+    values.maxTokens !== undefined ? `maxTokens=${values.maxTokens}` : '',
+    values.timeoutMs !== undefined ? `timeoutMs=${values.timeoutMs}` : '',
+    values.reasoningEffort !== undefined ? `reasoningEffort=${values.reasoningEffort}` : '',
+    values.temperature !== undefined ? `temperature=${values.temperature}` : '',
     values.transcript !== undefined ? `transcript=${values.transcript}` : '',
   ].filter(Boolean);
   const specs = models.map((m) => `llm:${m}:${opts.join(':')}`);
@@ -128,7 +136,9 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
     } catch (e) {
       if (!(e instanceof LlmServerError)) throw e;
       io.err(`llm-bench: ${e.message}`);
-      io.err('Nothing was played. Check --base-url, --model and the key (--api-key-env).');
+      io.err(e.timedOut
+        ? 'Nothing was played. The server took longer than the timeout to answer; a model that is still loading answers late: give it more with --timeout-ms.'
+        : 'Nothing was played. Check --base-url, --model and the key (--api-key-env).');
       return EXIT_FAILURE;
     }
   }
@@ -152,6 +162,9 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
     else io.out(leaderboardMarkdown(r));
     for (const [kind, n] of faults) io.err(`model faults: ${n} × ${kind}`);
     if (r.stoppedBy !== undefined) io.err(`llm-bench: stopped after ${r.gamesPlayed} of ${r.gamesScheduled} games: ${r.stoppedBy}. The results above are of the finished games only (incomplete).`);
+    for (const u of r.usage.filter((x) => x.truncations > 0)) {
+      io.err(`llm-bench: ${u.spec}: ${u.truncations} answers were cut off before they were whole (at the token limit, or inside their reasoning or JSON) and none was read as a move; the model spent its tokens before answering: raise maxTokens (${u.spec}:maxTokens=...)`);
+    }
     const invalid = r.usage.filter((u) => u.invalid);
     for (const u of invalid) {
       io.err(`llm-bench: ${u.spec} is INVALID: ${(100 * u.fallbackRate).toFixed(1)}% of its decisions fell back (more than ${(100 * r.maxFallbackRate).toFixed(0)}%)${values.allowFallbacks ? '; exit 0 as --allow-fallbacks asks' : '; --allow-fallbacks to exit 0 anyway'}`);

@@ -23,6 +23,8 @@ export interface UsageSummary {
   faultRetries: number;
   fallbacks: number;
   fallbackRate: number;
+  /** Answers cut off before they were whole (token limit), never read as moves. */
+  truncations: number;
   latencyMedianMs: number;
   latencyP95Ms: number;
   promptTokens: number;
@@ -68,6 +70,7 @@ export function summarizeUsage(
       plainTextAnswers: a.plainTextAnswers,
       faultRetries: a.faultRetries,
       fallbacks: a.fallbacks,
+      truncations: a.truncations,
       fallbackRate,
       latencyMedianMs: percentile(a.latenciesMs, 50),
       latencyP95Ms: percentile(a.latenciesMs, 95),

@@ -19,9 +19,11 @@ import { LlmAgent, retryAfterMs } from './llm-agent.ts';
 /** What the fake server does with the n-th request (0-based): a reply, or a status and headers. */
 type Body = { messages: { role: string; content: string }[] } & Record<string, unknown>;
 type Script = (n: number, legal: number[], body: Body) =>
-  | { content: string; reasoning_content?: string; reasoningTokens?: number }
+  | { content: string; reasoning_content?: string; reasoningTokens?: number; finish?: string }
   | { status: number; headers?: Record<string, string>; message?: string }
-  | { delayMs: number; content: string };
+  | { delayMs: number; content: string }
+  /** Exactly this body (an object as JSON, a string as it is), its headers sent at once and the body after bodyDelayMs. */
+  | { raw: unknown; status?: number; contentType?: string; bodyDelayMs?: number };
 
 let app: FastifyInstance;
 let base = '';
@@ -41,6 +43,15 @@ beforeAll(async () => {
   app.post('/v1/chat/completions', async (req, reply) => {
     const body = req.body as Body;
     const r = script(served++, legalIds(body), body);
+    if ('raw' in r) {
+      reply.hijack();
+      const text = typeof r.raw === 'string' ? r.raw : JSON.stringify(r.raw);
+      reply.raw.writeHead(r.status ?? 200, { 'content-type': r.contentType ?? 'application/json' });
+      reply.raw.flushHeaders();
+      if (r.bodyDelayMs) await new Promise((res) => setTimeout(res, r.bodyDelayMs));
+      reply.raw.end(text);
+      return;
+    }
     if ('status' in r) return reply.code(r.status).headers(r.headers ?? {}).send({ error: { message: r.message ?? `scripted ${r.status}` } });
     if ('delayMs' in r) {
       inFlightMax = Math.max(inFlightMax, ++inFlight);
@@ -49,7 +60,7 @@ beforeAll(async () => {
     }
     return {
       id: 'x', object: 'chat.completion', created: 0, model: 'fake',
-      choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: r.content, ...('reasoning_content' in r ? { reasoning_content: r.reasoning_content } : {}) } }],
+      choices: [{ index: 0, finish_reason: ('finish' in r && r.finish) || 'stop', message: { role: 'assistant', content: r.content, ...('reasoning_content' in r ? { reasoning_content: r.reasoning_content } : {}) } }],
       usage: { prompt_tokens: 100, completion_tokens: 5, total_tokens: 105, ...('reasoningTokens' in r ? { completion_tokens_details: { reasoning_tokens: r.reasoningTokens } } : {}) },
     };
   });
@@ -124,7 +135,7 @@ describe('llm agent against an OpenAI-compatible server', () => {
     expect(r.stats.fallbacks).toBe(r.stats.decisions);
     expect(r.stats.faultRetries).toBe(r.stats.decisions);
     await expect(play(spec(':timeoutMs=50:maxRetries=0:maxFaultStreak=3'), (_k, legal) => ({ delayMs: 200, content: JSON.stringify({ action: legal[0] }) })))
-      .rejects.toThrow(/3 decisions in a row failed \(last: no answer in time \(timeout\)\); stopping/);
+      .rejects.toThrow(/3 decisions in a row failed \(last: no whole answer within 0.05 s \(timeout\)\); stopping/);
   }, 30_000);
 
   it('sends max_completion_tokens, and max_tokens instead once a server refuses it', async () => {
@@ -191,6 +202,119 @@ describe('llm agent against an OpenAI-compatible server', () => {
     expect(lines[0].messages[0].role).toBe('system');
     expect(lines[0].parsed.ok).toBe(true);
   });
+});
+
+/** A chat completion as servers send it. */
+const completion = (content: string, finish = 'stop', extra: Record<string, unknown> = {}) => ({
+  id: 'x', object: 'chat.completion', created: 0, model: 'fake-served-name', ...extra,
+  choices: [{ index: 0, finish_reason: finish, message: { role: 'assistant', content } }],
+  usage: { prompt_tokens: 100, completion_tokens: 5, total_tokens: 105 },
+});
+
+describe("answers read right from every server's shape", () => {
+  const answer = (legal: number[]) => JSON.stringify({ action: legal[0], reason: 'first' });
+
+  it('reads the answer after inline <think> reasoning, braces and numbers in the thinking ignored', async () => {
+    const { stats } = await play(spec(), (_k, legal) => ({
+      content: `<think>Options: {"action": 9999} or maybe {bad json; ${legal.at(-1)} looks good, {"action": ${legal.at(-1)}}</think>\n${answer(legal)}`,
+    }));
+    expect(stats.invalidAnswers + stats.fallbacks + stats.truncations).toBe(0);
+    expect(stats.requests).toBe(stats.decisions);
+  });
+
+  it('reads the answer after a </think> whose <think> the chat template opened', async () => {
+    const { stats } = await play(spec(), (_k, legal) => ({ content: `thinking about ${legal.at(-1)} {x}\n</think>\n\n${answer(legal)}` }));
+    expect(stats.invalidAnswers + stats.fallbacks + stats.truncations).toBe(0);
+  });
+
+  it('never reads an answer cut off inside <think> (finish_reason length) as a move: a truncation, and the correction is taken', async () => {
+    const { stats } = await play(spec(), (_k, legal, body) => (body.messages.at(-1)!.content.includes('cut off')
+      ? { content: answer(legal) }
+      : { content: `<think>I could play ${legal[0]} or {"action": ${legal.at(-1)}} and`, finish: 'length' }));
+    expect(stats.truncations).toBe(stats.decisions);
+    expect(stats.invalidAnswers + stats.fallbacks).toBe(0);
+    expect(stats.requests).toBe(2 * stats.decisions);
+  });
+
+  it('never reads numbers in a JSON answer cut off by the token limit, with or without finish_reason length', async () => {
+    for (const finish of ['length', 'stop']) {
+      const { stats } = await play(spec(':maxInvalid=0'), (_k, legal) => ({ content: `{"reason": "I will play ${legal[0]} because it`, finish }));
+      expect(stats.truncations).toBe(stats.decisions);
+      expect(stats.fallbacks).toBe(stats.decisions);
+      expect(stats.invalidAnswers + stats.plainTextAnswers).toBe(0);
+    }
+  });
+
+  it('retries an HTTP 200 whose body is only an error, and a choice with finish_reason "error": server faults, not invalid answers', async () => {
+    const { stats } = await play(spec(':backoffMs=1'), (k, legal) => {
+      if (k % 3 === 0) return { raw: { error: { message: 'Provider returned error', code: 502 } } };
+      if (k % 3 === 1) return { raw: { ...completion('', 'error'), choices: [{ index: 0, finish_reason: 'error', message: { role: 'assistant', content: '' }, error: { message: 'upstream died' } }] } };
+      return { raw: completion(answer(legal)) };
+    });
+    expect(stats.faultRetries).toBe(2 * stats.decisions);
+    expect(stats.invalidAnswers + stats.fallbacks + stats.truncations).toBe(0);
+  });
+
+  it('plays on a server that always answers with an event stream', async () => {
+    const { stats } = await play(spec(), (_k, legal) => {
+      const [a, b] = [answer(legal).slice(0, 5), answer(legal).slice(5)];
+      const chunk = (content: string | null, finish: string | null) => `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', model: 'fake', choices: [{ index: 0, delta: content === null ? {} : { content }, finish_reason: finish }] })}\n\n`;
+      return { raw: `${chunk(a, null)}${chunk(b, null)}${chunk(null, 'stop')}data: [DONE]\n\n`, contentType: 'text/event-stream' };
+    });
+    expect(stats.invalidAnswers + stats.fallbacks + stats.truncations + stats.faultRetries).toBe(0);
+  });
+
+  it('times out a body that comes after the headers, as a fault of the server', async () => {
+    // The first three decisions' first answers send their body 3 s after the headers.
+    const { stats } = await play(spec(':timeoutMs=1000:backoffMs=1'), (k, legal) => ({ raw: completion(answer(legal)), bodyDelayMs: k < 6 && k % 2 === 0 ? 3000 : 0 }));
+    expect(stats.faultRetries).toBe(3);
+    expect(stats.invalidAnswers + stats.fallbacks).toBe(0);
+  }, 60_000);
+
+  it("takes the API key out of the server's words before they are printed or written", async () => {
+    const key = 'sk-test-0123456789abcdef';
+    process.env.CZECH_PUB_TEST_KEY = key;
+    try {
+      const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'llm-')), 't.jsonl');
+      const agent = createAgent(`llm:echo-model:baseUrl=${base}:apiKeyEnv=CZECH_PUB_TEST_KEY:transcript=${file}`) as LlmAgent;
+      script = (_k, _legal, body) => (body.messages.length === 1
+        ? { status: 401, message: `Incorrect API key provided: ${key}` }
+        : { content: `your key is ${key}` });
+      served = 0;
+      const refused = await agent.preflight().catch((e: Error) => e);
+      expect((refused as Error).message).toContain('[key redacted]');
+      expect((refused as Error).message).not.toContain(key);
+      const g = await playGame([createAgent(`llm:echo-model:baseUrl=${base}:apiKeyEnv=CZECH_PUB_TEST_KEY:transcript=${file}:maxInvalid=0`), createAgent('random'), createAgent('random')], { seed: 'llm/key' });
+      expect(g.usage![0]!.fallbacks).toBeGreaterThan(0);
+      const written = fs.readFileSync(file, 'utf8');
+      expect(written).toContain('[key redacted]');
+      expect(written).not.toContain(key);
+    } finally {
+      delete process.env.CZECH_PUB_TEST_KEY;
+    }
+  });
+
+  it("does not take a context-length refusal that names max_completion_tokens for a refusal of the parameter", async () => {
+    const seen: string[] = [];
+    const overflow = "'max_completion_tokens' is too large: 4000. This model's maximum context length is 4096 tokens and your request has 812 input tokens (4000 > 4096 - 812).";
+    const agent = createAgent(`llm:context-model:baseUrl=${base}`) as LlmAgent;
+    script = (_k, _legal, body) => {
+      seen.push('max_completion_tokens' in body ? 'completion' : 'max');
+      return { status: 400, message: overflow };
+    };
+    served = 0;
+    const refused = await agent.preflight().catch((e: Error) => e);
+    expect(seen).toEqual(['completion']);
+    expect((refused as Error).message).toContain('maximum context length is 4096 tokens');
+  });
+
+  it('gives the preflight the run\'s timeout, and says a late answer may be a model still loading', async () => {
+    script = (_k) => ({ raw: completion('{"action": 0}'), bodyDelayMs: 800 });
+    served = 0;
+    await expect((createAgent(`llm:loading-model:baseUrl=${base}:timeoutMs=5000`) as LlmAgent).preflight()).resolves.toBeUndefined();
+    const late = await (createAgent(`llm:loading-model:baseUrl=${base}:timeoutMs=200`) as LlmAgent).preflight().catch((e: Error) => e);
+    expect((late as Error).message).toMatch(/no whole answer within 0.2 s \(timeout\): the server took longer than timeoutMs; a model that is still loading answers late/);
+  }, 30_000);
 });
 
 describe('llm agents in a tournament', () => {
@@ -284,6 +408,27 @@ describe('czech-pub llm-bench', () => {
     expect(io.stdout).toEqual([]);
     expect(fs.existsSync(out)).toBe(false);
   });
+
+  it('names truncations and the setting to raise, and marks a model whose answers are all cut off INVALID', async () => {
+    script = (_k, legal, body) => (body.messages.length === 1 ? { content: '{"action": 0}' } : { content: `<think>${legal[0]} or`, finish: 'length' });
+    served = 0;
+    const io = bufferIo();
+    expect(await main(['llm-bench', '--model', 'cut-model', '--base-url', base, '--games', '4', '--players', '4', '--max-tokens', '64'], io)).toBe(1);
+    const err = io.stderr.join('\n');
+    expect(err).toMatch(/llm:cut-model.*: \d+ answers were cut off before they were whole .* raise maxTokens/);
+    expect(err).toMatch(/llm:cut-model is INVALID/);
+    expect(io.stdout.join('\n')).toMatch(/\| cut off \|/);
+  }, 60_000);
+
+  it('tells a preflight that timed out to give the model more time, not to check the key', async () => {
+    script = () => ({ raw: completion('{"action": 0}'), bodyDelayMs: 1000 });
+    const io = bufferIo();
+    expect(await main(['llm-bench', '--model', 'slow-model', '--base-url', base, '--games', '4', '--players', '4', '--timeout-ms', '200'], io)).toBe(1);
+    expect(io.stderr).toEqual([
+      `llm-bench: model 'slow-model' at ${base}: no whole answer within 0.2 s (timeout): the server took longer than timeoutMs; a model that is still loading answers late, so give it more (timeoutMs=...)`,
+      'Nothing was played. The server took longer than the timeout to answer; a model that is still loading answers late: give it more with --timeout-ms.',
+    ]);
+  }, 30_000);
 
   it("stops at once with the server's own message when it does not know the model", async () => {
     script = () => ({ status: 404 });

@@ -6,7 +6,12 @@
  * with the numbered legal actions (prompt.ts). The answer is structured JSON (a JSON schema
  * from a zod schema) or plain text naming a legal id (answer.ts). An invalid answer gets a
  * short correction and another try, up to `maxInvalid` times; then the fallback action is
- * played and counted. Faults (timeouts, connection errors, 429, 5xx) are retried with
+ * played and counted. An answer cut off before it was whole (finish_reason "length", or ending
+ * inside reasoning or JSON) is a truncation, corrected the same way and never read as a move.
+ * Whatever shape a server answers in is read by readCompletion: an error in a 200 body, a
+ * choice that failed or text that is no completion is a fault of the server (GatewayError),
+ * and a timeout covers the whole answer, body included. Faults (timeouts, connection errors,
+ * 429, 5xx, gateway errors) are retried with
  * exponential backoff, honouring Retry-After, up to `maxRetries` times; then the fallback too.
  * A server that fails `maxFaultStreak` decisions in a row stops the game (LlmFaultsError), and
  * the agent sends nothing more until its next game. Requests across all llm agents with the
@@ -19,7 +24,7 @@ import { DEFAULT_RULESET, randInt, seedRng, type RngState, type Ruleset } from '
 import type { Agent, AgentObservation, AgentUsage, GameStart } from '../agent.ts';
 import { AgentStopError, BudgetSpentError, type CallFaultKind, type CallGate } from '../outside-calls.ts';
 import { emptyUsage } from '../usage.ts';
-import { answerJsonSchema, parseAnswer } from './answer.ts';
+import { answerJsonSchema, parseAnswer, type Parsed } from './answer.ts';
 import { decisionMessages, type ChatMessage } from './prompt.ts';
 
 export const LLM_DEFAULTS = {
@@ -90,10 +95,16 @@ interface ServerTraits {
 }
 const traits = new Map<string, ServerTraits>();
 
+/** How servers say they do not take a parameter (OpenAI, vLLM, llama.cpp, Ollama, gateways). */
+const REFUSED_PARAMETER = /unsupported|not supported|unrecogni[sz]ed|unknown|not permitted|not allowed|extra (fields|inputs)|does not support|invalid (parameter|argument|field)/i;
+
 /** The trait a refusal names, changed; false when the refusal names none it can change. */
 function adapt(t: ServerTraits, err: unknown): string | null {
   if (!(err instanceof OpenAI.APIError) || (err.status !== 400 && err.status !== 422)) return null;
   const m = err.message;
+  // A refusal of the parameter itself, not of its value for this request (vLLM names
+  // max_completion_tokens when the prompt and the limit pass its context length).
+  if (!REFUSED_PARAMETER.test(m)) return null;
   if (t.tokensParam === 'max_completion_tokens' && /max_completion_tokens/.test(m)) {
     t.tokensParam = 'max_tokens';
     return 'the server refused max_completion_tokens: sending max_tokens instead';
@@ -136,13 +147,99 @@ export class LlmFaultsError extends AgentStopError {
 /** The server refused the preflight request: its own message, and where it was sent. */
 export class LlmServerError extends Error {
   override name = 'LlmServerError';
+  /** The server did not answer within the timeout (it may be loading the model), rather than refusing. */
+  constructor(message: string, readonly timedOut = false) {
+    super(message);
+  }
 }
 
-/** The longest a preflight request may take. */
-export const PREFLIGHT_TIMEOUT_MS = 10_000;
+/**
+ * A server answered, but not with a completion: an error in an HTTP 200 body, no choice, a
+ * choice that failed (finish_reason "error"), or text that is no completion. Retried as a
+ * fault of the server, never read as the model's answer.
+ */
+export class GatewayError extends Error {
+  override name = 'GatewayError';
+}
+
+/** The whole answer (headers and body) did not come within the request's time. */
+export class AnswerTimeoutError extends Error {
+  override name = 'AnswerTimeoutError';
+  constructor(readonly ms: number) {
+    super(`no whole answer within ${ms / 1000} s (timeout)`);
+  }
+}
+
+/** What a completion said, whatever shape the server sent it in. */
+export interface Completion {
+  content: string;
+  reasoning: string;
+  /** finish_reason: 'stop', 'length' (cut off at the token limit), ... or '' when not given. */
+  finish: string;
+  model: string;
+  usage: { prompt_tokens?: number; completion_tokens?: number; completion_tokens_details?: { reasoning_tokens?: number } } | undefined;
+}
+
+function errorText(e: unknown): string {
+  if (typeof e === 'string') return e;
+  const m = (e as { message?: unknown } | null)?.message;
+  return typeof m === 'string' ? m : JSON.stringify(e);
+}
+
+/** One choice's message (or a stream chunk's delta) and the completion around it, read. */
+function choiceOf(body: Record<string, unknown>): Completion {
+  if (body.error !== undefined && body.error !== null) throw new GatewayError(`the server answered with an error: ${errorText(body.error)}`);
+  const choices = body.choices;
+  if (!Array.isArray(choices) || choices.length === 0) throw new GatewayError('the server answered without any choice');
+  const c = choices[0] as { finish_reason?: string | null; message?: Record<string, unknown>; delta?: Record<string, unknown>; error?: unknown };
+  if (c.finish_reason === 'error') throw new GatewayError(`the answer failed on the server (finish_reason "error")${c.error ? `: ${errorText(c.error)}` : ''}`);
+  const m = c.message ?? c.delta ?? {};
+  const text = (v: unknown) => (typeof v === 'string' ? v : '');
+  return {
+    content: text(m.content),
+    reasoning: text(m.reasoning_content) || text(m.reasoning),
+    finish: c.finish_reason ?? '',
+    model: text(body.model),
+    usage: body.usage as Completion['usage'],
+  };
+}
+
+/** An answer sent as an event stream, though none was asked for: its chunks joined. */
+function fromEventStream(text: string): Completion {
+  const chunks = text.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).filter((d) => d !== '' && d !== '[DONE]');
+  if (chunks.length === 0) throw new GatewayError(`the server answered with text that is no completion: ${JSON.stringify(text.slice(0, 200))}`);
+  const out: Completion = { content: '', reasoning: '', finish: '', model: '', usage: undefined };
+  for (const d of chunks) {
+    let body: Record<string, unknown>;
+    try {
+      body = JSON.parse(d) as Record<string, unknown>;
+    } catch {
+      throw new GatewayError(`the server's event stream held a chunk that is not JSON: ${JSON.stringify(d.slice(0, 200))}`);
+    }
+    if (Array.isArray(body.choices) && body.choices.length === 0 && body.usage) {
+      out.usage = body.usage as Completion['usage']; // the usage-only last chunk
+      continue;
+    }
+    const c = choiceOf(body);
+    out.content += c.content;
+    out.reasoning += c.reasoning;
+    out.finish = c.finish || out.finish;
+    out.model ||= c.model;
+    out.usage = c.usage ?? out.usage;
+  }
+  return out;
+}
+
+/** A completion from what `chat.completions.create` gave: a JSON body in any server's shape, or event-stream text. */
+export function readCompletion(res: unknown): Completion {
+  if (typeof res === 'string') return fromEventStream(res);
+  if (typeof res !== 'object' || res === null) throw new GatewayError('the server answered with no body');
+  return choiceOf(res as Record<string, unknown>);
+}
 
 /** A fault in one line, with the server's own words where it gave some. */
 export function describeFault(err: unknown): string {
+  if (err instanceof AnswerTimeoutError || err instanceof GatewayError) return err.message;
   if (err instanceof OpenAI.APIConnectionTimeoutError) return 'no answer in time (timeout)';
   if (err instanceof OpenAI.APIConnectionError) {
     // fetch's TypeError('fetch failed') holds the system error (ECONNREFUSED, ENOTFOUND, ...).
@@ -157,7 +254,8 @@ export function describeFault(err: unknown): string {
 
 /** The kind of a fault, for those who may not read the server's own words (a server's clients). */
 export function faultKind(err: unknown): CallFaultKind {
-  if (err instanceof OpenAI.APIConnectionTimeoutError) return 'timeout';
+  if (err instanceof OpenAI.APIConnectionTimeoutError || err instanceof AnswerTimeoutError) return 'timeout';
+  if (err instanceof GatewayError) return 'server-error';
   if (err instanceof OpenAI.APIConnectionError) return 'unreachable';
   if (err instanceof OpenAI.APIError) {
     const s = err.status ?? 0;
@@ -170,7 +268,7 @@ export function faultKind(err: unknown): CallFaultKind {
 }
 
 function retryable(err: unknown): boolean {
-  if (err instanceof OpenAI.APIConnectionError) return true; // includes timeouts
+  if (err instanceof OpenAI.APIConnectionError || err instanceof AnswerTimeoutError || err instanceof GatewayError) return true; // includes timeouts
   if (err instanceof OpenAI.APIError) return err.status === 429 || (err.status !== undefined && err.status >= 500);
   return false;
 }
@@ -245,10 +343,7 @@ export class LlmAgent implements Agent {
     for (;;) {
       this.ask();
       try {
-        await this.client.chat.completions.create(
-          { ...this.params(), messages: [{ role: 'user', content: 'This is a connection check. Answer with JSON {"action": 0}.' }] },
-          { timeout: Math.min(this.o.timeoutMs, PREFLIGHT_TIMEOUT_MS) },
-        );
+        readCompletion(await this.request({ ...this.params(), messages: [{ role: 'user', content: 'This is a connection check. Answer with JSON {"action": 0}.' }] }));
         return;
       } catch (err) {
         const changed = adapt(this.traits, err);
@@ -256,9 +351,38 @@ export class LlmAgent implements Agent {
           faultListener?.(this.spec, changed);
           continue;
         }
-        throw new LlmServerError(`model '${this.o.model}' at ${this.baseUrl}: ${describeFault(err)}`);
+        // A model still loading (Ollama's first use) answers late, not never.
+        const late = err instanceof AnswerTimeoutError ? ': the server took longer than timeoutMs; a model that is still loading answers late, so give it more (timeoutMs=...)' : '';
+        throw new LlmServerError(this.redact(`model '${this.o.model}' at ${this.baseUrl}: ${describeFault(err)}${late}`), err instanceof AnswerTimeoutError);
       }
     }
+  }
+
+  /**
+   * One request, its whole answer within timeoutMs: the client's own timeout stops at the
+   * headers, so a body that comes late is cut off here.
+   */
+  private async request(body: Record<string, unknown>): Promise<unknown> {
+    const ms = this.o.timeoutMs;
+    const stop = new AbortController();
+    let late = false;
+    const timer = setTimeout(() => {
+      late = true;
+      stop.abort();
+    }, ms);
+    try {
+      return await this.client.chat.completions.create(body as never, { signal: stop.signal, timeout: ms });
+    } catch (err) {
+      throw late || err instanceof OpenAI.APIConnectionTimeoutError ? new AnswerTimeoutError(ms) : err;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** `text` with the API key taken out: a server may echo it in an error. */
+  private redact(text: string): string {
+    const key = process.env[this.o.apiKeyEnv];
+    return key && key.length >= 8 ? text.split(key).join('[key redacted]') : text;
   }
 
   /** The request's parameters, as this server takes them. */
@@ -285,8 +409,8 @@ export class LlmAgent implements Agent {
       if (this.o.conversation) this.history.push(fresh[1], { role: 'assistant', content: answer });
     };
     for (let attempt = 0; attempt <= this.o.maxInvalid; attempt++) {
-      const text = await this.complete(messages);
-      if (text === null) {
+      const answer = await this.complete(messages);
+      if (answer === null) {
         // Faults exhausted: past the streak limit, playing on would only measure the fallback.
         if (this.o.maxFaultStreak > 0 && ++this.faultStreak >= this.o.maxFaultStreak) {
           this.stopped = new LlmFaultsError(`model '${this.o.model}' at ${this.baseUrl}: ${this.faultStreak} decisions in a row failed (last: ${this.lastFault}); stopping`, this.lastFaultKind);
@@ -295,15 +419,19 @@ export class LlmAgent implements Agent {
         break;
       }
       this.faultStreak = 0;
-      const parsed = parseAnswer(text, legal);
-      this.log({ game: this.game, seat: obs.seat, attempt, messages: attempt === 0 && !this.o.conversation ? messages : messages.slice(attempt === 0 ? -1 : -2), answer: text, parsed });
+      const text = answer.content;
+      // Cut off at the token limit, the answer is not whole: nothing in it is read as a move.
+      const parsed: Parsed = answer.finish === 'length' ? { ok: false, truncated: true, error: `the answer was cut off at the token limit (maxTokens=${this.o.maxTokens})` } : parseAnswer(text, legal);
+      this.log({ game: this.game, seat: obs.seat, attempt, messages: attempt === 0 && !this.o.conversation ? messages : messages.slice(attempt === 0 ? -1 : -2), answer: text, finish: answer.finish, parsed });
       if (parsed.ok) {
         if (parsed.plainText) this.usage.plainTextAnswers++;
         remember(text);
         return parsed.action;
       }
-      this.usage.invalidAnswers++;
-      messages.push({ role: 'assistant', content: text }, { role: 'user', content: `That answer cannot be used: ${parsed.error}. Answer again with JSON {"action": <id>} using one id from the list.` });
+      if (parsed.truncated) this.usage.truncations++;
+      else this.usage.invalidAnswers++;
+      const again = parsed.truncated ? 'Answer at once, briefly, with JSON {"action": <id>} only.' : 'Answer again with JSON {"action": <id>} using one id from the list.';
+      messages.push({ role: 'assistant', content: text }, { role: 'user', content: `That answer cannot be used: ${parsed.error}. ${again}` });
     }
     this.usage.fallbacks++;
     const a = this.o.fallback === 'random' ? legal[randInt(this.rng, legal.length)] : legal[0];
@@ -313,23 +441,21 @@ export class LlmAgent implements Agent {
   }
 
   /** One completion, with fault retries; null when they are exhausted. */
-  private async complete(messages: ChatMessage[]): Promise<string | null> {
+  private async complete(messages: ChatMessage[]): Promise<Completion | null> {
     for (let retry = 0; ; retry++) {
       this.ask();
       const t0 = performance.now();
       const sent = this.params();
       try {
         this.usage.requests++;
-        const res = await this.limiter.run(() => this.client.chat.completions.create({ ...sent, messages }));
+        const res = readCompletion(await this.limiter.run(() => this.request({ ...sent, messages })));
         this.usage.latenciesMs.push(performance.now() - t0);
         this.usage.promptTokens += res.usage?.prompt_tokens ?? 0;
         this.usage.completionTokens += res.usage?.completion_tokens ?? 0;
         this.usage.reasoningTokens += res.usage?.completion_tokens_details?.reasoning_tokens ?? 0;
-        const message = res.choices[0]?.message as { content?: string | null; reasoning_content?: string; reasoning?: string } | undefined;
         // A reasoning model's thinking is kept in the transcript, never read as the answer.
-        const reasoning = message?.reasoning_content ?? message?.reasoning;
-        if (reasoning) this.log({ game: this.game, reasoning });
-        return message?.content ?? '';
+        if (res.reasoning) this.log({ game: this.game, reasoning: res.reasoning });
+        return res;
       } catch (err) {
         const changed = adapt(this.traits, err);
         if (changed) faultListener?.(this.spec, changed);
@@ -339,7 +465,7 @@ export class LlmAgent implements Agent {
           retry--;
           continue;
         }
-        this.lastFault = describeFault(err);
+        this.lastFault = this.redact(describeFault(err));
         this.lastFaultKind = faultKind(err);
         faultListener?.(this.spec, this.lastFault);
         if (!retryable(err) || retry >= this.o.maxRetries) {
@@ -360,6 +486,6 @@ export class LlmAgent implements Agent {
   }
 
   private log(entry: Record<string, unknown>): void {
-    if (this.o.transcript) fs.appendFileSync(this.o.transcript, `${JSON.stringify({ time: new Date().toISOString(), agent: this.spec, ...entry })}\n`);
+    if (this.o.transcript) fs.appendFileSync(this.o.transcript, `${this.redact(JSON.stringify({ time: new Date().toISOString(), agent: this.spec, ...entry }))}\n`);
   }
 }

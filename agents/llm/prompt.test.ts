@@ -61,6 +61,18 @@ describe('llm answers', () => {
     expect(parseAnswer('', legal)).toMatchObject({ ok: false, error: 'the answer was empty' });
     expect(parseAnswer('either 3 or 17', legal)).toMatchObject({ ok: false, error: expect.stringContaining('several legal ids') });
   });
+  it('reads only the text outside reasoning, and the last JSON object in it', () => {
+    expect(parseAnswer('<think>{"action": 3} no, {"action": 64}</think>{"action": 17}', legal)).toMatchObject({ ok: true, action: 17 });
+    expect(parseAnswer('<thinking>3</thinking> I play 64', legal)).toEqual({ ok: true, action: 64, plainText: true });
+    expect(parseAnswer('so 3 then\n</think>\n{"action": 64}', legal)).toMatchObject({ ok: true, action: 64 });
+    expect(parseAnswer('Like {"action": 3}. My answer: {"action": 17, "reason": "a } in a string"}', legal)).toMatchObject({ ok: true, action: 17, reason: 'a } in a string' });
+    expect(parseAnswer('{"note": 1} {"action": 64} {"other": 2}', legal)).toMatchObject({ ok: true, action: 64 });
+  });
+  it('calls an answer that ends inside reasoning or JSON truncated, and reads no number from it', () => {
+    expect(parseAnswer('<think>I play 17 because', legal)).toMatchObject({ ok: false, truncated: true, error: expect.stringContaining('inside its reasoning') });
+    expect(parseAnswer('{"reason": "17 is cheap, 3 is', legal)).toMatchObject({ ok: false, truncated: true, error: expect.stringContaining('cut off') });
+    expect(parseAnswer('{"action": 3} {"action": 17, "reas', legal)).toMatchObject({ ok: false, truncated: true });
+  });
   it('sends a JSON schema with the action as a required integer', () => {
     const s = answerJsonSchema() as { properties: Record<string, { type: string }>; required: string[] };
     expect(s.properties.action.type).toBe('integer');
