@@ -87,6 +87,10 @@ export interface AgentUsage {
   plainTextAnswers: number;
   faultRetries: number;
   fallbacks: number;
+  /** Of the fallbacks, those played because the server kept failing (faults past their retries), not because of the model's answers. */
+  faultFallbacks: number;
+  /** What the agent changed to be answered, as sent from then on (a parameter the server refused, left out). */
+  adaptations?: string[];
   /** Answers cut off before they were whole (at the token limit, or inside reasoning or JSON): never read as a move. */
   truncations: number;
   latenciesMs: number[];

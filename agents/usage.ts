@@ -1,14 +1,15 @@
 /** Helpers for the AgentUsage records that model-backed agents report (agent.ts). */
 import type { AgentUsage } from './agent.ts';
 
-const COUNTS = ['decisions', 'requests', 'invalidAnswers', 'plainTextAnswers', 'faultRetries', 'fallbacks', 'truncations', 'promptTokens', 'completionTokens', 'reasoningTokens'] as const;
+const COUNTS = ['decisions', 'requests', 'invalidAnswers', 'plainTextAnswers', 'faultRetries', 'fallbacks', 'faultFallbacks', 'truncations', 'promptTokens', 'completionTokens', 'reasoningTokens'] as const;
 
 export function emptyUsage(): AgentUsage {
-  return { decisions: 0, requests: 0, invalidAnswers: 0, plainTextAnswers: 0, faultRetries: 0, fallbacks: 0, truncations: 0, latenciesMs: [], promptTokens: 0, completionTokens: 0, reasoningTokens: 0 };
+  return { decisions: 0, requests: 0, invalidAnswers: 0, plainTextAnswers: 0, faultRetries: 0, fallbacks: 0, faultFallbacks: 0, truncations: 0, latenciesMs: [], promptTokens: 0, completionTokens: 0, reasoningTokens: 0 };
 }
 
 /** Adds `u`'s counts and latencies into `into`. */
 export function addUsage(into: AgentUsage, u: AgentUsage): void {
   for (const k of COUNTS) into[k] += u[k];
   into.latenciesMs.push(...u.latenciesMs);
+  if (u.adaptations?.length) into.adaptations = [...new Set([...(into.adaptations ?? []), ...u.adaptations])];
 }

@@ -167,7 +167,8 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
     }
     const invalid = r.usage.filter((u) => u.invalid);
     for (const u of invalid) {
-      io.err(`llm-bench: ${u.spec} is INVALID: ${(100 * u.fallbackRate).toFixed(1)}% of its decisions fell back (more than ${(100 * r.maxFallbackRate).toFixed(0)}%)${values.allowFallbacks ? '; exit 0 as --allow-fallbacks asks' : '; --allow-fallbacks to exit 0 anyway'}`);
+      const cause = u.faultFallbacks > 0 ? `, ${u.faultFallbacks} of ${u.fallbacks} because the server kept failing, not because of the model's answers` : '';
+      io.err(`llm-bench: ${u.spec} is INVALID: ${(100 * u.fallbackRate).toFixed(1)}% of its decisions fell back (more than ${(100 * r.maxFallbackRate).toFixed(0)}%${cause})${values.allowFallbacks ? '; exit 0 as --allow-fallbacks asks' : '; --allow-fallbacks to exit 0 anyway'}`);
     }
     return r.complete && (invalid.length === 0 || values.allowFallbacks === true) ? EXIT_OK : EXIT_FAILURE;
   } catch (e) {

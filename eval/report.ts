@@ -47,8 +47,9 @@ export function leaderboardMarkdown(r: TournamentResult): string {
     lines.push('', 'Model usage:', '', '| agent | decisions sent | calls/game | invalid answers | plain-text answers | fault retries | fallbacks | cut off | latency median / p95 | tokens in / out (reasoning) | est. cost |',
       '|---|---|---|---|---|---|---|---|---|---|---|',
       ...r.usage.map((u) => `| \`${u.spec}\`${u.invalid ? ' INVALID' : ''} | ${u.decisions} | ${num(u.requestsPerGame)} | ${u.invalidAnswers} (${pct(u.invalidRate)}) | ${u.plainTextAnswers} | ${u.faultRetries} | ` +
-        `${u.fallbacks} (${pct(u.fallbackRate)}) | ${u.truncations} | ${num(u.latencyMedianMs, 0)} / ${num(u.latencyP95Ms, 0)} ms | ${u.promptTokens} / ${u.completionTokens} (${u.reasoningTokens}) | ` +
+        `${u.fallbacks} (${pct(u.fallbackRate)})${u.faultFallbacks ? `, ${u.faultFallbacks} by server faults` : ''} | ${u.truncations} | ${num(u.latencyMedianMs, 0)} / ${num(u.latencyP95Ms, 0)} ms | ${u.promptTokens} / ${u.completionTokens} (${u.reasoningTokens}) | ` +
         `${cost(u.estimatedCost)} |`));
+    for (const u of r.usage.filter((x) => x.adaptations.length > 0)) lines.push('', `\`${u.spec}\` was asked as its server takes it: ${u.adaptations.join('; ')}.`);
   }
   return `${lines.join('\n')}\n`;
 }
@@ -111,7 +112,7 @@ function leaderboardHtml(r: TournamentResult): string {
 function usageHtml(r: TournamentResult): string {
   const head = ['agent', 'decisions sent', 'calls/game', 'invalid answers', 'plain-text answers', 'fault retries', 'fallbacks', 'cut off', 'latency median (ms)', 'latency p95 (ms)', 'prompt tokens', 'completion tokens', 'reasoning tokens', 'est. cost'];
   const rows = r.usage.map((u) => [esc(u.spec) + (u.invalid ? ' <strong>INVALID</strong>' : ''), String(u.decisions), num(u.requestsPerGame), `${u.invalidAnswers} (${pct(u.invalidRate)})`, String(u.plainTextAnswers), String(u.faultRetries),
-    `${u.fallbacks} (${pct(u.fallbackRate)})`, String(u.truncations), num(u.latencyMedianMs, 0), num(u.latencyP95Ms, 0), String(u.promptTokens), String(u.completionTokens), String(u.reasoningTokens),
+    `${u.fallbacks} (${pct(u.fallbackRate)})${u.faultFallbacks ? `, ${u.faultFallbacks} by server faults` : ''}`, String(u.truncations), num(u.latencyMedianMs, 0), num(u.latencyP95Ms, 0), String(u.promptTokens), String(u.completionTokens), String(u.reasoningTokens),
     cost(u.estimatedCost)]);
   return htmlTable(head, rows);
 }

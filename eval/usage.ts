@@ -23,6 +23,10 @@ export interface UsageSummary {
   faultRetries: number;
   fallbacks: number;
   fallbackRate: number;
+  /** Of the fallbacks, those the server caused (faults past their retries): not the model's play, but not a measure of it either. */
+  faultFallbacks: number;
+  /** Changes made to be answered (a parameter the server refused): the run played as these say. */
+  adaptations: string[];
   /** Answers cut off before they were whole (token limit), never read as moves. */
   truncations: number;
   latencyMedianMs: number;
@@ -70,6 +74,8 @@ export function summarizeUsage(
       plainTextAnswers: a.plainTextAnswers,
       faultRetries: a.faultRetries,
       fallbacks: a.fallbacks,
+      faultFallbacks: a.faultFallbacks,
+      adaptations: a.adaptations ?? [],
       truncations: a.truncations,
       fallbackRate,
       latencyMedianMs: percentile(a.latenciesMs, 50),

@@ -26,6 +26,7 @@ export function parseLlmSpec(spec: string, options: string): LlmOptions {
   if (o.fallback !== 'first' && o.fallback !== 'random') throw fail('fallback', "'first' or 'random'");
   for (const k of ['maxInvalid', 'maxRetries', 'concurrency', 'maxFaultStreak'] as const) if (!Number.isInteger(o[k]) || o[k] < (k === 'concurrency' ? 1 : 0)) throw fail(k, k === 'concurrency' ? 'a whole number ≥ 1' : 'a whole number ≥ 0');
   for (const k of ['timeoutMs', 'backoffMs', 'maxTokens'] as const) if (!(o[k] > 0)) throw fail(k, '> 0');
+  if (!(o.maxWaitMs >= 0)) throw fail('maxWaitMs', '≥ 0');
   return { ...o, model };
 }
 

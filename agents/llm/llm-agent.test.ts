@@ -133,10 +133,38 @@ describe('llm agent against an OpenAI-compatible server', () => {
     // maxFaultStreak=0: play on however often the server fails (by default the agent stops the game, below).
     const r = await play(spec(':timeoutMs=50:maxRetries=1:maxFaultStreak=0'), (_k, legal) => ({ delayMs: 200, content: JSON.stringify({ action: legal[0] }) }));
     expect(r.stats.fallbacks).toBe(r.stats.decisions);
+    expect(r.stats.faultFallbacks).toBe(r.stats.decisions); // the server's, named apart from the model's
     expect(r.stats.faultRetries).toBe(r.stats.decisions);
     await expect(play(spec(':timeoutMs=50:maxRetries=0:maxFaultStreak=3'), (_k, legal) => ({ delayMs: 200, content: JSON.stringify({ action: legal[0] }) })))
       .rejects.toThrow(/3 decisions in a row failed \(last: no whole answer within 0.05 s \(timeout\)\); stopping/);
   }, 30_000);
+
+  it("does not sleep through a daily cap's Retry-After: past maxWaitMs the decision gives up at once, saying why", async () => {
+    const r = await play(spec(':maxFaultStreak=0'), () => ({ status: 429, headers: { 'retry-after': '3600' } }));
+    expect(r.waits).toEqual([]);
+    expect(r.stats.faultRetries).toBe(0);
+    expect(r.stats.faultFallbacks).toBe(r.stats.decisions);
+    await expect(play(spec(':maxFaultStreak=2'), () => ({ status: 429, headers: { 'retry-after': '3600' } })))
+      .rejects.toThrow(/2 decisions in a row failed \(last: 429 scripted 429; waiting 3600 s more would pass maxWaitMs \(600 s a decision\)\); stopping/);
+    // Within the bound, it waits as asked.
+    const ok = await play(spec(':maxWaitMs=5000'), (k, legal) => (k % 2 === 0 ? { status: 429, headers: { 'retry-after': '2' } } : { content: JSON.stringify({ action: legal[0] }) }));
+    expect(ok.waits.every((w) => w === 2000)).toBe(true);
+    expect(ok.stats.faultFallbacks + ok.stats.fallbacks).toBe(0);
+  });
+
+  it('records what it changed to be answered: a refused temperature is in the usage and the leaderboard', async () => {
+    const refuse = (_k: number, legal: number[], body: Body) => ('temperature' in body
+      ? { status: 400, message: "Unsupported value: 'temperature' does not support 0 with this model. Only the default (1) value is supported." }
+      : { content: JSON.stringify({ action: legal[0] }) });
+    const { stats, g } = await play(`llm:no-temperature-model:baseUrl=${base}`, refuse);
+    expect(g.scores.length).toBe(3);
+    expect(stats.fallbacks).toBe(0);
+    expect(stats.adaptations).toEqual(["temperature left at the model's default: the server refused 0"]);
+    script = refuse;
+    const r = await runTournament({ agents: [`llm:no-temperature-model:baseUrl=${base}`, 'random', 'random'], games: 3, seed: 'adapt', workers: 0 });
+    expect(r.usage[0].adaptations).toEqual(["temperature left at the model's default: the server refused 0"]);
+    expect(leaderboardMarkdown(r)).toContain("was asked as its server takes it: temperature left at the model's default: the server refused 0.");
+  });
 
   it('sends max_completion_tokens, and max_tokens instead once a server refuses it', async () => {
     const seen: string[] = [];

@@ -47,6 +47,8 @@ export const LLM_DEFAULTS = {
   maxRetries: 4,
   /** First backoff delay, doubled each retry (a Retry-After header overrides it). */
   backoffMs: 500,
+  /** The longest one decision waits on back-offs in all; a server that asks for longer (Retry-After) is given up on at once, saying so. */
+  maxWaitMs: 600_000,
   /** Requests in flight at once, across every llm agent with the same base URL and this limit. */
   concurrency: 4,
   /** Played when the model gives no usable answer: 'first' legal action or a 'random' one. */
@@ -293,6 +295,8 @@ export class LlmAgent implements Agent {
   /** Thrown again, without a request, by every decision left in the game that the streak stopped. */
   private stopped: LlmFaultsError | null = null;
   private gate: CallGate | null = null;
+  /** Back-off slept in this decision so far (maxWaitMs bounds it). */
+  private waitedMs = 0;
   readonly baseUrl: string;
 
   constructor(
@@ -316,7 +320,13 @@ export class LlmAgent implements Agent {
   }
 
   takeUsage(): AgentUsage {
-    const u = { ...this.usage, model: this.o.model };
+    const t = this.traits;
+    const adaptations = [
+      ...(t.tokensParam === 'max_tokens' ? ['max_tokens sent instead of max_completion_tokens'] : []),
+      ...(this.o.structured && !t.structured ? ['plain-text answers: the server refused response_format'] : []),
+      ...(!t.temperature ? [`temperature left at the model's default: the server refused ${this.o.temperature}`] : []),
+    ];
+    const u = { ...this.usage, model: this.o.model, ...(adaptations.length ? { adaptations } : {}) };
     this.usage = emptyUsage();
     return u;
   }
@@ -402,6 +412,8 @@ export class LlmAgent implements Agent {
     if (legal.length === 1) return legal[0];
     if (this.stopped) throw this.stopped;
     this.usage.decisions++;
+    this.waitedMs = 0;
+    let serverFailed = false;
     const fresh = decisionMessages(obs, this.ruleset);
     // A conversation resends the game so far with every call (chat APIs keep no state); see the token table of docs/results/2026-11-30-llm-prompts.md.
     const messages: ChatMessage[] = this.o.conversation ? [fresh[0], ...this.history, fresh[1]] : fresh;
@@ -416,6 +428,7 @@ export class LlmAgent implements Agent {
           this.stopped = new LlmFaultsError(`model '${this.o.model}' at ${this.baseUrl}: ${this.faultStreak} decisions in a row failed (last: ${this.lastFault}); stopping`, this.lastFaultKind);
           throw this.stopped;
         }
+        serverFailed = true;
         break;
       }
       this.faultStreak = 0;
@@ -434,6 +447,7 @@ export class LlmAgent implements Agent {
       messages.push({ role: 'assistant', content: text }, { role: 'user', content: `That answer cannot be used: ${parsed.error}. ${again}` });
     }
     this.usage.fallbacks++;
+    if (serverFailed) this.usage.faultFallbacks++;
     const a = this.o.fallback === 'random' ? legal[randInt(this.rng, legal.length)] : legal[0];
     this.log({ game: this.game, seat: obs.seat, fallback: a });
     remember(JSON.stringify({ action: a }));
@@ -472,9 +486,18 @@ export class LlmAgent implements Agent {
           this.log({ game: this.game, error: String((err as Error).message ?? err) });
           return null;
         }
-        this.usage.faultRetries++;
         const asked = err instanceof OpenAI.APIError ? retryAfterMs(err.headers as Headers | undefined) : null;
-        await this.sleep(asked ?? this.o.backoffMs * 2 ** retry);
+        const delay = asked ?? this.o.backoffMs * 2 ** retry;
+        if (this.waitedMs + delay > this.o.maxWaitMs) {
+          // A daily cap's Retry-After of an hour is not slept through, retry after retry.
+          this.lastFault = `${this.lastFault}; waiting ${Math.ceil(delay / 1000)} s more would pass maxWaitMs (${this.o.maxWaitMs / 1000} s a decision)`;
+          faultListener?.(this.spec, this.lastFault);
+          this.log({ game: this.game, error: this.lastFault });
+          return null;
+        }
+        this.usage.faultRetries++;
+        this.waitedMs += delay;
+        await this.sleep(delay);
       }
     }
   }
