@@ -26,6 +26,7 @@ export const INTEGRATION: Record<string, string> = {
   'bridge/bridge.test.ts': 'bridge processes (czech-pub bridge, python)',
   'bridge/vector-threads.test.ts': 'the vector env on worker threads',
   'cli/interrupt.test.ts': 'a czech-pub tournament in a child process',
+  'cli/llm-bench-stop.test.ts': 'a fake model server listening on a socket, llm-bench in a child process',
   'cli/train.test.ts': 'a training run from the command line',
   'cli/usage-errors.test.ts': 'a fake model server listening on a socket, python',
   'eval/game-line.test.ts': 'a tournament on worker threads',

@@ -36,7 +36,8 @@ and what each cost.`,
     'max-retries': { type: 'int', arg: 'R', min: 0, max: 100, defaultText: "4, the agent's", help: 'retries of a failed request (timeout, connection, 429, 5xx) before the decision falls back' },
     prices: { type: 'file', help: 'JSON {"<model or spec>": {"promptPerMillion": 0.15, "completionPerMillion": 0.6}}' },
     transcript: { type: 'string', arg: 'FILE', help: 'append every request and answer to FILE (JSONL)' },
-    out: { type: 'folder', help: 'write games.jsonl, results.json, leaderboard.md and report.html here' },
+    out: { type: 'folder', help: 'write run.json, games.jsonl, results.json, leaderboard.md and report.html here' },
+    resume: { type: 'flag', help: 'go on with the run in --out: its finished games are kept, the rest of its schedule played (give the same options)' },
     ruleset: { type: 'ruleset', help: "play under the ruleset in this JSON file (the model's rules summary describes it)" },
     'allow-fallbacks': { type: 'flag', help: "exit 0 even when more than 5% of a model's decisions fell back (still marked INVALID)" },
     json: { type: 'flag', help: 'print the summary as JSON' },
@@ -77,6 +78,7 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
   const players = values.players ?? Math.min(parsed.ruleset.players.max, Math.max(4, models.length));
   if (models.length > players) throw new UsageError(`--model: ${models.length} models for ${players} seats; give --players ${models.length} or more`);
   const { games, concurrency, seed, out } = values;
+  if (values.resume && out === undefined) throw new UsageError('--resume goes on with the run in --out DIR: give --out');
   const opponent = values.opponents;
   const ruleset = parsed.ruleset;
   const opts = [
@@ -150,10 +152,17 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
     faults.set(kind, n);
     if (n === 1) io.err(`model fault (${kind}); further faults of this kind are counted`);
   });
+  // Ctrl-C: the games finished so far are written with every report, marked incomplete; --resume goes on.
+  const controller = new AbortController();
+  const onSigint = () => {
+    io.err('Interrupted: finishing with the games played so far (--resume goes on with the run).');
+    controller.abort();
+  };
+  process.once('SIGINT', onSigint);
   try {
     const r = await runTournament({
       agents, labels, players, games, seed, workers: 0, parallel: concurrency, prices,
-      ruleset, out,
+      ruleset, out, resume: values.resume, signal: controller.signal,
       onGame: (done, total) => {
         if (!values.json && (done === total || done % Math.max(1, Math.floor(total / 10)) === 0)) io.err(`${done}/${total} games`);
       },
@@ -175,5 +184,6 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
     throw asUsageError(e);
   } finally {
     onLlmFault(null);
+    process.removeListener('SIGINT', onSigint);
   }
 }

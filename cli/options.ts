@@ -183,6 +183,31 @@ function checkValue(name: string, o: OptionSpec, raw: string | boolean, ctx: Con
 }
 
 /**
+ * The arguments that are not options (a command's FILE or DIR), apart from the options, which
+ * parseOptions then reads: an option of `options` that takes a value keeps the next argument.
+ */
+export function splitPositionals(args: readonly string[], options: OptionSpecs): { files: string[]; options: string[] } {
+  const files: string[] = [];
+  const rest: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--') {
+      files.push(...args.slice(i + 1));
+      break;
+    }
+    if (!a.startsWith('-') || a === '-') {
+      files.push(a);
+      continue;
+    }
+    rest.push(a);
+    const name = a.slice(2);
+    const takesValue = a.startsWith('--') && !a.includes('=') && Object.hasOwn(options, name) && options[name].type !== 'flag';
+    if (takesValue && i + 1 < args.length) rest.push(args[++i]);
+  }
+  return { files, options: rest };
+}
+
+/**
  * Parses `args` against the command's declaration. Returns null when --help was asked for
  * (the caller prints `helpText`); every mistake is a UsageError naming it.
  */

@@ -12,7 +12,7 @@ import {
 } from '../eval/index.ts';
 import { narrationLines, scoreLines, seatsLine } from './game-text.ts';
 import { EXIT_FAILURE, EXIT_OK, streamLines, UsageError, type Io } from './io.ts';
-import { helpText, parseOptions, type CommandSpec } from './options.ts';
+import { helpText, parseOptions, splitPositionals, type CommandSpec } from './options.ts';
 
 export const REPLAY = {
   name: 'replay',
@@ -29,28 +29,6 @@ links end in #replay=LINK; 'play --human' prints one at the end).`,
 
 /** A data problem: one line, exit 1. */
 class BadData extends Error {}
-
-/** FILE, the one argument that is not an option; the rest are parsed as options. */
-function splitFile(args: readonly string[]): { files: string[]; options: string[] } {
-  const files: string[] = [];
-  const options: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a === '--') {
-      files.push(...args.slice(i + 1));
-      break;
-    }
-    if (!a.startsWith('-') || a === '-') {
-      files.push(a);
-      continue;
-    }
-    options.push(a);
-    const name = a.slice(2);
-    const takesValue = a.startsWith('--') && !a.includes('=') && Object.hasOwn(REPLAY.options, name);
-    if (takesValue && i + 1 < args.length) options.push(args[++i]);
-  }
-  return { files, options };
-}
 
 /** The line of game `index` in a games.jsonl file, read a line at a time (a long run's file is large). */
 async function findGame(file: string, index: number) {
@@ -113,7 +91,7 @@ async function findGame(file: string, index: number) {
 }
 
 export async function replayCommand(args: readonly string[], io: Io): Promise<number> {
-  const { files, options } = splitFile(args);
+  const { files, options } = splitPositionals(args, REPLAY.options);
   const parsed = parseOptions(REPLAY, options);
   if (!parsed) {
     io.out(helpText(REPLAY));

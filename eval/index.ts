@@ -17,6 +17,7 @@ export * from './highlights.ts';
 export * from './usage.ts';
 export * from './replay-record.ts';
 export * from './game-line.ts';
+export { readRunFile, RUN_FORMAT, RunFolderError, type RunFile } from './run-folder.ts';
 export { gameSetup, type GameSetup } from './agents-for.ts';
 export { GAME_WORKER_MODULE, runGames, type RunOptions, type RunOutcome } from './runner.ts';
 export type { WorkerMessage, WorkerSetup } from './worker.ts';

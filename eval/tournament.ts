@@ -19,6 +19,7 @@ import { gameLine } from './game-line.ts';
 import { checkViewerUrl, DEFAULT_VIEWER, HighlightPicker, type Highlight } from './highlights.ts';
 import { leaderboardMarkdown, reportHtml } from './report.ts';
 import { runGames, type RunOptions, type RunOutcome } from './runner.ts';
+import { GAMES_FILE, readFinishedGames, readRunFile, RUN_FORMAT, runDifference, RunFolderError, writeRunFile, type RunFile } from './run-folder.ts';
 import { roundedGames, schedule } from './schedule.ts';
 import { summarize, type GameResult, type Summary } from './summary.ts';
 import { DEFAULT_MAX_FALLBACK_RATE, summarizeUsage, type Price, type UsageSummary } from './usage.ts';
@@ -60,6 +61,12 @@ export interface TournamentOptions {
   runner?: (o: RunOptions) => Promise<RunOutcome>;
   /** Per agent spec: the budgets of its calls to outside servers, or null (a server's tournaments; the CLI sets none). */
   gates?: (GateSpec | null)[];
+  /**
+   * With `out`: go on with the run whose folder it is (run-folder.ts). Its finished games are
+   * kept and not played again; the rest of the same schedule is played; a folder of another
+   * run (other agents, seed, games, ruleset...) is refused, saying what differs.
+   */
+  resume?: boolean;
 }
 
 export interface TournamentConfig {
@@ -150,18 +157,38 @@ export async function runTournament(o: TournamentOptions): Promise<TournamentRes
   const startedAt = new Date();
   const t0 = performance.now();
   let gamesFile: string | null = null;
+  const names = o.labels ?? agentLabels(config.agents);
+  const maxFallbackRate = o.maxFallbackRate ?? DEFAULT_MAX_FALLBACK_RATE;
+  let previous: GameResult[] = [];
   if (o.out) {
     mkdirSync(o.out, { recursive: true });
-    gamesFile = join(o.out, 'games.jsonl');
-    writeFileSync(gamesFile, '');
+    gamesFile = join(o.out, GAMES_FILE);
+    const { workers: _workers, ...settings } = config;
+    const run: RunFile = { format: RUN_FORMAT, config: settings, labels: names, maxFallbackRate, ...(o.prices ? { prices: o.prices } : {}) };
+    if (o.resume) {
+      try {
+        const why = runDifference(readRunFile(o.out), run);
+        if (why) throw new RunFolderError(`${o.out} is the folder of another run: ${why}`);
+        previous = readFinishedGames(o.out, games);
+      } catch (e) {
+        throw e instanceof RunFolderError ? new TournamentConfigError(e.message) : e;
+      }
+    } else {
+      writeFileSync(gamesFile, '');
+    }
+    writeRunFile(o.out, run);
   }
-  let done = 0;
-  const names = o.labels ?? agentLabels(config.agents);
   const fingerprint = rulesetFingerprint(config.ruleset);
   const picker = new HighlightPicker(names, config.askAll, fingerprint);
+  for (const r of previous) {
+    picker.offer(r);
+    delete (r as Partial<GameResult>).actions;
+  }
+  let done = previous.length;
+  const finished = new Set(previous.map((r) => r.index));
   const outcome = await (o.runner ?? runGames)({
     entries: config.agents,
-    games,
+    games: games.filter((g) => !finished.has(g.index)),
     ruleset: config.ruleset === DEFAULT_RULESET ? undefined : config.ruleset,
     askAll: config.askAll,
     maxDecisions: config.maxDecisions,
@@ -181,7 +208,8 @@ export async function runTournament(o: TournamentOptions): Promise<TournamentRes
     },
   });
   const elapsedSec = (performance.now() - t0) / 1000;
-  const summary = summarize(names, outcome.results);
+  const results = [...previous, ...outcome.results];
+  const summary = summarize(names, results);
   const result: TournamentResult = {
     format: RESULTS_FORMAT,
     env: envSpec(config.ruleset),
@@ -189,8 +217,8 @@ export async function runTournament(o: TournamentOptions): Promise<TournamentRes
     config,
     labels: names.slice(),
     gamesScheduled: games.length,
-    gamesPlayed: outcome.results.length,
-    complete: !outcome.interrupted && outcome.results.length === games.length,
+    gamesPlayed: results.length,
+    complete: !outcome.interrupted && results.length === games.length,
     ...(outcome.stoppedBy !== undefined ? { stoppedBy: outcome.stoppedBy } : {}),
     ...(outcome.stop ? { stop: outcome.stop } : {}),
     elapsedSec,
@@ -199,8 +227,8 @@ export async function runTournament(o: TournamentOptions): Promise<TournamentRes
     finishedAt: new Date().toISOString(),
     summary,
     highlights: picker.pick(summary),
-    usage: summarizeUsage(names, outcome.results, o.prices, o.maxFallbackRate ?? DEFAULT_MAX_FALLBACK_RATE),
-    maxFallbackRate: o.maxFallbackRate ?? DEFAULT_MAX_FALLBACK_RATE,
+    usage: summarizeUsage(names, results, o.prices, maxFallbackRate),
+    maxFallbackRate,
   };
   if (o.out) writeReports(o.out, result, viewer);
   return result;

@@ -1,0 +1,111 @@
+/**
+ * llm-bench stopped and gone on with: Ctrl-C mid-run writes every output from the finished
+ * games, marked incomplete; --resume plays the rest of the schedule and gives the results of a
+ * run that was never stopped (but for times); `czech-pub report DIR` makes them again with
+ * nothing played. The model is a fake OpenAI-compatible server in this process that always
+ * answers the first legal action, a little slowly so that the run can be stopped mid-way.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bufferIo } from './io.ts';
+import { main } from './main.ts';
+
+const BIN = new URL('../bin/czech-pub.js', import.meta.url).pathname;
+let server: Server;
+let base = '';
+let tmp = '';
+
+beforeAll(async () => {
+  tmp = mkdtempSync(join(tmpdir(), 'czech-pub-llm-stop-'));
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => (body += d));
+    req.on('end', () => {
+      const messages = (JSON.parse(body) as { messages: { content: string }[] }).messages;
+      const user = messages.filter((m) => m.content.includes('Your legal actions:')).pop()?.content;
+      const legal = user === undefined ? [0] : [...user.split('Your legal actions:')[1].matchAll(/^\s+(\d+): /gm)].map((m) => Number(m[1]));
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({
+          id: 'x', object: 'chat.completion', created: 0, model: 'fake',
+          choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: JSON.stringify({ action: legal[0] }) } }],
+          usage: { prompt_tokens: 100, completion_tokens: 5, total_tokens: 105 },
+        }));
+      }, 15);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as { port: number }).port}/v1`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((r) => server.close(r));
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+const ARGS = () => ['llm-bench', '--model', 'fake-model', '--base-url', base, '--games', '8', '--players', '4', '--opponents', 'random', '--concurrency', '1', '--seed', 'stop'];
+const gameLines = (dir: string) => (existsSync(join(dir, 'games.jsonl')) ? readFileSync(join(dir, 'games.jsonl'), 'utf8').split('\n').filter(Boolean).length : 0);
+
+/** results.json without what differs between two runs because it is a time. */
+function withoutTimes(dir: string) {
+  const { elapsedSec, gamesPerSec, startedAt, finishedAt, ...r } = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'));
+  return {
+    ...r,
+    summary: { ...r.summary, agents: r.summary.agents.map(({ msPerDecision, ...a }: Record<string, unknown>) => a) },
+    usage: r.usage.map(({ latencyMedianMs, latencyP95Ms, ...u }: Record<string, unknown>) => u),
+  };
+}
+
+describe('llm-bench stopped with Ctrl-C', () => {
+  it('writes every output marked incomplete; --resume completes it as an unstopped run; report makes it again', async () => {
+    const whole = join(tmp, 'whole');
+    expect(await main([...ARGS(), '--out', whole], bufferIo())).toBe(0);
+
+    const dir = join(tmp, 'stopped');
+    const child = spawn(process.execPath, [BIN, ...ARGS(), '--out', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const deadline = Date.now() + 60_000;
+    while (gameLines(dir) < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+    child.kill('SIGINT');
+    const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+    expect(code).toBe(1);
+    expect(stderr).toContain('Interrupted: finishing with the games played so far (--resume goes on with the run).');
+    const stopped = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'));
+    expect(stopped.complete).toBe(false);
+    expect(stopped.gamesPlayed).toBe(gameLines(dir));
+    expect(stopped.gamesPlayed).toBeLessThan(8);
+    expect(readFileSync(join(dir, 'leaderboard.md'), 'utf8')).toContain('llm:fake-model');
+    expect(existsSync(join(dir, 'report.html'))).toBe(true);
+
+    // Another run's options are refused, saying what differs; nothing is changed.
+    const other = bufferIo();
+    expect(await main([...ARGS().map((a) => (a === 'stop' ? 'other' : a)), '--out', dir, '--resume'], other)).toBe(2);
+    expect(other.stderr.join('\n')).toMatch(/is the folder of another run: seed is "stop" there, "other" here/);
+    expect(JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')).gamesPlayed).toBe(stopped.gamesPlayed);
+
+    const resumed = bufferIo();
+    expect(await main([...ARGS(), '--out', dir, '--resume'], resumed)).toBe(0);
+    expect(gameLines(dir)).toBe(8);
+    expect(withoutTimes(dir)).toEqual(withoutTimes(whole));
+
+    // A crash's cut-off last line and lost reports: report DIR makes them again, from the whole games.
+    const games = readFileSync(join(dir, 'games.jsonl'), 'utf8');
+    writeFileSync(join(dir, 'games.jsonl'), games.slice(0, games.length - 40));
+    rmSync(join(dir, 'results.json'));
+    const rebuilt = bufferIo();
+    expect(await main(['report', dir], rebuilt)).toBe(0);
+    expect(rebuilt.stderr.join('\n')).toMatch(/^report: 7 of 8 games \(incomplete\)/);
+    expect(JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')).gamesPlayed).toBe(7);
+    expect(gameLines(dir)).toBe(7);
+
+    const notRun = bufferIo();
+    expect(await main(['report', tmp], notRun)).toBe(1);
+    expect(notRun.stderr.join('\n')).toMatch(/holds no run.json/);
+  }, 120_000);
+});
