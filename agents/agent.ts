@@ -77,6 +77,21 @@ export interface Agent {
 }
 
 /** What a model-backed agent spent and how it went, summed over decisions. */
+/** Where and how a model was asked (LLM agents): what a published result has to say. */
+export interface ModelProvenance {
+  /** The server's host and port: no path, no credentials. */
+  host: string;
+  /** The model ids the server said it served (its answers' `model`), which can differ from the one asked for. */
+  servedModels: string[];
+  /** The request's settings as last sent, after any adaptation; no messages. */
+  settings: Record<string, unknown>;
+  /** Hashes of the rules text and the decision prompt (agents/llm/provenance.ts). */
+  rulesHash: string;
+  promptHash: string;
+  /** The client library every request went through. */
+  sdk: string;
+}
+
 export interface AgentUsage {
   /** The model's name, for price lookups. */
   model?: string;
@@ -89,6 +104,7 @@ export interface AgentUsage {
   fallbacks: number;
   /** Of the fallbacks, those played because the server kept failing (faults past their retries), not because of the model's answers. */
   faultFallbacks: number;
+  provenance?: ModelProvenance;
   /** What the agent changed to be answered, as sent from then on (a parameter the server refused, left out). */
   adaptations?: string[];
   /** Answers cut off before they were whole (at the token limit, or inside reasoning or JSON): never read as a move. */

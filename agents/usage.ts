@@ -11,5 +11,6 @@ export function emptyUsage(): AgentUsage {
 export function addUsage(into: AgentUsage, u: AgentUsage): void {
   for (const k of COUNTS) into[k] += u[k];
   into.latenciesMs.push(...u.latenciesMs);
+  if (u.provenance) into.provenance = { ...u.provenance, servedModels: [...new Set([...(into.provenance?.servedModels ?? []), ...u.provenance.servedModels])] };
   if (u.adaptations?.length) into.adaptations = [...new Set([...(into.adaptations ?? []), ...u.adaptations])];
 }

@@ -29,7 +29,7 @@ describe('tournament', () => {
     const dir = mkdtempSync(join(tmpdir(), 'czech-pub-t-'));
     const r = await runTournament({ agents: ['random', 'greedy', 'random'], games: 12, seed: 'files', workers: 0, out: dir });
     const json = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'));
-    expect(json.format).toBe('czech-pub-tournament/1');
+    expect(json.format).toBe('czech-pub-tournament/2');
     expect(json.gamesPlayed).toBe(12);
     expect(json.env.ruleset.fingerprint).toMatch(/^[0-9a-f]{8}$/);
     expect(json.config.ruleset.name).toBe('czech-pub-standard');

@@ -19,12 +19,14 @@ import { gameLine } from './game-line.ts';
 import { checkViewerUrl, DEFAULT_VIEWER, HighlightPicker, type Highlight } from './highlights.ts';
 import { leaderboardMarkdown, reportHtml } from './report.ts';
 import { runGames, type RunOptions, type RunOutcome } from './runner.ts';
+import { ResultsSchema } from './results-schema.ts';
 import { GAMES_FILE, readFinishedGames, readRunFile, RUN_FORMAT, runDifference, RunFolderError, writeRunFile, type RunFile } from './run-folder.ts';
 import { roundedGames, schedule } from './schedule.ts';
 import { summarize, type GameResult, type Summary } from './summary.ts';
 import { DEFAULT_MAX_FALLBACK_RATE, summarizeUsage, type Price, type UsageSummary } from './usage.ts';
 
-export const RESULTS_FORMAT = 'czech-pub-tournament/1';
+/** results.json's format and version: eval/results-schema.ts describes it. */
+export const RESULTS_FORMAT = 'czech-pub-tournament/2';
 
 export interface TournamentOptions {
   agents: string[];
@@ -235,9 +237,16 @@ export async function runTournament(o: TournamentOptions): Promise<TournamentRes
 }
 
 export function writeReports(dir: string, r: TournamentResult, viewer = DEFAULT_VIEWER): void {
-  writeFileSync(join(dir, 'results.json'), `${JSON.stringify(r, null, 2)}\n`);
+  const json = JSON.stringify(r, null, 2);
+  writeFileSync(join(dir, 'results.json'), `${json}\n`);
   writeFileSync(join(dir, 'leaderboard.md'), leaderboardMarkdown(r));
   writeFileSync(join(dir, 'report.html'), reportHtml(r, viewer));
+  // Written first, so that no finished result is lost; a shape the schema does not describe is a bug here.
+  const checked = ResultsSchema.safeParse(JSON.parse(json));
+  if (!checked.success) {
+    const issue = checked.error.issues[0];
+    throw new Error(`results.json does not match its schema (docs/results.schema.json) at ${issue.path.join('.') || 'the top'}: ${issue.message}`);
+  }
 }
 
 /** The summary `--json` prints: the headline figures of each agent. */

@@ -3,7 +3,7 @@
  * agents): decisions sent, invalid-answer rate, retries, fallbacks, latency (median and 95th
  * percentile), tokens, and an estimated cost from a price table given by the user.
  */
-import { addUsage, emptyUsage, type AgentUsage } from '../agents/index.ts';
+import { addUsage, emptyUsage, type AgentUsage, type ModelProvenance } from '../agents/index.ts';
 import { percentile } from './stats.ts';
 import type { GameResult } from './summary.ts';
 
@@ -25,6 +25,8 @@ export interface UsageSummary {
   fallbackRate: number;
   /** Of the fallbacks, those the server caused (faults past their retries): not the model's play, but not a measure of it either. */
   faultFallbacks: number;
+  /** Where and how the model was asked (LLM agents), or null. */
+  provenance: ModelProvenance | null;
   /** Changes made to be answered (a parameter the server refused): the run played as these say. */
   adaptations: string[];
   /** Answers cut off before they were whole (token limit), never read as moves. */
@@ -76,6 +78,7 @@ export function summarizeUsage(
       fallbacks: a.fallbacks,
       faultFallbacks: a.faultFallbacks,
       adaptations: a.adaptations ?? [],
+      provenance: a.provenance ?? null,
       truncations: a.truncations,
       fallbackRate,
       latencyMedianMs: percentile(a.latenciesMs, 50),

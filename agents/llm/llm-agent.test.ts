@@ -97,6 +97,15 @@ describe('llm agent against an OpenAI-compatible server', () => {
     // The game record carries the agent's usage in that game, on its seat.
     expect(g.usage?.[0]?.requests).toBe(n);
     expect(g.usage?.[1]).toBeNull();
+    // Where and how it was asked: the host only, the model the server named, the settings as sent.
+    expect(stats.provenance).toEqual({
+      host: new URL(base).host,
+      servedModels: ['fake'],
+      settings: { model: 'fake-model', temperature: 0, max_completion_tokens: 4000, response_format: 'json_schema' },
+      rulesHash: expect.stringMatching(/^[0-9a-f]{16}$/),
+      promptHash: expect.stringMatching(/^[0-9a-f]{16}$/),
+      sdk: expect.stringMatching(/^openai \d+\.\d+\.\d+$/),
+    });
   });
 
   it('corrects an illegal id and then takes the valid answer', async () => {

@@ -26,6 +26,7 @@ import { AgentStopError, BudgetSpentError, type CallFaultKind, type CallGate } f
 import { emptyUsage } from '../usage.ts';
 import { answerJsonSchema, parseAnswer, type Parsed } from './answer.ts';
 import { decisionMessages, type ChatMessage } from './prompt.ts';
+import { promptHashes, SDK_VERSION } from './provenance.ts';
 
 export const LLM_DEFAULTS = {
   /** Server base URL; default $OPENAI_BASE_URL, else OpenAI's. */
@@ -295,6 +296,8 @@ export class LlmAgent implements Agent {
   /** Thrown again, without a request, by every decision left in the game that the streak stopped. */
   private stopped: LlmFaultsError | null = null;
   private gate: CallGate | null = null;
+  /** The model ids the server's answers named. */
+  private readonly served = new Set<string>();
   /** Back-off slept in this decision so far (maxWaitMs bounds it). */
   private waitedMs = 0;
   readonly baseUrl: string;
@@ -326,7 +329,15 @@ export class LlmAgent implements Agent {
       ...(this.o.structured && !t.structured ? ['plain-text answers: the server refused response_format'] : []),
       ...(!t.temperature ? [`temperature left at the model's default: the server refused ${this.o.temperature}`] : []),
     ];
-    const u = { ...this.usage, model: this.o.model, ...(adaptations.length ? { adaptations } : {}) };
+    const { response_format: format, ...settings } = this.params();
+    const provenance = {
+      host: new URL(this.baseUrl).host,
+      servedModels: [...this.served],
+      settings: { ...settings, ...(format ? { response_format: format.type } : {}), ...(this.o.conversation ? { conversation: true } : {}) },
+      ...promptHashes(this.ruleset),
+      sdk: SDK_VERSION,
+    };
+    const u = { ...this.usage, model: this.o.model, provenance, ...(adaptations.length ? { adaptations } : {}) };
     this.usage = emptyUsage();
     return u;
   }
@@ -464,6 +475,7 @@ export class LlmAgent implements Agent {
         this.usage.requests++;
         const res = readCompletion(await this.limiter.run(() => this.request({ ...sent, messages })));
         this.usage.latenciesMs.push(performance.now() - t0);
+        if (res.model) this.served.add(res.model);
         this.usage.promptTokens += res.usage?.prompt_tokens ?? 0;
         this.usage.completionTokens += res.usage?.completion_tokens ?? 0;
         this.usage.reasoningTokens += res.usage?.completion_tokens_details?.reasoning_tokens ?? 0;
