@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import {
-  ASSUMED_ANSWER_TOKENS, jsonSummary, leaderboardMarkdown, measurePrompts, resolveConfig, runTournament, type Price,
+  ASSUMED_ANSWER_TOKENS, jsonSummary, leaderboardMarkdown, measurePrompts, resolveConfig, roundedGames, runTournament, type Price,
 } from '../eval/index.ts';
 import { createAgent, LlmAgent, LlmServerError, onLlmFault } from '../agents/index.ts';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Io } from './io.ts';
@@ -107,12 +107,16 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
     throw asUsageError(e);
   }
   if (values.dryRun) {
-    const r = await measurePrompts(values.standIn, opponent, players, games, seed, models[0], ruleset);
+    // The games the run will play (whole rotations), each model's prompts counted by its own tokenizer.
+    const scheduled = roundedGames(games, players);
+    const measured = await Promise.all(models.map((m) => measurePrompts(values.standIn, opponent, players, scheduled, seed, m, ruleset)));
+    const r = measured[0];
     // Per model: each plays every game of the run in its own seat.
-    const costs = models.map((m) => {
+    const costs = models.map((m, i) => {
+      const t = measured[i];
       const price = prices?.[`llm:${m}`] ?? prices?.[m];
-      const perGame = price ? (r.promptTokensPerGame * price.promptPerMillion + r.completionTokensPerGame * price.completionPerMillion) / 1e6 : null;
-      return { model: m, costPerGame: perGame, costPerRun: perGame === null ? null : perGame * games };
+      const perGame = price ? (t.promptTokensPerGame * price.promptPerMillion + t.completionTokensPerGame * price.completionPerMillion) / 1e6 : null;
+      return { model: m, tokenizer: t.tokenizer, promptTokensPerGame: t.promptTokensPerGame, costPerGame: perGame, costPerRun: perGame === null ? null : perGame * scheduled };
     });
     if (values.json) io.out(JSON.stringify({ ...r, costs }));
     else {
@@ -126,7 +130,7 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
       for (const c of costs) {
         io.out(c.costPerGame === null
           ? `llm:${c.model}: no price in --prices, so no cost estimate.`
-          : `llm:${c.model}: about $${c.costPerGame.toFixed(4)} a game, $${c.costPerRun!.toFixed(2)} for the ${games} games of this run.`);
+          : `llm:${c.model}: about ${Math.round(c.promptTokensPerGame)} tokens in a game (${c.tokenizer}), $${c.costPerGame.toFixed(4)} a game, $${c.costPerRun!.toFixed(2)} for the ${scheduled} games of this run.`);
       }
     }
     return EXIT_OK;

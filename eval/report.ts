@@ -5,6 +5,8 @@ import type { TournamentResult } from './tournament.ts';
 
 const workersText = (w: number): string => (w === 0 ? 'in one thread' : `on ${w} worker thread${w === 1 ? '' : 's'}`);
 const pct = (x: number): string => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : '–');
+/** Fewer deals than this, and the leaderboard says its sample is small. */
+export const SMALL_SAMPLE_DEALS = 10;
 const num = (x: number, d = 1): string => (Number.isFinite(x) ? x.toFixed(d) : '–');
 const cost = (usd: number | null): string => (usd === null ? '–' : `$${usd.toFixed(4)}`);
 
@@ -29,9 +31,11 @@ export function leaderboardMarkdown(r: TournamentResult): string {
     `| # | agent | games | wins | win rate (95% CI) | mean score (95% CI) | mean rank | rating (σ) | wasted | thrown out | ms/decision |${models ? ' fallbacks | invalid answers |' : ''}`,
     `|---|---|---|---|---|---|---|---|---|---|---|${models ? '---|---|' : ''}`,
     ...r.summary.agents.map((a, i) =>
-      `| ${i + 1} | \`${a.spec}\`${a.seats > 1 ? ` ×${a.seats}` : ''}${invalidMark(r, a.spec)} | ${a.games} | ${num(a.wins)} | ${pct(a.winRate)} (${pct(a.winRateCI[0])}–${pct(a.winRateCI[1])}) | ` +
+      `| ${a.games === 0 ? '–' : i + 1} | \`${a.spec}\`${a.seats > 1 ? ` ×${a.seats}` : ''}${invalidMark(r, a.spec)} | ${a.games} | ${num(a.wins)} | ${pct(a.winRate)} (${pct(a.winRateCI[0])}–${pct(a.winRateCI[1])}) | ` +
         `${num(a.meanScore)} (${num(a.scoreCI[0])}–${num(a.scoreCI[1])}) | ${num(a.meanRank, 2)} | ${num(a.rating)} (${num(a.ratingSigma, 2)}) | ` +
         `${pct(a.wastedRate)} | ${pct(a.thrownOutRate)} | ${num(a.msPerDecision, 3)} |${models ? ` ${modelShare(r, a.spec).join(' | ')} |` : ''}`),
+    ...(r.summary.agents.some((a) => a.games === 0) ? ['', 'Not ranked (–): no finished game.'] : []),
+    ...(r.summary.deals < SMALL_SAMPLE_DEALS ? ['', `Small sample: ${r.summary.deals} deal${r.summary.deals === 1 ? '' : 's'}. Intervals over so few are wide, and over one deal not given (–); play more games before reading a ranking.`] : []),
     ...(r.usage.some((u) => u.invalid) ? ['', `INVALID: more of the model's decisions fell back (played the first legal action) than the ${pct(r.maxFallbackRate)} allowed; its figures measure the fallback, not the model.`] : []),
     '',
     `Games last ${num(r.summary.meanTurns)} turns and ${num(r.summary.meanDecisions)} decisions on average` +

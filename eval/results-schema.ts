@@ -66,7 +66,7 @@ export const ResultsSchema = z.strictObject({
   summary: z.strictObject({
     agents: z.array(AgentSummarySchema),
     headToHead: z.record(z.string(), z.record(z.string(), num)),
-    games: int, meanTurns: num, meanDecisions: num, truncatedGames: int,
+    games: int, deals: int.describe('the sample size of the intervals'), meanTurns: num, meanDecisions: num, truncatedGames: int,
   }),
   highlights: z.array(z.strictObject({ kind: z.enum(['upset', 'longest', 'closest']), index: int, why: z.string(), link: z.string() })),
   usage: z.array(UsageSchema),

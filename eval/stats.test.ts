@@ -15,7 +15,8 @@ describe('stats', () => {
     expect(ci.mean).toBe(2.5);
     expect(ci.hi - ci.mean).toBeCloseTo(3.1824 * 0.645497, 4);
     expect(ci.lo).toBeCloseTo(2.5 - 2.05426, 3);
-    expect(meanCI([7])).toEqual({ mean: 7, lo: 7, hi: 7, n: 1 });
+    // One value says nothing of the spread: no interval, not a zero-wide one.
+    expect(meanCI([7])).toEqual({ mean: 7, lo: Number.NaN, hi: Number.NaN, n: 1 });
     expect(Number.isNaN(meanCI([]).mean)).toBe(true);
   });
 

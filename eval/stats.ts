@@ -35,7 +35,7 @@ export function t975(df: number): number {
 
 export interface MeanCI {
   mean: number;
-  /** 95% interval; equal to the mean when there is a single value. */
+  /** 95% interval; not defined (NaN) with fewer than two values: one deal says nothing of the spread. */
   lo: number;
   hi: number;
   n: number;
@@ -45,7 +45,7 @@ export function meanCI(xs: readonly number[]): MeanCI {
   const n = xs.length;
   if (n === 0) return { mean: Number.NaN, lo: Number.NaN, hi: Number.NaN, n };
   const mean = xs.reduce((a, b) => a + b, 0) / n;
-  if (n === 1) return { mean, lo: mean, hi: mean, n };
+  if (n === 1) return { mean, lo: Number.NaN, hi: Number.NaN, n };
   const variance = xs.reduce((a, b) => a + (b - mean) ** 2, 0) / (n - 1);
   const h = t975(n - 1) * Math.sqrt(variance / n);
   return { mean, lo: mean - h, hi: mean + h, n };

@@ -47,6 +47,8 @@ export interface Summary {
   /** headToHead[a][b]: how often spec a finished above spec b when both played (ties count half). */
   headToHead: Record<string, Record<string, number>>;
   games: number;
+  /** Deals the games were played from (duplicate games of one deal share it): the sample size of the intervals. */
+  deals: number;
   meanTurns: number;
   meanDecisions: number;
   truncatedGames: number;
@@ -128,7 +130,8 @@ export function summarize(entries: readonly string[], results: readonly GameResu
       msPerDecision: a.decisions ? a.ms / a.decisions : 0,
     };
   });
-  agents.sort((x, y) => y.winRate - x.winRate || y.meanScore - x.meanScore);
+  // An agent with no finished game has no rank: it goes last.
+  agents.sort((x, y) => Number(x.games === 0) - Number(y.games === 0) || y.winRate - x.winRate || y.meanScore - x.meanScore);
 
   const headToHead: Record<string, Record<string, number>> = {};
   for (const a of specs) {
@@ -143,6 +146,7 @@ export function summarize(entries: readonly string[], results: readonly GameResu
     agents,
     headToHead,
     games: n,
+    deals: new Set(games.map((g) => g.deal)).size,
     meanTurns: n ? games.reduce((x, g) => x + g.turns, 0) / n : 0,
     meanDecisions: n ? games.reduce((x, g) => x + g.decisions, 0) / n : 0,
     truncatedGames: games.filter((g) => g.truncated).length,

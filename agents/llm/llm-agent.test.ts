@@ -536,17 +536,22 @@ describe('czech-pub llm-bench', () => {
 
   it('tells the cost before it is paid: tokens by the real tokenizer for OpenAI models (characters/4 otherwise), cost per game and per run', async () => {
     const prices = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'prices-')), 'p.json');
-    fs.writeFileSync(prices, JSON.stringify({ 'gpt-4o-mini': { promptPerMillion: 0.15, completionPerMillion: 0.6 } }));
     const io = bufferIo();
-    expect(await main(['llm-bench', '--model', 'gpt-4o-mini,llama3', '--dry-run', '--games', '8', '--prices', prices, '--json'], io)).toBe(0);
+    fs.writeFileSync(prices, JSON.stringify({ 'gpt-4o-mini': { promptPerMillion: 0.15, completionPerMillion: 0.6 }, llama3: { promptPerMillion: 0.1, completionPerMillion: 0.1 } }));
+    // 6 games at 4 players: the run plays whole rotations, 8.
+    expect(await main(['llm-bench', '--model', 'gpt-4o-mini,llama3', '--dry-run', '--games', '6', '--prices', prices, '--json'], io)).toBe(0);
     const r = JSON.parse(io.stdout[0]);
+    expect(r.games).toBe(8);
     expect(r.tokensExact).toBe(true);
     expect(r.systemTokens).toBeGreaterThan(300);
     expect(r.systemTokens).toBeLessThan(r.systemChars / 2);
     const [gpt, llama] = r.costs;
     expect(gpt.costPerGame).toBeCloseTo((r.promptTokensPerGame * 0.15 + r.completionTokensPerGame * 0.6) / 1e6, 12);
     expect(gpt.costPerRun).toBeCloseTo(gpt.costPerGame * 8, 12);
-    expect(llama).toEqual({ model: 'llama3', costPerGame: null, costPerRun: null });
+    // Each model's prompts by its own tokenizer: llama3's by characters / 4, not gpt-4o-mini's.
+    expect(llama.tokenizer).toMatch(/characters \/ 4/);
+    expect(llama.promptTokensPerGame).not.toBe(gpt.promptTokensPerGame);
+    expect(llama.costPerRun).toBeCloseTo(llama.costPerGame * 8, 12);
     const text = bufferIo();
     expect(await main(['llm-bench', '--model', 'llama3', '--dry-run', '--games', '4'], text)).toBe(0);
     expect(text.stdout.join('\n')).toMatch(/Tokens per game: about \d+ in \(characters \/ 4 \(an estimate\)\)/);
