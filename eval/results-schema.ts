@@ -33,7 +33,7 @@ const ProvenanceSchema = z.strictObject({
 });
 
 const UsageSchema = z.strictObject({
-  spec: z.string(), decisions: int, requests: int, invalidAnswers: int, invalidRate: num, plainTextAnswers: int,
+  spec: z.string(), decisions: int, requests: int, unfinishedRequests: int.describe('of the requests, those of games dropped unfinished at a stop'), invalidAnswers: int, invalidRate: num, plainTextAnswers: int,
   faultRetries: int, fallbacks: int, fallbackRate: num,
   faultFallbacks: int.describe('of the fallbacks, those the server caused'),
   adaptations: z.array(z.string()).describe('what was changed to be answered'),

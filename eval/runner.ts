@@ -4,6 +4,7 @@
  * the results are the same whatever the number of workers; they are keyed by game index.
  */
 import type { ResourceLimits, Worker } from 'node:worker_threads';
+import { addUsage, emptyUsage, type Agent, type AgentUsage } from '../agents/index.ts';
 import { agentsFor, gameSetup } from './agents-for.ts';
 import { playGame, runStop, type RunStop } from './game.ts';
 import { tsWorker } from './ts-worker.ts';
@@ -36,6 +37,11 @@ export interface RunOutcome {
   stoppedBy?: string;
   /** Which entry stopped the run and why, when it stopped on purpose (AgentStopError). */
   stop?: RunStop;
+  /**
+   * Per entry, what model agents spent on games that did not finish (dropped when the run
+   * stopped): the server answered those requests too. In this thread only (workers 0).
+   */
+  unfinishedUsage?: (AgentUsage | null)[];
 }
 
 async function runInThread(o: RunOptions): Promise<RunOutcome> {
@@ -44,9 +50,13 @@ async function runInThread(o: RunOptions): Promise<RunOutcome> {
   let interrupted = false;
   let stoppedBy: string | undefined;
   let stop: RunStop | null = null;
+  const lanesAgents: Agent[][] = [];
+  /** Usage of games finished after the stop, by entry. */
+  const spent: [number, AgentUsage][] = [];
   // Each lane plays games one after another with its own agents; lanes run concurrently.
   const lane = async () => {
     const agents = agentsFor(o);
+    lanesAgents.push(agents);
     while (next < o.games.length) {
       if (o.signal?.aborted || stoppedBy !== undefined) {
         interrupted = true;
@@ -67,7 +77,11 @@ async function runInThread(o: RunOptions): Promise<RunOutcome> {
         interrupted = true;
         return;
       }
-      if (stoppedBy !== undefined) return; // finished after the stop: not counted, as in worker mode
+      if (stoppedBy !== undefined) {
+        // Finished after the stop: not counted, as in worker mode; what it spent is.
+        record.usage?.forEach((u, seat) => void (u && spent.push([g.seating[seat], u])));
+        return;
+      }
       const result = { ...g, ...record };
       results.push(result);
       o.onGame?.(result);
@@ -75,7 +89,26 @@ async function runInThread(o: RunOptions): Promise<RunOutcome> {
   };
   const lanes = Math.max(1, Math.min(o.parallel ?? 1, o.games.length));
   await Promise.all(Array.from({ length: lanes }, lane));
-  return { results, interrupted, ...(stoppedBy !== undefined ? { stoppedBy } : {}), ...(stop ? { stop } : {}) };
+  const unfinishedUsage = leftUsage(o.entries.length, lanesAgents, spent);
+  return {
+    results, interrupted, ...(stoppedBy !== undefined ? { stoppedBy } : {}), ...(stop ? { stop } : {}),
+    ...(unfinishedUsage.some((u) => u !== null) ? { unfinishedUsage } : {}),
+  };
+}
+
+/** Per entry, the usage agents hold that no finished game took: that of the games dropped at a stop. */
+function leftUsage(entries: number, lanesAgents: readonly Agent[][], spent: readonly [number, AgentUsage][]): (AgentUsage | null)[] {
+  return Array.from({ length: entries }, (_, e) => {
+    let sum: AgentUsage | null = null;
+    const held = [...new Set(lanesAgents.map((agents) => agents[e]))].map((a) => a.takeUsage?.());
+    for (const u of [...held, ...spent.filter(([entry]) => entry === e).map(([, x]) => x)]) {
+      if (!u || u.requests === 0) continue;
+      sum ??= emptyUsage();
+      addUsage(sum, u);
+      sum.model ??= u.model;
+    }
+    return sum;
+  });
 }
 
 /** The module a game thread runs (worker.ts): runGames starts it, and so does a queue worker's thread pool. */

@@ -229,7 +229,7 @@ export async function runTournament(o: TournamentOptions): Promise<TournamentRes
     finishedAt: new Date().toISOString(),
     summary,
     highlights: picker.pick(summary),
-    usage: summarizeUsage(names, results, o.prices, maxFallbackRate),
+    usage: summarizeUsage(names, results, o.prices, maxFallbackRate, outcome.unfinishedUsage),
     maxFallbackRate,
   };
   if (o.out) writeReports(o.out, result, viewer);

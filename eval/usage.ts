@@ -17,6 +17,8 @@ export interface UsageSummary {
   spec: string;
   decisions: number;
   requests: number;
+  /** Of the requests, those of games dropped unfinished when the run stopped (their cost is real). */
+  unfinishedRequests: number;
   invalidAnswers: number;
   invalidRate: number;
   plainTextAnswers: number;
@@ -49,20 +51,31 @@ export const DEFAULT_MAX_FALLBACK_RATE = 0.05;
 
 export function summarizeUsage(
   entries: readonly string[], results: readonly GameResult[], prices: Record<string, Price> = {}, maxFallbackRate = DEFAULT_MAX_FALLBACK_RATE,
+  unfinished: readonly (AgentUsage | null)[] = [],
 ): UsageSummary[] {
-  const acc = new Map<string, AgentUsage & { games: number; model?: string }>();
+  const acc = new Map<string, AgentUsage & { games: number; model?: string; unfinishedRequests: number }>();
   for (const g of results) {
     if (!g.usage) continue;
     g.usage.forEach((u, seat) => {
       if (!u) return;
       const spec = entries[g.seating[seat]];
-      const a = acc.get(spec) ?? { ...emptyUsage(), games: 0 };
+      const a = acc.get(spec) ?? { ...emptyUsage(), games: 0, unfinishedRequests: 0 };
       addUsage(a, u);
       a.games++;
       a.model ??= u.model;
       acc.set(spec, a);
     });
   }
+  // What was spent on games dropped at a stop: the server answered those requests too.
+  unfinished.forEach((u, entry) => {
+    if (!u) return;
+    const spec = entries[entry];
+    const a = acc.get(spec) ?? { ...emptyUsage(), games: 0, unfinishedRequests: 0 };
+    addUsage(a, u);
+    a.unfinishedRequests += u.requests;
+    a.model ??= u.model;
+    acc.set(spec, a);
+  });
   return [...acc].map(([spec, a]) => {
     const price = prices[spec] ?? (a.model !== undefined ? prices[a.model] : undefined);
     const fallbackRate = a.decisions ? a.fallbacks / a.decisions : 0;
@@ -70,6 +83,7 @@ export function summarizeUsage(
       spec,
       decisions: a.decisions,
       requests: a.requests,
+      unfinishedRequests: a.unfinishedRequests,
       invalidAnswers: a.invalidAnswers,
       // Per answer received: corrections can make several per decision.
       invalidRate: a.requests - a.faultRetries > 0 ? a.invalidAnswers / (a.requests - a.faultRetries) : 0,

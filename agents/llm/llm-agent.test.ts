@@ -493,6 +493,18 @@ describe('czech-pub llm-bench', () => {
     expect(err).toMatch(/stopped after \d+ of 30 games/);
     // Nothing was sent after the stop: five failed decisions, one request each.
     expect(served).toBe(125);
+    // Every request the server answered is in the usage, those of the game dropped at the stop too (all but the preflight).
+    expect(r.usage[0].requests).toBe(124);
+    expect(r.usage[0].unfinishedRequests).toBeGreaterThan(5);
+  });
+
+  it('counts the requests of games that finish after another lane stopped the run', async () => {
+    // Two lanes: once the server fails, one lane's game stops the run while the other's may finish; neither's requests are lost.
+    script = (k, legal) => (k < 150 ? { content: JSON.stringify({ action: legal[0] }) } : { status: 400 });
+    served = 0;
+    const r = await runTournament({ agents: [spec(':maxRetries=0:maxFaultStreak=3'), 'random', 'random'], games: 30, seed: 'lanes', workers: 0, parallel: 2 });
+    expect(r.complete).toBe(false);
+    expect(r.usage[0].requests).toBe(served);
   });
 
   it('marks a model whose decisions fell back too often INVALID in every table, and exits 1 unless --allow-fallbacks', async () => {
