@@ -148,6 +148,14 @@ describe('llm agent against an OpenAI-compatible server', () => {
       .rejects.toThrow(/3 decisions in a row failed \(last: no whole answer within 0.05 s \(timeout\)\); stopping/);
   }, 30_000);
 
+  it('waits out 429s without Retry-After past maxRetries, learning the window from one decision to the next', async () => {
+    const r = await play(`llm:limited-model:baseUrl=${base}:backoffMs=10:maxRetries=0`, (k, legal) => (k % 3 < 2 ? { status: 429 } : { content: JSON.stringify({ action: legal[0] }) }));
+    // Decision 1 backs off 10 then 20 ms; decision 2 starts at the window decision 1 learned.
+    expect(r.waits.slice(0, 4)).toEqual([10, 20, 20, 40]);
+    expect(r.stats.faultRetries).toBe(2 * r.stats.decisions);
+    expect(r.stats.fallbacks + r.stats.faultFallbacks).toBe(0);
+  });
+
   it("does not sleep through a daily cap's Retry-After: past maxWaitMs the decision gives up at once, saying why", async () => {
     const r = await play(spec(':maxFaultStreak=0'), () => ({ status: 429, headers: { 'retry-after': '3600' } }));
     expect(r.waits).toEqual([]);

@@ -12,7 +12,9 @@
  * choice that failed or text that is no completion is a fault of the server (GatewayError),
  * and a timeout covers the whole answer, body included. Faults (timeouts, connection errors,
  * 429, 5xx, gateway errors) are retried with
- * exponential backoff, honouring Retry-After, up to `maxRetries` times; then the fallback too.
+ * exponential backoff, honouring Retry-After, up to `maxRetries` times (a 429 for as long as
+ * `maxWaitMs` allows, from a window learned per server); then the fallback too, counted as the
+ * server's (faultFallbacks).
  * A server that fails `maxFaultStreak` decisions in a row stops the game (LlmFaultsError), and
  * the agent sends nothing more until its next game. Requests across all llm agents with the
  * same base URL share a concurrency limit. With a gate (outside-calls.ts: a server's budgets)
@@ -44,7 +46,7 @@ export const LLM_DEFAULTS = {
   structured: true,
   /** Corrections after an invalid answer before the fallback is played. */
   maxInvalid: 2,
-  /** Retries after a timeout, connection error, 429 or 5xx before the fallback is played. */
+  /** Retries after a timeout, connection error or 5xx before the fallback is played (a 429 is waited out, within maxWaitMs). */
   maxRetries: 4,
   /** First backoff delay, doubled each retry (a Retry-After header overrides it). */
   backoffMs: 500,
@@ -84,6 +86,11 @@ class Limiter {
   }
 }
 const limiters = new Map<string, Limiter>();
+
+/** Per server and model: the rate-limit window its 429s without Retry-After have shown, learned and shared. */
+const rateWindows = new Map<string, { ms: number }>();
+/** The longest a learned rate-limit window grows. */
+const MAX_RATE_WINDOW_MS = 120_000;
 
 /**
  * What a server was found to refuse, learned from its 400 answers once per base URL and model
@@ -296,6 +303,7 @@ export class LlmAgent implements Agent {
   /** Thrown again, without a request, by every decision left in the game that the streak stopped. */
   private stopped: LlmFaultsError | null = null;
   private gate: CallGate | null = null;
+  private readonly rateWindow: { ms: number };
   /** The model ids the server's answers named. */
   private readonly served = new Set<string>();
   /** Back-off slept in this decision so far (maxWaitMs bounds it). */
@@ -320,6 +328,9 @@ export class LlmAgent implements Agent {
     let t = traits.get(tk);
     if (!t) traits.set(tk, (t = { tokensParam: 'max_completion_tokens', structured: true, temperature: true }));
     this.traits = t;
+    let w = rateWindows.get(tk);
+    if (!w) rateWindows.set(tk, (w = { ms: 0 }));
+    this.rateWindow = w;
   }
 
   takeUsage(): AgentUsage {
@@ -474,6 +485,8 @@ export class LlmAgent implements Agent {
       try {
         this.usage.requests++;
         const res = readCompletion(await this.limiter.run(() => this.request({ ...sent, messages })));
+        // Answered: the learned rate-limit window shrinks back, halving with each answer.
+        this.rateWindow.ms = this.rateWindow.ms / 2 < this.o.backoffMs ? 0 : this.rateWindow.ms / 2;
         this.usage.latenciesMs.push(performance.now() - t0);
         if (res.model) this.served.add(res.model);
         this.usage.promptTokens += res.usage?.prompt_tokens ?? 0;
@@ -494,12 +507,20 @@ export class LlmAgent implements Agent {
         this.lastFault = this.redact(describeFault(err));
         this.lastFaultKind = faultKind(err);
         faultListener?.(this.spec, this.lastFault);
-        if (!retryable(err) || retry >= this.o.maxRetries) {
+        // A rate limit is waited out, as long as maxWaitMs allows, however many retries it takes.
+        const limited = err instanceof OpenAI.APIError && err.status === 429;
+        if (!retryable(err) || (retry >= this.o.maxRetries && !limited)) {
           this.log({ game: this.game, error: String((err as Error).message ?? err) });
           return null;
         }
         const asked = err instanceof OpenAI.APIError ? retryAfterMs(err.headers as Headers | undefined) : null;
-        const delay = asked ?? this.o.backoffMs * 2 ** retry;
+        let delay = asked ?? this.o.backoffMs * 2 ** Math.min(retry, 20);
+        if (limited && asked === null) {
+          // No Retry-After: wait at least the window this server's 429s have shown so far (shared
+          // by every agent using it), and learn a longer one while they go on.
+          delay = Math.max(delay, this.rateWindow.ms);
+          this.rateWindow.ms = Math.min(2 * delay, MAX_RATE_WINDOW_MS);
+        }
         if (this.waitedMs + delay > this.o.maxWaitMs) {
           // A daily cap's Retry-After of an hour is not slept through, retry after retry.
           this.lastFault = `${this.lastFault}; waiting ${Math.ceil(delay / 1000)} s more would pass maxWaitMs (${this.o.maxWaitMs / 1000} s a decision)`;
