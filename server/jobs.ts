@@ -128,9 +128,10 @@ export class JobStore {
 
   /** What GET shows of a job. */
   report(job: Job) {
+    const shown = job.result ? forClients(job.result) : null;
     return {
       id: job.id, status: job.status, done: job.done, total: job.total, agents: job.agents, error: job.error,
-      ...(job.result ? { summary: jsonSummary(job.result), leaderboard: leaderboardMarkdown(job.result) } : {}),
+      ...(shown ? { summary: jsonSummary(shown), leaderboard: leaderboardMarkdown(shown) } : {}),
     };
   }
 
@@ -146,4 +147,13 @@ export class JobStore {
     const t = this.now();
     for (const [id, j] of this.jobs) if (j.finishedAt !== null && t - j.finishedAt > this.limits.jobRetentionMs) this.jobs.delete(id);
   }
+}
+
+/**
+ * A result as a client may see it: how the operator's model servers were asked (their hosts,
+ * the model names they served, the settings sent, what was adapted to them) stays with the
+ * server, as the catalogue keeps an entry's spec.
+ */
+function forClients(r: TournamentResult): TournamentResult {
+  return { ...r, usage: r.usage.map((u) => ({ ...u, provenance: null, adaptations: [] })) };
 }
