@@ -21,8 +21,8 @@ and deals duplicated (so several models meet the same deals), and reports win ra
 and what each cost.`,
   options: {
     model: { type: 'list', arg: 'M[,M2...]', required: true, help: 'model names as the server knows them; one seat each' },
-    'base-url': { type: 'string', arg: 'U', defaultText: '$OPENAI_BASE_URL, else OpenAI', help: 'OpenAI-compatible server' },
-    'api-key-env': { type: 'string', arg: 'V', defaultText: 'OPENAI_API_KEY', help: 'environment variable holding the API key' },
+    'base-url': { type: 'list', arg: 'U[,U2...]', defaultText: '$OPENAI_BASE_URL, else OpenAI', help: "OpenAI-compatible server: one for every model, or one per model in --model's order" },
+    'api-key-env': { type: 'list', arg: 'V[,V2...]', defaultText: 'OPENAI_API_KEY', help: "environment variable holding the API key: one for every model, or one per model" },
     opponents: { type: 'string', arg: 'A', default: 'heuristic', help: 'agent spec for the other seats' },
     players: { type: 'int', arg: 'N', min: PLAYERS_MIN, max: PLAYERS_MAX, defaultText: 'the number of models, at least 4', help: 'players' },
     games: { type: 'int', arg: 'G', min: 1, max: 1_000_000, default: 40, help: 'games, rounded up to whole rotations' },
@@ -81,9 +81,16 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
   if (values.resume && out === undefined) throw new UsageError('--resume goes on with the run in --out DIR: give --out');
   const opponent = values.opponents;
   const ruleset = parsed.ruleset;
+  /** A per-model option's value for model i: one value for all, or one per model. */
+  const perModel = (name: string, given: readonly string[] | undefined) => {
+    if (given !== undefined && given.length !== 1 && given.length !== models.length) {
+      throw new UsageError(`--${name}: give one value for every model or one per model (${models.length}), got ${given.length}`);
+    }
+    return (i: number) => (given === undefined ? undefined : given[given.length === 1 ? 0 : i]);
+  };
+  const baseUrlOf = perModel('base-url', values.baseUrl);
+  const keyEnvOf = perModel('api-key-env', values.apiKeyEnv);
   const opts = [
-    values.baseUrl !== undefined ? `baseUrl=${values.baseUrl}` : '',
-    values.apiKeyEnv !== undefined ? `apiKeyEnv=${values.apiKeyEnv}` : '',
     `concurrency=${concurrency}`,
     values.noStructured ? 'structured=false' : '',
     values.maxRetries !== undefined ? `maxRetries=${values.maxRetries}` : '',
@@ -93,7 +100,10 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
     values.temperature !== undefined ? `temperature=${values.temperature}` : '',
     values.transcript !== undefined ? `transcript=${values.transcript}` : '',
   ].filter(Boolean);
-  const specs = models.map((m) => `llm:${m}:${opts.join(':')}`);
+  const specs = models.map((m, i) => {
+    const own = [baseUrlOf(i) !== undefined ? `baseUrl=${baseUrlOf(i)}` : '', keyEnvOf(i) !== undefined ? `apiKeyEnv=${keyEnvOf(i)}` : ''].filter(Boolean);
+    return `llm:${m}:${[...own, ...opts].join(':')}`;
+  });
   // Tables name a model by what it is, not by where its server or transcript is.
   const labels = [...models.map((m) => `llm:${m}`), ...Array.from({ length: players - models.length }, () => opponent)];
   const agents = [...specs, ...Array.from({ length: players - models.length }, () => opponent)];

@@ -29,6 +29,8 @@ let app: FastifyInstance;
 let base = '';
 let script: Script = () => ({ content: '{"action": 0}' });
 let served = 0;
+/** Each request's model and Authorization header. */
+const auths: string[] = [];
 let inFlight = 0;
 let inFlightMax = 0;
 
@@ -42,6 +44,7 @@ beforeAll(async () => {
   app = Fastify();
   app.post('/v1/chat/completions', async (req, reply) => {
     const body = req.body as Body;
+    auths.push(`${String(body.model)} ${req.headers.authorization ?? ''}`);
     const r = script(served++, legalIds(body), body);
     if ('raw' in r) {
       reply.hijack();
@@ -552,6 +555,24 @@ describe('czech-pub llm-bench', () => {
     const twice = bufferIo();
     expect(await main(['llm-bench', '--model', 'a,b,c', '--players', '2'], twice)).toBe(2);
     expect(twice.stderr.join('\n')).toContain('3 models for 2 seats');
+  });
+
+  it('asks each model with its own key variable (and base URL) when given one per model', async () => {
+    script = (_k, legal) => ({ content: JSON.stringify({ action: legal[0] ?? 0 }) });
+    process.env.CZECH_PUB_KEY_A = 'key-of-model-a';
+    process.env.CZECH_PUB_KEY_B = 'key-of-model-b';
+    try {
+      auths.length = 0;
+      const io = bufferIo();
+      expect(await main(['llm-bench', '--model', 'model-a,model-b', '--base-url', base, '--api-key-env', 'CZECH_PUB_KEY_A,CZECH_PUB_KEY_B', '--games', '4', '--players', '4'], io)).toBe(0);
+      expect(new Set(auths)).toEqual(new Set(['model-a Bearer key-of-model-a', 'model-b Bearer key-of-model-b']));
+      const bad = bufferIo();
+      expect(await main(['llm-bench', '--model', 'model-a,model-b', '--base-url', `${base},${base},${base}`, '--games', '4'], bad)).toBe(2);
+      expect(bad.stderr.join('\n')).toContain('--base-url: give one value for every model or one per model (2), got 3');
+    } finally {
+      delete process.env.CZECH_PUB_KEY_A;
+      delete process.env.CZECH_PUB_KEY_B;
+    }
   });
 
   it('tells the cost before it is paid: tokens by the real tokenizer for OpenAI models (characters/4 otherwise), cost per game and per run', async () => {
