@@ -77,6 +77,17 @@ export interface Agent {
 }
 
 /** What a model-backed agent spent and how it went, summed over decisions. */
+/** How a model did on one kind of decision (agents/scripted/common.ts decisionKind: play, discard, reaction, response). */
+export interface KindUsage {
+  decisions: number;
+  /** Answered legally at the first attempt. */
+  firstTry: number;
+  /** Answered legally after one or more corrections. */
+  corrected: number;
+  fallbacks: number;
+  truncations: number;
+}
+
 /** Where and how a model was asked (LLM agents): what a published result has to say. */
 export interface ModelProvenance {
   /** The server's host and port: no path, no credentials. */
@@ -105,6 +116,8 @@ export interface AgentUsage {
   /** Of the fallbacks, those played because the server kept failing (faults past their retries), not because of the model's answers. */
   faultFallbacks: number;
   provenance?: ModelProvenance;
+  /** The same counts by kind of decision. */
+  byKind?: Record<string, KindUsage>;
   /** What the agent changed to be answered, as sent from then on (a parameter the server refused, left out). */
   adaptations?: string[];
   /** Answers cut off before they were whole (at the token limit, or inside reasoning or JSON): never read as a move. */

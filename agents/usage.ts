@@ -1,5 +1,9 @@
 /** Helpers for the AgentUsage records that model-backed agents report (agent.ts). */
-import type { AgentUsage } from './agent.ts';
+import type { AgentUsage, KindUsage } from './agent.ts';
+
+const KIND_COUNTS = ['decisions', 'firstTry', 'corrected', 'fallbacks', 'truncations'] as const;
+
+export const emptyKindUsage = (): KindUsage => ({ decisions: 0, firstTry: 0, corrected: 0, fallbacks: 0, truncations: 0 });
 
 const COUNTS = ['decisions', 'requests', 'invalidAnswers', 'plainTextAnswers', 'faultRetries', 'fallbacks', 'faultFallbacks', 'truncations', 'promptTokens', 'completionTokens', 'reasoningTokens'] as const;
 
@@ -11,6 +15,11 @@ export function emptyUsage(): AgentUsage {
 export function addUsage(into: AgentUsage, u: AgentUsage): void {
   for (const k of COUNTS) into[k] += u[k];
   into.latenciesMs.push(...u.latenciesMs);
+  for (const [kind, k] of Object.entries(u.byKind ?? {})) {
+    into.byKind ??= {};
+    const to = (into.byKind[kind] ??= emptyKindUsage());
+    for (const c of KIND_COUNTS) to[c] += k[c];
+  }
   if (u.provenance) into.provenance = { ...u.provenance, servedModels: [...new Set([...(into.provenance?.servedModels ?? []), ...u.provenance.servedModels])] };
   if (u.adaptations?.length) into.adaptations = [...new Set([...(into.adaptations ?? []), ...u.adaptations])];
 }

@@ -54,6 +54,14 @@ export function leaderboardMarkdown(r: TournamentResult): string {
         `${u.fallbacks} (${pct(u.fallbackRate)})${u.faultFallbacks ? `, ${u.faultFallbacks} by server faults` : ''} | ${u.truncations} | ${num(u.latencyMedianMs, 0)} / ${num(u.latencyP95Ms, 0)} ms | ${u.promptTokens} / ${u.completionTokens} (${u.reasoningTokens}) | ` +
         `${cost(u.estimatedCost)} |`));
     for (const u of r.usage.filter((x) => x.adaptations.length > 0)) lines.push('', `\`${u.spec}\` was asked as its server takes it: ${u.adaptations.join('; ')}.`);
+    const kinds = r.usage.flatMap((u) => Object.entries(u.byKind).map(([kind, k]) => ({ spec: u.spec, kind, k })));
+    if (kinds.length > 0) {
+      lines.push('', 'By kind of decision:', '', '| agent | kind | decisions | legal at the first try | after corrections | fell back | cut off |', '|---|---|---|---|---|---|---|',
+        ...kinds.map(({ spec, kind, k }) => `| \`${spec}\` | ${kind} | ${k.decisions} | ${k.firstTry} (${pct(k.firstTryRate)}) | ${k.corrected} | ${k.fallbacks} | ${k.truncations} |`));
+    }
+    for (const u of r.usage.filter((x) => x.costPerGame !== null)) {
+      lines.push('', `\`${u.spec}\` cost ${cost(u.costPerGame)} a game, ${cost(u.costPerDecision)} a decision and ${u.costPerWin === null ? 'nothing yet per win (no win)' : `${cost(u.costPerWin)} a win`} (estimated).`);
+    }
   }
   return `${lines.join('\n')}\n`;
 }

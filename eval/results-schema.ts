@@ -38,6 +38,9 @@ const UsageSchema = z.strictObject({
   faultFallbacks: int.describe('of the fallbacks, those the server caused'),
   adaptations: z.array(z.string()).describe('what was changed to be answered'),
   provenance: ProvenanceSchema.nullable(),
+  byKind: z.record(z.string(), z.strictObject({ decisions: int, firstTry: int, corrected: int, fallbacks: int, truncations: int, firstTryRate: num }))
+    .describe('by kind of decision: play (own turn), discard, reaction, response'),
+  costPerGame: num, costPerDecision: num, costPerWin: num,
   truncations: int.describe('answers cut off before they were whole; never read as moves'),
   latencyMedianMs: num, latencyP95Ms: num, promptTokens: int, completionTokens: int, reasoningTokens: int,
   requestsPerGame: num, estimatedCost: num.nullable(), invalid: z.boolean().describe('more fallbacks than maxFallbackRate: the results measure the fallback'),

@@ -3,8 +3,8 @@
  * agents): decisions sent, invalid-answer rate, retries, fallbacks, latency (median and 95th
  * percentile), tokens, and an estimated cost from a price table given by the user.
  */
-import { addUsage, emptyUsage, type AgentUsage, type ModelProvenance } from '../agents/index.ts';
-import { percentile } from './stats.ts';
+import { addUsage, emptyUsage, type AgentUsage, type KindUsage, type ModelProvenance } from '../agents/index.ts';
+import { percentile, winShares } from './stats.ts';
 import type { GameResult } from './summary.ts';
 
 /** US dollars per million tokens, by agent spec or by model name. */
@@ -27,6 +27,12 @@ export interface UsageSummary {
   fallbackRate: number;
   /** Of the fallbacks, those the server caused (faults past their retries): not the model's play, but not a measure of it either. */
   faultFallbacks: number;
+  /** By kind of decision (play, discard, reaction, response): decisions, legal at the first try, after corrections, fallbacks, truncations. */
+  byKind: Record<string, KindUsage & { firstTryRate: number }>;
+  /** The estimated cost per game played, per decision sent and per win (null without a price, or without a win). */
+  costPerGame: number | null;
+  costPerDecision: number | null;
+  costPerWin: number | null;
   /** Where and how the model was asked (LLM agents), or null. */
   provenance: ModelProvenance | null;
   /** Changes made to be answered (a parameter the server refused): the run played as these say. */
@@ -53,15 +59,18 @@ export function summarizeUsage(
   entries: readonly string[], results: readonly GameResult[], prices: Record<string, Price> = {}, maxFallbackRate = DEFAULT_MAX_FALLBACK_RATE,
   unfinished: readonly (AgentUsage | null)[] = [],
 ): UsageSummary[] {
-  const acc = new Map<string, AgentUsage & { games: number; model?: string; unfinishedRequests: number }>();
+  const acc = new Map<string, AgentUsage & { games: number; wins: number; model?: string; unfinishedRequests: number }>();
   for (const g of results) {
     if (!g.usage) continue;
+    const shares = winShares(g.scores);
     g.usage.forEach((u, seat) => {
       if (!u) return;
       const spec = entries[g.seating[seat]];
-      const a = acc.get(spec) ?? { ...emptyUsage(), games: 0, unfinishedRequests: 0 };
+      const a = acc.get(spec) ?? { ...emptyUsage(), games: 0, wins: 0, unfinishedRequests: 0 };
       addUsage(a, u);
       a.games++;
+      // The seats this agent filled in the game (usage is reported once per agent).
+      g.seating.forEach((e, s) => void (entries[e] === spec && (a.wins += shares[s])));
       a.model ??= u.model;
       acc.set(spec, a);
     });
@@ -70,7 +79,7 @@ export function summarizeUsage(
   unfinished.forEach((u, entry) => {
     if (!u) return;
     const spec = entries[entry];
-    const a = acc.get(spec) ?? { ...emptyUsage(), games: 0, unfinishedRequests: 0 };
+    const a = acc.get(spec) ?? { ...emptyUsage(), games: 0, wins: 0, unfinishedRequests: 0 };
     addUsage(a, u);
     a.unfinishedRequests += u.requests;
     a.model ??= u.model;
@@ -79,6 +88,9 @@ export function summarizeUsage(
   return [...acc].map(([spec, a]) => {
     const price = prices[spec] ?? (a.model !== undefined ? prices[a.model] : undefined);
     const fallbackRate = a.decisions ? a.fallbacks / a.decisions : 0;
+    const cost = price ? (a.promptTokens * price.promptPerMillion + a.completionTokens * price.completionPerMillion) / 1e6 : null;
+    const per = (n: number) => (cost === null || n === 0 ? null : cost / n);
+    const byKind = Object.fromEntries(Object.entries(a.byKind ?? {}).map(([kind, k]) => [kind, { ...k, firstTryRate: k.decisions ? k.firstTry / k.decisions : 0 }]));
     return {
       spec,
       decisions: a.decisions,
@@ -101,7 +113,11 @@ export function summarizeUsage(
       completionTokens: a.completionTokens,
       reasoningTokens: a.reasoningTokens,
       requestsPerGame: a.games ? a.requests / a.games : 0,
-      estimatedCost: price ? (a.promptTokens * price.promptPerMillion + a.completionTokens * price.completionPerMillion) / 1e6 : null,
+      estimatedCost: cost,
+      costPerGame: per(a.games),
+      costPerDecision: per(a.decisions),
+      costPerWin: per(a.wins),
+      byKind,
       invalid: fallbackRate > maxFallbackRate,
     };
   });

@@ -116,6 +116,11 @@ describe('llm agent against an OpenAI-compatible server', () => {
     expect(stats.invalidAnswers).toBe(stats.decisions);
     expect(stats.fallbacks).toBe(0);
     expect(n).toBe(2 * stats.decisions);
+    // By kind: every decision was legal after one correction, none at the first try.
+    const kinds = Object.values(stats.byKind!);
+    expect(kinds.reduce((x, k) => x + k.decisions, 0)).toBe(stats.decisions);
+    expect(kinds.every((k) => k.corrected === k.decisions && k.firstTry === 0)).toBe(true);
+    expect(Object.keys(stats.byKind!)).toContain('play');
   });
 
   it('falls back after maxInvalid corrections of garbage, and the game still ends', async () => {
@@ -376,6 +381,15 @@ describe('llm agents in a tournament', () => {
     expect(u.invalidAnswers).toBe(Math.floor(served / 4));
     expect(u.promptTokens).toBe(100 * served);
     expect(u.estimatedCost).toBeCloseTo((100 * served * 1 + 5 * served * 2) / 1e6, 12);
+    expect(u.costPerGame).toBeCloseTo(u.estimatedCost! / 6, 12);
+    expect(u.costPerDecision).toBeCloseTo(u.estimatedCost! / u.decisions, 12);
+    const wins = r.summary.agents.find((a) => a.spec === u.spec)!.wins;
+    expect(u.costPerWin).toBe(wins > 0 ? u.estimatedCost! / wins : null);
+    const kinds = Object.values(u.byKind);
+    expect(kinds.reduce((x, k) => x + k.decisions, 0)).toBe(u.decisions);
+    expect(kinds.reduce((x, k) => x + k.firstTry + k.corrected + k.fallbacks, 0)).toBe(u.decisions);
+    expect(leaderboardMarkdown(r)).toContain('By kind of decision:');
+    expect(leaderboardMarkdown(r)).toMatch(/cost \$0\.\d{4} a game, \$0\.\d{4} a decision/);
     expect(leaderboardMarkdown(r)).toContain('Model usage:');
     expect(reportHtml(r)).toContain('<h2>Model usage</h2>');
   });

@@ -25,7 +25,8 @@ import OpenAI from 'openai';
 import { DEFAULT_RULESET, randInt, seedRng, type RngState, type Ruleset } from '../../env/index.ts';
 import type { Agent, AgentObservation, AgentUsage, GameStart } from '../agent.ts';
 import { AgentStopError, BudgetSpentError, type CallFaultKind, type CallGate } from '../outside-calls.ts';
-import { emptyUsage } from '../usage.ts';
+import { emptyKindUsage, emptyUsage } from '../usage.ts';
+import { decisionKind } from '../scripted/common.ts';
 import { answerJsonSchema, parseAnswer, type Parsed } from './answer.ts';
 import { decisionMessages, type ChatMessage } from './prompt.ts';
 import { promptHashes, SDK_VERSION } from './provenance.ts';
@@ -434,6 +435,8 @@ export class LlmAgent implements Agent {
     if (legal.length === 1) return legal[0];
     if (this.stopped) throw this.stopped;
     this.usage.decisions++;
+    const kind = ((this.usage.byKind ??= {})[decisionKind(legal)] ??= emptyKindUsage());
+    kind.decisions++;
     this.waitedMs = 0;
     let serverFailed = false;
     const fresh = decisionMessages(obs, this.ruleset);
@@ -460,15 +463,19 @@ export class LlmAgent implements Agent {
       this.log({ game: this.game, seat: obs.seat, attempt, messages: attempt === 0 && !this.o.conversation ? messages : messages.slice(attempt === 0 ? -1 : -2), answer: text, finish: answer.finish, parsed });
       if (parsed.ok) {
         if (parsed.plainText) this.usage.plainTextAnswers++;
+        if (attempt === 0) kind.firstTry++;
+        else kind.corrected++;
         remember(text);
         return parsed.action;
       }
+      if (parsed.truncated) kind.truncations++;
       if (parsed.truncated) this.usage.truncations++;
       else this.usage.invalidAnswers++;
       const again = parsed.truncated ? 'Answer at once, briefly, with JSON {"action": <id>} only.' : 'Answer again with JSON {"action": <id>} using one id from the list.';
       messages.push({ role: 'assistant', content: text }, { role: 'user', content: `That answer cannot be used: ${parsed.error}. ${again}` });
     }
     this.usage.fallbacks++;
+    kind.fallbacks++;
     if (serverFailed) this.usage.faultFallbacks++;
     const a = this.o.fallback === 'random' ? legal[randInt(this.rng, legal.length)] : legal[0];
     this.log({ game: this.game, seat: obs.seat, fallback: a });
