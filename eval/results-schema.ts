@@ -48,6 +48,7 @@ const UsageSchema = z.strictObject({
 
 export const ResultsSchema = z.strictObject({
   format: z.literal('czech-pub-tournament/2'),
+  harness: z.strictObject({ package: z.string().describe("this package's name and version"), node: z.string() }),
   env: z.strictObject({
     engineVersion: int, actionSpaceVersion: int, observationVersion: int, numActions: int, observationSize: int, maxPlayers: int,
     ruleset: z.strictObject({ name: z.string(), fingerprint: z.string() }),

@@ -6,7 +6,7 @@
  * ends, and results.json, leaderboard.md and report.html are written at the end, also when
  * the run is interrupted, from the games finished so far.
  */
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { ResourceLimits } from 'node:worker_threads';
@@ -24,6 +24,10 @@ import { GAMES_FILE, readFinishedGames, readRunFile, RUN_FORMAT, runDifference, 
 import { roundedGames, schedule } from './schedule.ts';
 import { summarize, type GameResult, type Summary } from './summary.ts';
 import { DEFAULT_MAX_FALLBACK_RATE, summarizeUsage, type Price, type UsageSummary } from './usage.ts';
+
+const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { name: string; version: string };
+/** What plays a run, as results.json records it. */
+export const HARNESS = { package: `${pkg.name} ${pkg.version}`, node: process.version };
 
 /** results.json's format and version: eval/results-schema.ts describes it. */
 export const RESULTS_FORMAT = 'czech-pub-tournament/2';
@@ -85,6 +89,8 @@ export interface TournamentConfig {
 
 export interface TournamentResult {
   format: string;
+  /** What played the run: this package's name and version, and Node's. */
+  harness: { package: string; node: string };
   env: EnvSpec;
   config: TournamentConfig;
   gamesScheduled: number;
@@ -214,6 +220,7 @@ export async function runTournament(o: TournamentOptions): Promise<TournamentRes
   const summary = summarize(names, results);
   const result: TournamentResult = {
     format: RESULTS_FORMAT,
+    harness: HARNESS,
     env: envSpec(config.ruleset),
     // The specs stay in the results (to play the run again); tables and summaries use the labels.
     config,
