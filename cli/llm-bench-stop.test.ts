@@ -6,7 +6,7 @@
  * answers the first legal action, a little slowly so that the run can be stopped mid-way.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -107,5 +107,36 @@ describe('llm-bench stopped with Ctrl-C', () => {
     const notRun = bufferIo();
     expect(await main(['report', tmp], notRun)).toBe(1);
     expect(notRun.stderr.join('\n')).toMatch(/holds no run.json/);
+  }, 120_000);
+
+  it('leaderboard merges two runs of the same models on other seeds into one anchored table; a run under another prompt is refused', async () => {
+    const runs = ['one', 'two'].map((seed) => join(tmp, `board-${seed}`));
+    for (const [k, dir] of runs.entries()) {
+      expect(await main([...ARGS().map((a) => (a === 'stop' ? `board-${k}` : a)), '--out', dir], bufferIo())).toBe(0);
+    }
+    const io = bufferIo();
+    expect(await main(['leaderboard', ...runs, '--anchor', 'random=0', '--samples', '50', '--json'], io)).toBe(0);
+    const board = JSON.parse(io.stdout[0]);
+    expect(board.runs).toBe(2);
+    expect(board.games).toBe(16);
+    const random = board.ratings.find((r: { player: string }) => r.player === 'random');
+    expect(random).toMatchObject({ rating: 0, anchor: true });
+    const model = board.ratings.find((r: { player: string }) => r.player === 'llm:fake-model');
+    expect(model.games).toBe(16);
+    expect(model.interval[0]).toBeLessThanOrEqual(model.rating);
+    expect(model.interval[1]).toBeGreaterThanOrEqual(model.rating);
+    const text = bufferIo();
+    expect(await main(['leaderboard', ...runs, '--anchor', 'random=0', '--samples', '50'], text)).toBe(0);
+    expect(text.stdout.join('\n')).toMatch(/\| 1 \| `.*` .*\(-?\d+ – -?\d+\) \| 16 \|/);
+
+    // The same run, its model sent another prompt: refused, naming the hashes.
+    const other = join(tmp, 'board-other-prompt');
+    cpSync(runs[1], other, { recursive: true });
+    const results = JSON.parse(readFileSync(join(other, 'results.json'), 'utf8'));
+    results.usage[0].provenance.promptHash = '0000000000000000';
+    writeFileSync(join(other, 'results.json'), JSON.stringify(results));
+    const refused = bufferIo();
+    expect(await main(['leaderboard', runs[0], other], refused)).toBe(1);
+    expect(refused.stderr.join('\n')).toMatch(/llm:fake-model was sent another prompt \(promptHash 0000000000000000, not [0-9a-f]{16}\) than in .*board-one; runs under other prompts do not compare/);
   }, 120_000);
 });

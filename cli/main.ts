@@ -23,6 +23,7 @@ const COMMANDS: Record<string, { summary: string; run: Run }> = {
   replay: { summary: 'tell a finished game of a games.jsonl file (or a replay link) turn by turn', run: replayCommand },
   bench: { summary: 'measure speed: bench env, train, queue, bridge or api', run: benchCommand },
   tournament: { summary: 'play agents against each other and rank them', run: tournamentCommand },
+  leaderboard: { summary: 'one table of ratings over several runs, anchored so that tables compare', run: async (args, io) => (await import('./leaderboard.ts')).leaderboardCommand(args, io) },
   report: { summary: "make a run's reports again from its folder, playing nothing", run: async (args, io) => (await import('./report.ts')).reportCommand(args, io) },
   ladder: { summary: 'rate agents against each other across table sizes in one leaderboard', run: async (args, io) => (await import('./ladder.ts')).ladderCommand(args, io) },
   // Loaded on demand: they bring in TensorFlow.js, the LLM client, the server or BullMQ, which the others do not need.

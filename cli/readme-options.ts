@@ -11,6 +11,7 @@ import { helpText, type CommandSpec } from './options.ts';
 import { PLAY } from './play.ts';
 import { REPLAY } from './replay.ts';
 import { REPORT } from './report.ts';
+import { LEADERBOARD } from './leaderboard.ts';
 import { TOURNAMENT } from './tournament.ts';
 
 export const COMMANDS_DOC = new URL('../docs/commands.md', import.meta.url);
@@ -25,7 +26,7 @@ export async function commandSpecs(): Promise<CommandSpec[]> {
   const { WORKER } = await import('./worker.ts');
   const { LADDER } = await import('./ladder.ts');
   const { BRIDGE } = await import('./bridge.ts');
-  return [PLAY, REPLAY, ...(await benchSpecs()), TOURNAMENT, REPORT, LADDER, TRAIN, LLM_BENCH, SERVE, WORKER, BRIDGE];
+  return [PLAY, REPLAY, ...(await benchSpecs()), TOURNAMENT, REPORT, LEADERBOARD, LADDER, TRAIN, LLM_BENCH, SERVE, WORKER, BRIDGE];
 }
 
 const block = (title: string, text: string) => `${title}:\n\n\`\`\`text\n${text}\n\`\`\``;

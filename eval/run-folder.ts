@@ -65,7 +65,7 @@ export function runDifference(had: RunFile, now: RunFile): string | null {
  * The games a folder's run finished, checked against its schedule. A last line cut off by a
  * crash is dropped, and the file rewritten without it, so the game is played again.
  */
-export function readFinishedGames(dir: string, schedule: readonly ScheduledGame[]): GameResult[] {
+export function readFinishedGames(dir: string, schedule: readonly ScheduledGame[], repair = true): GameResult[] {
   const file = join(dir, GAMES_FILE);
   if (!existsSync(file)) return [];
   const text = readFileSync(file, 'utf8');
@@ -94,6 +94,6 @@ export function readFinishedGames(dir: string, schedule: readonly ScheduledGame[
     results.push(r);
   });
   // A partial last line, what a crash mid-write leaves, goes: that game is played again.
-  if (text !== '' && !text.endsWith('\n')) writeFileSync(file, whole.map((l) => `${l}\n`).join(''));
+  if (repair && text !== '' && !text.endsWith('\n')) writeFileSync(file, whole.map((l) => `${l}\n`).join(''));
   return results;
 }
