@@ -2,9 +2,13 @@
 import { DEFAULT_VIEWER, viewerHref } from './highlights.ts';
 import { escapeHtml } from './html.ts';
 import type { TournamentResult } from './tournament.ts';
+import type { UsageSummary } from './usage.ts';
 
 const workersText = (w: number): string => (w === 0 ? 'in one thread' : `on ${w} worker thread${w === 1 ? '' : 's'}`);
 const pct = (x: number): string => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : '–');
+/** A model's fallbacks, with those its server caused. */
+const fallbacksText = (u: UsageSummary) => `${u.fallbacks} (${pct(u.fallbackRate)})${u.faultFallbacks ? `, ${u.faultFallbacks} by server faults` : ''}`;
+
 /** Fewer deals than this, and the leaderboard says its sample is small. */
 export const SMALL_SAMPLE_DEALS = 10;
 const num = (x: number, d = 1): string => (Number.isFinite(x) ? x.toFixed(d) : '–');
@@ -51,7 +55,7 @@ export function leaderboardMarkdown(r: TournamentResult): string {
     lines.push('', 'Model usage:', '', '| agent | decisions sent | calls/game | invalid answers | plain-text answers | fault retries | fallbacks | cut off | latency median / p95 | tokens in / out (reasoning) | est. cost |',
       '|---|---|---|---|---|---|---|---|---|---|---|',
       ...r.usage.map((u) => `| \`${u.spec}\`${u.invalid ? ' INVALID' : ''} | ${u.decisions} | ${num(u.requestsPerGame)} | ${u.invalidAnswers} (${pct(u.invalidRate)}) | ${u.plainTextAnswers} | ${u.faultRetries} | ` +
-        `${u.fallbacks} (${pct(u.fallbackRate)})${u.faultFallbacks ? `, ${u.faultFallbacks} by server faults` : ''} | ${u.truncations} | ${num(u.latencyMedianMs, 0)} / ${num(u.latencyP95Ms, 0)} ms | ${u.promptTokens} / ${u.completionTokens} (${u.reasoningTokens}) | ` +
+        `${fallbacksText(u)} | ${u.truncations} | ${num(u.latencyMedianMs, 0)} / ${num(u.latencyP95Ms, 0)} ms | ${u.promptTokens} / ${u.completionTokens} (${u.reasoningTokens}) | ` +
         `${cost(u.estimatedCost)} |`));
     for (const u of r.usage.filter((x) => x.adaptations.length > 0)) lines.push('', `\`${u.spec}\` was asked as its server takes it: ${u.adaptations.join('; ')}.`);
     const kinds = r.usage.flatMap((u) => Object.entries(u.byKind).map(([kind, k]) => ({ spec: u.spec, kind, k })));
@@ -124,7 +128,7 @@ function leaderboardHtml(r: TournamentResult): string {
 function usageHtml(r: TournamentResult): string {
   const head = ['agent', 'decisions sent', 'calls/game', 'invalid answers', 'plain-text answers', 'fault retries', 'fallbacks', 'cut off', 'latency median (ms)', 'latency p95 (ms)', 'prompt tokens', 'completion tokens', 'reasoning tokens', 'est. cost'];
   const rows = r.usage.map((u) => [esc(u.spec) + (u.invalid ? ' <strong>INVALID</strong>' : ''), String(u.decisions), num(u.requestsPerGame), `${u.invalidAnswers} (${pct(u.invalidRate)})`, String(u.plainTextAnswers), String(u.faultRetries),
-    `${u.fallbacks} (${pct(u.fallbackRate)})${u.faultFallbacks ? `, ${u.faultFallbacks} by server faults` : ''}`, String(u.truncations), num(u.latencyMedianMs, 0), num(u.latencyP95Ms, 0), String(u.promptTokens), String(u.completionTokens), String(u.reasoningTokens),
+    fallbacksText(u), String(u.truncations), num(u.latencyMedianMs, 0), num(u.latencyP95Ms, 0), String(u.promptTokens), String(u.completionTokens), String(u.reasoningTokens),
     cost(u.estimatedCost)]);
   return htmlTable(head, rows);
 }

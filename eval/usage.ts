@@ -60,30 +60,30 @@ export function summarizeUsage(
   unfinished: readonly (AgentUsage | null)[] = [],
 ): UsageSummary[] {
   const acc = new Map<string, AgentUsage & { games: number; wins: number; model?: string; unfinishedRequests: number }>();
+  /** Adds `u` into `spec`'s totals and returns them. */
+  const add = (spec: string, u: AgentUsage) => {
+    let a = acc.get(spec);
+    if (!a) acc.set(spec, (a = { ...emptyUsage(), games: 0, wins: 0, unfinishedRequests: 0 }));
+    addUsage(a, u);
+    a.model ??= u.model;
+    return a;
+  };
   for (const g of results) {
     if (!g.usage) continue;
     const shares = winShares(g.scores);
     g.usage.forEach((u, seat) => {
       if (!u) return;
       const spec = entries[g.seating[seat]];
-      const a = acc.get(spec) ?? { ...emptyUsage(), games: 0, wins: 0, unfinishedRequests: 0 };
-      addUsage(a, u);
+      const a = add(spec, u);
       a.games++;
       // The seats this agent filled in the game (usage is reported once per agent).
       g.seating.forEach((e, s) => void (entries[e] === spec && (a.wins += shares[s])));
-      a.model ??= u.model;
-      acc.set(spec, a);
     });
   }
   // What was spent on games dropped at a stop: the server answered those requests too.
   unfinished.forEach((u, entry) => {
     if (!u) return;
-    const spec = entries[entry];
-    const a = acc.get(spec) ?? { ...emptyUsage(), games: 0, wins: 0, unfinishedRequests: 0 };
-    addUsage(a, u);
-    a.unfinishedRequests += u.requests;
-    a.model ??= u.model;
-    acc.set(spec, a);
+    add(entries[entry], u).unfinishedRequests += u.requests;
   });
   return [...acc].map(([spec, a]) => {
     const price = prices[spec] ?? (a.model !== undefined ? prices[a.model] : undefined);

@@ -468,9 +468,12 @@ export class LlmAgent implements Agent {
         remember(text);
         return parsed.action;
       }
-      if (parsed.truncated) kind.truncations++;
-      if (parsed.truncated) this.usage.truncations++;
-      else this.usage.invalidAnswers++;
+      if (parsed.truncated) {
+        kind.truncations++;
+        this.usage.truncations++;
+      } else {
+        this.usage.invalidAnswers++;
+      }
       const again = parsed.truncated ? 'Answer at once, briefly, with JSON {"action": <id>} only.' : 'Answer again with JSON {"action": <id>} using one id from the list.';
       messages.push({ role: 'assistant', content: text }, { role: 'user', content: `That answer cannot be used: ${parsed.error}. ${again}` });
     }
@@ -515,7 +518,7 @@ export class LlmAgent implements Agent {
         this.lastFaultKind = faultKind(err);
         faultListener?.(this.spec, this.lastFault);
         // A rate limit is waited out, as long as maxWaitMs allows, however many retries it takes.
-        const limited = err instanceof OpenAI.APIError && err.status === 429;
+        const limited = this.lastFaultKind === 'rate-limited';
         if (!retryable(err) || (retry >= this.o.maxRetries && !limited)) {
           this.log({ game: this.game, error: String((err as Error).message ?? err) });
           return null;
