@@ -57,6 +57,29 @@ describe('CzechPubEnv', () => {
     expect(env.returns().reduce((a, b) => a + b, 0)).toBeCloseTo(1);
   });
 
+  it('says why a game ended, and each reason matches the final state', () => {
+    const seen = new Map<string, number>();
+    for (let g = 0; g < 300; g++) {
+      const env = new CzechPubEnv({ seed: g, players: 2 + (g % 5) });
+      playOut(env, g, (e) => expect(e.endReason).toBeNull());
+      const s = env.state;
+      const alive = s.out.filter((o) => o === 0).length;
+      const reason = env.endReason!;
+      seen.set(reason, (seen.get(reason) ?? 0) + 1);
+      if (reason === 'all-out') expect(alive).toBe(0);
+      if (reason === 'one-left') expect(alive).toBe(1);
+      if (reason === 'closing-time') {
+        expect(alive).toBeGreaterThan(0);
+        expect(env.view(0).closingTime.where).toBe('drawn');
+      }
+    }
+    // Random play ends in every way the rules allow.
+    expect([...seen.keys()].sort()).toEqual(['all-out', 'closing-time', 'one-left']);
+    const capped = new CzechPubEnv({ seed: 3, players: 4, maxDecisions: 10 });
+    playOut(capped, 3);
+    expect(capped.endReason).toBe('decision-limit');
+  });
+
   it('an illegal step throws a message naming the action and legal ones, and changes nothing', () => {
     const env = new CzechPubEnv({ seed: 1, players: 4 });
     const before = JSON.stringify(env.toJSON());

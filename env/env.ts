@@ -24,7 +24,9 @@
  * then every eligible player is asked at every window, so being asked reveals nothing.
  */
 import { describeAction, NUM_ACTIONS } from './actions.ts';
-import { applyStep, createState, finalScores, IllegalActionError, isLegal, legalActionsFast, type GameConfig } from './engine/index.ts';
+import {
+  applyStep, createState, endReason, finalScores, IllegalActionError, isLegal, legalActionsFast, type EndReason, type GameConfig,
+} from './engine/index.ts';
 import { eventForSeat, type GameEvent } from './events.ts';
 import { encodeObservation, OBS_SIZE } from './observation/encode.ts';
 import { renderText } from './observation/text.ts';
@@ -147,6 +149,10 @@ export class CzechPubEnv {
   }
   get done(): boolean {
     return this.s.over || this.truncated;
+  }
+  /** Why the game ended (engine/flow.ts endReason, or the decision cap), or null while it goes on. */
+  get endReason(): EndReason | null {
+    return this.truncated ? 'decision-limit' : endReason(this.s);
   }
   /** The seat to act, or -1 when the game is done. */
   get actor(): number {

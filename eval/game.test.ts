@@ -16,11 +16,11 @@ function endEvent(seed: string, players: number) {
   while (!env.done) env.step(agents[env.actor].act(new EnvObservation(env, env.actor)));
   const end = env.fullLog.find((e) => e.k === 'end');
   if (!end || end.k !== 'end') throw new Error('no end event');
-  return end;
+  return { ...end, ended: env.endReason };
 }
 
 describe('playGame', () => {
-  it("reports the engine's final scores and winners (tied winners included)", async () => {
+  it("reports the engine's final scores, winners (tied winners included) and why the game ended", async () => {
     let ties = 0;
     for (let g = 0; g < 120; g++) {
       const players = 2 + (g % 5);
@@ -29,6 +29,7 @@ describe('playGame', () => {
       const end = endEvent(seed, players);
       expect(r.scores).toEqual(end.scores);
       expect(r.winners).toEqual(end.winners);
+      expect(r.ended).toBe(end.ended);
       expect(r.winners.length).toBeGreaterThan(0);
       if (r.winners.length > 1) ties++;
     }

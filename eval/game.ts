@@ -1,5 +1,5 @@
 /** Plays one game between agents, one per seat, and reports how it went. */
-import { CzechPubEnv, DEFAULT_MAX_DECISIONS, THROWN_OUT, WASTED, winners, type Ruleset } from '../env/index.ts';
+import { CzechPubEnv, DEFAULT_MAX_DECISIONS, THROWN_OUT, WASTED, winners, type EndReason, type Ruleset } from '../env/index.ts';
 import {
   agentSeed, AgentStopError, EnvObservation, type Agent, type AgentUsage, type BudgetRefusal, type CallFaultKind,
 } from '../agents/index.ts';
@@ -16,6 +16,8 @@ export interface GameRecord {
   /** Per seat: null, 'wasted' or 'thrown_out'. */
   out: (null | 'wasted' | 'thrown_out')[];
   truncated: boolean;
+  /** Why the game ended (env endReason); absent in games.jsonl lines written before it was recorded. */
+  ended?: EndReason;
   /** Decisions taken and time spent deciding, by seat. */
   agentDecisions: number[];
   agentMillis: number[];
@@ -108,6 +110,7 @@ export async function playToEnd(agents: readonly Agent[], opts: PlayOptions): Pr
     decisions: s.decisions,
     out: s.out.map((o) => (o === WASTED ? 'wasted' : o === THROWN_OUT ? 'thrown_out' : null)),
     truncated: env.truncated,
+    ended: env.endReason ?? undefined,
     agentDecisions,
     agentMillis,
     ...(usage.some((u) => u !== null) ? { usage } : {}),

@@ -1,4 +1,5 @@
 /** Tournament reports: a Markdown leaderboard and a self-contained HTML page with a chart. */
+import { END_REASONS, type EndReason } from '../env/index.ts';
 import { DEFAULT_VIEWER, viewerHref } from './highlights.ts';
 import { escapeHtml } from './html.ts';
 import type { TournamentResult } from './tournament.ts';
@@ -23,6 +24,20 @@ const modelShare = (r: TournamentResult, spec: string): [string, string] => {
 };
 const invalidMark = (r: TournamentResult, spec: string): string => (usageOf(r, spec)?.invalid ? ' INVALID' : '');
 
+const ENDING_TEXT: Record<EndReason, string> = {
+  'closing-time': 'at closing time',
+  'one-left': 'with one player left in the game',
+  'all-out': 'with every player out',
+  'decision-limit': 'cut off at the decision cap',
+};
+
+/** How long the games lasted and how they ended, one sentence. */
+function gamesText(r: TournamentResult): string {
+  const s = r.summary;
+  const endings = END_REASONS.filter((k) => s.endings[k]).map((k) => `${s.endings[k]} ${ENDING_TEXT[k]}`);
+  return `Games last ${num(s.meanTurns)} turns and ${num(s.meanDecisions)} decisions on average${endings.length ? `; they ended ${endings.join(', ')}` : ''}.`;
+}
+
 export function leaderboardMarkdown(r: TournamentResult): string {
   const c = r.config;
   const models = r.usage.length > 0;
@@ -42,8 +57,7 @@ export function leaderboardMarkdown(r: TournamentResult): string {
     ...(r.summary.deals < SMALL_SAMPLE_DEALS ? ['', `Small sample: ${r.summary.deals} deal${r.summary.deals === 1 ? '' : 's'}. Intervals over so few are wide, and over one deal not given (–); play more games before reading a ranking.`] : []),
     ...(r.usage.some((u) => u.invalid) ? ['', `INVALID: more of the model's decisions fell back (played the first legal action) than the ${pct(r.maxFallbackRate)} allowed; its figures measure the fallback, not the model.`] : []),
     '',
-    `Games last ${num(r.summary.meanTurns)} turns and ${num(r.summary.meanDecisions)} decisions on average` +
-      `${r.summary.truncatedGames ? `; ${r.summary.truncatedGames} were cut off at the decision cap` : ''}.`,
+    gamesText(r),
   ];
   const specs = r.summary.agents.map((a) => a.spec);
   if (specs.length > 1) {
@@ -169,7 +183,7 @@ observation v${r.env.observationVersion}, action space v${r.env.actionSpaceVersi
 ${winRateChart(r)}
 <h2>Leaderboard</h2>
 ${leaderboardHtml(r)}
-<p>Games last ${num(r.summary.meanTurns)} turns and ${num(r.summary.meanDecisions)} decisions on average.</p>
+<p>${esc(gamesText(r))}</p>
 <h2>Head to head</h2>
 ${h2h}
 ${highlightsHtml(r, viewer)}

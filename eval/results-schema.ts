@@ -6,7 +6,7 @@
  * RESULTS_FORMAT's version.
  */
 import { z } from 'zod';
-import { RulesetSchema } from '../env/index.ts';
+import { END_REASONS, RulesetSchema } from '../env/index.ts';
 
 /** A figure; null where it is not defined (a mean of no games: JSON has no NaN). */
 const num = z.number().nullable();
@@ -71,6 +71,7 @@ export const ResultsSchema = z.strictObject({
     agents: z.array(AgentSummarySchema),
     headToHead: z.record(z.string(), z.record(z.string(), num)),
     games: int, deals: int.describe('the sample size of the intervals'), meanTurns: num, meanDecisions: num, truncatedGames: int,
+    endings: z.partialRecord(z.enum(END_REASONS), int).describe('how many games ended each way: at closing time, with one player left, with everyone out, at the decision cap'),
   }),
   highlights: z.array(z.strictObject({ kind: z.enum(['upset', 'longest', 'closest']), index: int, why: z.string(), link: z.string() })),
   usage: z.array(UsageSchema),

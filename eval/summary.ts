@@ -8,6 +8,7 @@
  */
 import { createRequire } from 'node:module';
 import type { Rating } from 'openskill';
+import type { EndReason } from '../env/index.ts';
 import type { GameRecord } from './game.ts';
 import type { ScheduledGame } from './schedule.ts';
 import { meanCI, ranks, winRateCI, winShares } from './stats.ts';
@@ -52,6 +53,8 @@ export interface Summary {
   meanTurns: number;
   meanDecisions: number;
   truncatedGames: number;
+  /** How many games ended each way (env endReason); games recorded before it was kept are not counted. */
+  endings: Partial<Record<EndReason, number>>;
 }
 
 /** Summarises finished games (any order; they are sorted by index first, so ratings are reproducible). */
@@ -150,5 +153,12 @@ export function summarize(entries: readonly string[], results: readonly GameResu
     meanTurns: n ? games.reduce((x, g) => x + g.turns, 0) / n : 0,
     meanDecisions: n ? games.reduce((x, g) => x + g.decisions, 0) / n : 0,
     truncatedGames: games.filter((g) => g.truncated).length,
+    endings: countEndings(games),
   };
+}
+
+function countEndings(games: readonly GameResult[]): Partial<Record<EndReason, number>> {
+  const out: Partial<Record<EndReason, number>> = {};
+  for (const g of games) if (g.ended) out[g.ended] = (out[g.ended] ?? 0) + 1;
+  return out;
 }

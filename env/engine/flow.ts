@@ -179,6 +179,24 @@ export function winners(r: CompiledRules, s: GameState): number[] {
   return scores.flatMap((v, seat) => (v === best ? [seat] : []));
 }
 
+/**
+ * Why a game ended, read off its final state: the pub closed (CLOSING TIME drawn and every
+ * player still in has had a last turn), one player was left and has had their last turn, or
+ * everyone went out. A game cut off at the decision cap is the env's to say (`decision-limit`).
+ */
+export const END_REASONS = ['closing-time', 'one-left', 'all-out', 'decision-limit'] as const;
+export type EndReason = (typeof END_REASONS)[number];
+
+/** The reason endTurn finished `s` for (the same tests in the same order), or null while it is not over. */
+export function endReason(s: GameState): Exclude<EndReason, 'decision-limit'> | null {
+  if (!s.over) return null;
+  let aliveMask = 0;
+  for (let seat = 0; seat < s.players; seat++) if (s.out[seat] === 0) aliveMask |= 1 << seat;
+  if (aliveMask === 0) return 'all-out';
+  if (s.closing.where === CLOSING_DRAWN && (s.finalDone & aliveMask) === aliveMask) return 'closing-time';
+  return 'one-left';
+}
+
 function finish(c: Ctx): void {
   const s = c.s;
   s.over = true;

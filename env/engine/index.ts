@@ -8,10 +8,10 @@ import type { GameEvent } from '../events.ts';
 import { compileRuleset, DEFAULT_RULESET, parseRuleset, type CompiledRules, type Ruleset } from '../ruleset.ts';
 import { CLOSING_IN_DECK, entryType, PHASE_NAMES, type GameState } from '../state.ts';
 import type { Ctx } from './context.ts';
-import { advance, applyAction, finalScores, newGame, winners } from './flow.ts';
+import { advance, applyAction, END_REASONS, endReason, finalScores, newGame, winners, type EndReason } from './flow.ts';
 import { legalActionsInto } from './legal.ts';
 
-export { finalScores, winners };
+export { END_REASONS, endReason, finalScores, winners, type EndReason };
 
 export class IllegalActionError extends Error {
   override name = 'IllegalActionError';
