@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { tsWorker } from '../eval/ts-worker.ts';
-import { Gate, minuteCell, readMinute, sharedCounts, type GateSpec } from './outside-calls.ts';
+import { costCells, costSpent, Gate, minuteCell, readMinute, sharedCounts, type CallSpend, type GateSpec } from './outside-calls.ts';
 
 const takes = (gate: Gate, n: number) => Array.from({ length: n }, () => gate.take());
 
@@ -34,6 +34,42 @@ describe('a gate on outside calls', () => {
     // Another client's cell is its own.
     const other = new Gate({ entry: 'relay', clientMinute: { cell: minuteCell(), limit: 4 } }, () => clock.t);
     expect(other.take()).toBeNull();
+  });
+
+  it('refuses the call whose expected cost would pass the run\'s cost budget, shared by every gate', () => {
+    // $1 per million tokens in and out: 1000 tokens cost $0.001.
+    const price = { promptPerMillion: 1, completionPerMillion: 1 };
+    const cells = costCells();
+    const a = new Gate({ entry: 'gpt', cost: { limitUsd: 0.0035, cells, price } });
+    const b = new Gate({ entry: 'other', cost: { limitUsd: 0.0035, cells, price } });
+    const answer = (tokens: number, cost: number | null = null): CallSpend => ({ promptTokens: tokens, cachedTokens: 0, completionTokens: 0, reasoningTokens: 0, cost });
+    expect(a.take()).toBeNull();
+    a.settle(answer(1000));
+    expect(costSpent(cells)).toBeCloseTo(0.001, 12);
+    // b has no calls of its own yet: it expects the run's mean, $0.001.
+    expect(b.take()).toBeNull();
+    // In flight: b's call is reserved, so a's next fits only if both do: 0.001 + 0.001 + 0.001 <= 0.0035.
+    expect(a.take()).toBeNull();
+    a.settle(null); // failed unanswered: its reservation is given back, nothing spent
+    b.settle(answer(0, 0.0005)); // the server's reported cost wins over the price
+    expect(costSpent(cells)).toBeCloseTo(0.0015, 12);
+    expect(a.take()).toBeNull();
+    a.settle(answer(1000));
+    // Spent 0.0025; a expects 0.001 a call: 0.0035 is still within, one more past it.
+    expect(a.take()).toBeNull();
+    a.settle(answer(1000));
+    expect(costSpent(cells)).toBeCloseTo(0.0035, 12);
+    expect(a.take()).toEqual({ entry: 'gpt', scope: 'cost', limit: 0.0035 });
+    expect(b.take()).toEqual({ entry: 'other', scope: 'cost', limit: 0.0035 });
+    expect(costSpent(cells)).toBeCloseTo(0.0035, 12);
+  });
+
+  it('counts what a resumed run spent before, and gives back the other budgets when the cost refuses', () => {
+    const counts = sharedCounts(1);
+    const cells = costCells(0.002);
+    const gate = new Gate({ entry: 'gpt', tournament: { counts, index: 0, limit: 10 }, cost: { limitUsd: 0.002, cells, price: { promptPerMillion: 1, completionPerMillion: 1 } } });
+    expect(gate.take()).toEqual({ entry: 'gpt', scope: 'cost', limit: 0.002 });
+    expect(counts[0]).toBe(0);
   });
 
   it('takes nothing from any budget for a call it refuses', () => {

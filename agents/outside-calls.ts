@@ -17,7 +17,7 @@
 /** What a client may be told of a failed call: the kind, never the outside server's own words. */
 export type CallFaultKind = 'authentication' | 'refused' | 'rate-limited' | 'server-error' | 'timeout' | 'unreachable' | 'failed' | 'budget';
 
-export type BudgetScope = 'game' | 'tournament' | 'client-minute';
+export type BudgetScope = 'game' | 'tournament' | 'client-minute' | 'cost';
 
 /** Which budget refused a call: the catalogue entry, the budget, its limit. */
 export interface BudgetRefusal {
@@ -45,11 +45,12 @@ const SCOPE_TEXT: Record<BudgetScope, (limit: number) => string> = {
   game: (n) => `per-game budget of ${n} calls (a seat's calls in one game)`,
   tournament: (n) => `per-tournament budget of ${n} calls`,
   'client-minute': (n) => `budget of ${n} calls a minute per client`,
+  cost: (usd) => `run's cost budget of $${usd} (its next call would pass it, as the calls so far cost)`,
 };
 
 /** "bot 'gpt' reached its per-tournament budget of 5000 calls": names only the operator's entry and its budget. */
 export function budgetText(r: BudgetRefusal): string {
-  return `bot '${r.entry}' reached its ${SCOPE_TEXT[r.scope](r.limit)}`;
+  return r.scope === 'cost' ? `bot '${r.entry}' would pass the ${SCOPE_TEXT.cost(r.limit)}` : `bot '${r.entry}' reached its ${SCOPE_TEXT[r.scope](r.limit)}`;
 }
 
 /** A call the gate refused: nothing was sent. */
@@ -60,12 +61,65 @@ export class BudgetSpentError extends AgentStopError {
   }
 }
 
+/** What one answered request cost: its tokens, and the cost the server reported (OpenRouter's usage.cost), or null. */
+export interface CallSpend {
+  promptTokens: number;
+  cachedTokens: number;
+  completionTokens: number;
+  reasoningTokens: number;
+  cost: number | null;
+}
+
 /** Asked before each request to an outside server. */
 export interface CallGate {
   /** Takes one call from every budget: null when it may be sent, else the budget that is spent (then nothing is taken). */
   take(): BudgetRefusal | null;
   /** The agent begins a game: the per-game count starts again. */
   newGame(): void;
+  /** Told once for every request take() let through, when it ends: what it cost, or null when it failed unanswered. */
+  settle?(spent: CallSpend | null): void;
+}
+
+/** US dollars per million tokens. */
+export interface Price {
+  promptPerMillion: number;
+  completionPerMillion: number;
+}
+
+/** What tokens cost at a price, in US dollars: the one formula of every cost estimate. */
+export function tokenCost(promptTokens: number, completionTokens: number, price: Price): number {
+  return (promptTokens * price.promptPerMillion + completionTokens * price.completionPerMillion) / 1e6;
+}
+
+/**
+ * A run's spending limit, shared by every gate of the run (and by worker threads: the cells
+ * are shared memory). Amounts are kept in nanodollars so they add up exactly and atomically.
+ */
+export interface CostBudget {
+  limitUsd: number;
+  /** costCells(): committed (spent plus what the calls in flight are expected to cost), spent, calls settled. */
+  cells: BigInt64Array;
+  /** This entry's price, for the answers whose cost the server does not report. */
+  price: Price;
+}
+
+const NANO = 1e9;
+const COMMITTED = 0;
+const SPENT = 1;
+const SETTLED = 2;
+
+/** The cells of a new cost budget, with what was already spent (a resumed run's earlier part) in them. */
+export function costCells(spentUsd = 0): BigInt64Array {
+  const cells = new BigInt64Array(new SharedArrayBuffer(8 * 3));
+  const spent = BigInt(Math.round(spentUsd * NANO));
+  cells[COMMITTED] = spent;
+  cells[SPENT] = spent;
+  return cells;
+}
+
+/** What the budget's calls have cost so far, in US dollars. */
+export function costSpent(cells: BigInt64Array): number {
+  return Number(Atomics.load(cells, SPENT)) / NANO;
 }
 
 /** A shared count with its limit: one slot of an Int32Array over a SharedArrayBuffer. */
@@ -88,6 +142,8 @@ export interface GateSpec {
   perGame?: number;
   tournament?: SharedCount;
   clientMinute?: MinuteCount;
+  /** The run's cost budget: a call is refused when what it is expected to cost would take the spend past the limit. */
+  cost?: CostBudget;
 }
 
 export function sharedCounts(n: number): Int32Array {
@@ -143,6 +199,10 @@ function giveBackMinute(cell: BigInt64Array, window: number): void {
 
 export class Gate implements CallGate {
   private inGame = 0;
+  /** Of the cost budget: what the call in flight was expected to cost (nanodollars), and this gate's answered calls. */
+  private reserved = 0n;
+  private spentHere = 0n;
+  private settledHere = 0n;
 
   constructor(private readonly spec: GateSpec, private readonly now: () => number = Date.now) {}
 
@@ -164,7 +224,45 @@ export class Gate implements CallGate {
       if (cell) giveBackMinute(cell, window);
       return { entry, scope: 'tournament', limit: tournament.limit };
     }
+    if (this.spec.cost && !this.reserve(this.spec.cost)) {
+      if (cell) giveBackMinute(cell, window);
+      if (tournament) Atomics.sub(tournament.counts, tournament.index, 1);
+      return { entry, scope: 'cost', limit: this.spec.cost.limitUsd };
+    }
     this.inGame++;
     return null;
+  }
+
+  /**
+   * Reserves what the next call is expected to cost (the mean of this entry's answered calls,
+   * else of the run's, else nothing yet): false, reserving nothing, when the spend and the
+   * calls in flight would pass the limit with it.
+   */
+  private reserve(b: CostBudget): boolean {
+    const settled = Atomics.load(b.cells, SETTLED);
+    const expected = this.settledHere > 0n ? this.spentHere / this.settledHere : settled > 0n ? Atomics.load(b.cells, SPENT) / settled : 0n;
+    const limit = BigInt(Math.round(b.limitUsd * NANO));
+    for (;;) {
+      const committed = Atomics.load(b.cells, COMMITTED);
+      if (committed + expected > limit || (expected === 0n && committed >= limit)) return false;
+      if (Atomics.compareExchange(b.cells, COMMITTED, committed, committed + expected) === committed) {
+        this.reserved = expected;
+        return true;
+      }
+    }
+  }
+
+  settle(spent: CallSpend | null): void {
+    const b = this.spec.cost;
+    if (!b) return;
+    const cost = spent === null ? 0n : BigInt(Math.round((spent.cost ?? tokenCost(spent.promptTokens, spent.completionTokens, b.price)) * NANO));
+    // The reservation becomes what the call cost.
+    Atomics.add(b.cells, COMMITTED, cost - this.reserved);
+    this.reserved = 0n;
+    if (spent === null) return;
+    Atomics.add(b.cells, SPENT, cost);
+    Atomics.add(b.cells, SETTLED, 1n);
+    this.spentHere += cost;
+    this.settledHere++;
   }
 }

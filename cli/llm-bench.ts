@@ -5,10 +5,11 @@
  * to the concurrency limit.
  */
 import fs from 'node:fs';
+import { join } from 'node:path';
 import {
   ASSUMED_ANSWER_TOKENS, jsonSummary, leaderboardMarkdown, measurePrompts, resolveConfig, roundedGames, runTournament, type Price,
 } from '../eval/index.ts';
-import { createAgent, LlmAgent, LlmServerError, onLlmFault } from '../agents/index.ts';
+import { costCells, costSpent, createAgent, LlmAgent, LlmServerError, onLlmFault, type GateSpec } from '../agents/index.ts';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Io } from './io.ts';
 import { helpText, parseOptions, PLAYERS_MAX, PLAYERS_MIN, type CommandSpec } from './options.ts';
 import { asUsageError } from './tournament.ts';
@@ -35,6 +36,10 @@ and what each cost.`,
     temperature: { type: 'number', arg: 'X', min: 0, max: 2, defaultText: "0, the agent's", help: 'sampling temperature (a server that refuses one plays at its default, and says so)' },
     'max-retries': { type: 'int', arg: 'R', min: 0, max: 100, defaultText: "4, the agent's", help: 'retries of a failed request (timeout, connection, 5xx) before the decision falls back; a 429 is waited out, up to the agent\'s maxWaitMs' },
     prices: { type: 'file', help: 'JSON {"<model or spec>": {"promptPerMillion": 0.15, "completionPerMillion": 0.6}}' },
+    'max-cost': {
+      type: 'number', arg: 'USD', min: 0, max: 1_000_000, above: true,
+      help: "stop the run before its spend would pass USD dollars: a call whose expected cost (the mean of the calls so far) would pass it is not sent, and the run stops as at Ctrl-C (needs a price in --prices for every model; a server's reported cost is used where it gives one; with --resume the earlier part's spend counts)",
+    },
     transcript: { type: 'string', arg: 'FILE', help: 'append every request and answer to FILE (JSONL)' },
     out: { type: 'folder', help: 'write run.json, games.jsonl, results.json, leaderboard.md and report.html here' },
     resume: { type: 'flag', help: 'go on with the run in --out: its finished games are kept, the rest of its schedule played (give the same options)' },
@@ -110,6 +115,12 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
   const labelOf = new Map(specs.map((spec, i) => [spec, labels[i]]));
   // Everything a run checks is checked first, dry run included.
   const prices = values.prices !== undefined ? readPrices(values.prices) : undefined;
+  const priceOf = (m: string) => prices?.[`llm:${m}`] ?? prices?.[m];
+  const maxCost = values.maxCost;
+  if (maxCost !== undefined) {
+    const unpriced = models.filter((m) => priceOf(m) === undefined);
+    if (unpriced.length > 0) throw new UsageError(`--max-cost needs a price in --prices for every model, to know what a call costs: none for ${unpriced.map((m) => `'${m}'`).join(', ')}`);
+  }
   try {
     resolveConfig({ agents, players, games, seed, labels, ruleset });
     if (values.dryRun) resolveConfig({ agents: [values.standIn, ...agents.slice(1)], players, games, seed, ruleset });
@@ -124,11 +135,14 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
     // Per model: each plays every game of the run in its own seat.
     const costs = models.map((m, i) => {
       const t = measured[i];
-      const price = prices?.[`llm:${m}`] ?? prices?.[m];
+      const price = priceOf(m);
       const perGame = price ? (t.promptTokensPerGame * price.promptPerMillion + t.completionTokensPerGame * price.completionPerMillion) / 1e6 : null;
       return { model: m, tokenizer: t.tokenizer, promptTokensPerGame: t.promptTokensPerGame, costPerGame: perGame, costPerRun: perGame === null ? null : perGame * scheduled };
     });
-    if (values.json) io.out(JSON.stringify({ ...r, costs }));
+    // With a budget: how many of the run's games it pays for, at the estimate.
+    const perGameAll = costs.reduce((sum, c) => sum + (c.costPerGame ?? 0), 0);
+    const fits = maxCost === undefined ? null : perGameAll > 0 ? Math.min(scheduled, Math.floor(maxCost / perGameAll)) : scheduled;
+    if (values.json) io.out(JSON.stringify({ ...r, costs, ...(fits !== null ? { maxCost, gamesWithinMaxCost: fits } : {}) }));
     else {
       io.out(`Dry run: ${r.games} ${players}-player games, '${r.standIn}' in the model's seat against '${opponent}'.`);
       io.out(`Model calls per game (decisions with a real choice): ${r.callsPerGame.toFixed(1)}`);
@@ -141,6 +155,11 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
         io.out(c.costPerGame === null
           ? `llm:${c.model}: no price in --prices, so no cost estimate.`
           : `llm:${c.model}: about ${Math.round(c.promptTokensPerGame)} tokens in a game (${c.tokenizer}), $${c.costPerGame.toFixed(4)} a game, $${c.costPerRun!.toFixed(2)} for the ${scheduled} games of this run.`);
+      }
+      if (fits !== null) {
+        io.out(fits >= scheduled
+          ? `--max-cost $${maxCost}: the estimate of all ${scheduled} games ($${(perGameAll * scheduled).toFixed(2)}) is within it.`
+          : `--max-cost $${maxCost}: at the estimate, about ${fits} of the ${scheduled} games fit; the run stops before its spend would pass it.`);
       }
     }
     return EXIT_OK;
@@ -167,6 +186,13 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
     if (n === 1) io.err(`model fault (${kind}); further faults of this kind are counted`);
   });
   // Ctrl-C: the games finished so far are written with every report, marked incomplete; --resume goes on.
+  // The budget: one set of cells for the whole run, each model's gate pricing its own calls.
+  let budget: BigInt64Array | null = null;
+  let gates: (GateSpec | null)[] | undefined;
+  if (maxCost !== undefined) {
+    budget = costCells(values.resume && out !== undefined ? spentBefore(out) : 0);
+    gates = agents.map((_, i) => (i < models.length ? { entry: labels[i], cost: { limitUsd: maxCost, cells: budget!, price: priceOf(models[i])! } } : null));
+  }
   const controller = new AbortController();
   const onSigint = () => {
     io.err('Interrupted: finishing with the games played so far (--resume goes on with the run).');
@@ -176,7 +202,7 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
   try {
     const r = await runTournament({
       agents, labels, players, games, seed, workers: 0, parallel: concurrency, prices,
-      ruleset, out, resume: values.resume, signal: controller.signal,
+      ruleset, out, resume: values.resume, signal: controller.signal, gates,
       onGame: (done, total) => {
         if (!values.json && (done === total || done % Math.max(1, Math.floor(total / 10)) === 0)) io.err(`${done}/${total} games`);
       },
@@ -185,6 +211,10 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
     else io.out(leaderboardMarkdown(r));
     for (const [kind, n] of faults) io.err(`model faults: ${n} × ${kind}`);
     if (r.stoppedBy !== undefined) io.err(`llm-bench: stopped after ${r.gamesPlayed} of ${r.gamesScheduled} games: ${r.stoppedBy}. The results above are of the finished games only (incomplete).`);
+    if (budget !== null) {
+      const more = r.stop?.budget?.scope === 'cost' ? '; raise --max-cost and --resume to play the rest' : '';
+      io.err(`llm-bench: spent $${costSpent(budget).toFixed(4)} of --max-cost $${maxCost}${values.resume ? ' (the earlier part of the run included)' : ''}${more}.`);
+    }
     for (const u of r.usage.filter((x) => x.truncations > 0)) {
       io.err(`llm-bench: ${u.spec}: ${u.truncations} answers were cut off before they were whole (at the token limit, or inside their reasoning or JSON) and none was read as a move; the model spent its tokens before answering: raise maxTokens (${u.spec}:maxTokens=...)`);
     }
@@ -199,5 +229,15 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
   } finally {
     onLlmFault(null);
     process.removeListener('SIGINT', onSigint);
+  }
+}
+
+/** What a run folder's earlier part spent on its models, from its results.json (0 where it has none). */
+function spentBefore(dir: string): number {
+  try {
+    const r = JSON.parse(fs.readFileSync(join(dir, 'results.json'), 'utf8')) as { usage?: { estimatedCost?: number | null }[] };
+    return (r.usage ?? []).reduce((sum, u) => sum + (u.estimatedCost ?? 0), 0);
+  } catch {
+    return 0;
   }
 }

@@ -64,7 +64,7 @@ export const ResultsSchema = z.strictObject({
   stoppedBy: z.string().optional(),
   stop: z.strictObject({
     entry: int, kind: z.enum(FAULT_KINDS),
-    budget: z.strictObject({ entry: z.string(), scope: z.enum(['game', 'tournament', 'client-minute']), limit: num }).optional(),
+    budget: z.strictObject({ entry: z.string(), scope: z.enum(['game', 'tournament', 'client-minute', 'cost']), limit: num }).optional(),
   }).optional(),
   elapsedSec: num, gamesPerSec: num, startedAt: z.string(), finishedAt: z.string(),
   summary: z.strictObject({
