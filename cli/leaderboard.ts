@@ -4,7 +4,8 @@
  * the ratings given so that tables of other runs compare, with bootstrap intervals over deals
  * and groups of players the data cannot tell apart. Runs under another ruleset, or whose model
  * was told other rules or sent another prompt, are refused with the reason: their games are
- * not the same test.
+ * not the same test. `--pair` adds comparisons deal by deal (eval/paired-deals.ts), `--html` a
+ * page to publish (eval/leaderboard-page.ts).
  */
 import { writeFileSync } from 'node:fs';
 import {

@@ -115,7 +115,7 @@ function mismatchOf(lines: readonly TranscriptLine[], moves: readonly ModelMove[
   const played = new Map<number, number>();
   for (const l of lines) if (l.action !== undefined) played.set(l.decision, l.action);
   const decisions = new Set(lines.map((l) => l.decision));
-  if (decisions.size !== moves.length) return `the transcript has ${decisions.size} decisions of this seat, the game ${moves.length}`;
+  if (decisions.size !== moves.length) return `the transcript has ${decisions.size} decision${decisions.size === 1 ? '' : 's'} of this seat, the game ${moves.length}`;
   for (const d of [...decisions].sort((x, y) => x - y)) {
     const m = moves[d];
     if (!m) return `the transcript's decision ${d} is not in the game (${moves.length} decisions)`;
