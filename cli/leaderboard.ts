@@ -4,16 +4,18 @@
  * the ratings given so that tables of other runs compare, with bootstrap intervals over deals
  * and groups of players the data cannot tell apart. Runs under another ruleset, or whose model
  * was told other rules or sent another prompt, are refused with the reason: their games are
- * not the same test.
+ * not the same test. `--pair` adds comparisons deal by deal (eval/paired-deals.ts), `--html` a
+ * page to publish (eval/leaderboard-page.ts).
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import {
-  fitRatings, readFinishedGames, readRunFile, RunFolderError, schedule, tieGroups, type RatedGame, type UsageSummary,
+  checkViewerUrl, DEFAULT_VIEWER, fitRatings, leaderboardPage, pairedDeals, readBoardRuns, RunFolderError, tieGroups, type PairedComparison,
 } from '../eval/index.ts';
-import { rulesetFingerprint } from '../env/index.ts';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Io } from './io.ts';
 import { helpText, parseOptions, splitPositionals, type CommandSpec } from './options.ts';
+
+/** Without --pair, every pair of the players not anchored is compared when there are at most this many. */
+const DEFAULT_PAIRS_UP_TO = 4;
 
 export const LEADERBOARD = {
   name: 'leaderboard',
@@ -26,18 +28,42 @@ players whose intervals overlap. Runs under other rules or prompts are refused, 
     anchor: { type: 'list', arg: 'NAME=R[,...]', help: "hold these players at these ratings (e.g. heuristic=0), so that tables of other runs compare; without, the mean is 0" },
     samples: { type: 'int', arg: 'B', min: 10, max: 10_000, default: 200, help: 'bootstrap resamples of the deals' },
     seed: { type: 'string', arg: 'S', default: 'leaderboard', help: "the bootstrap's seed" },
+    pair: { type: 'list', arg: 'A,B[,...]', help: `compare these players deal by deal on the deals both played, each pair of them (default: every pair of the players not anchored, when at most ${DEFAULT_PAIRS_UP_TO})` },
+    html: { type: 'string', arg: 'FILE', help: 'also write the leaderboard, the pairs, each model\'s usage and every game with its replay link (and the model\'s answers, from transcript.jsonl) as one HTML page' },
+    viewer: { type: 'string', arg: 'URL', default: DEFAULT_VIEWER, help: "the web viewer the page's replay links open" },
     json: { type: 'flag', help: 'print the table as JSON' },
   },
 } as const satisfies CommandSpec;
 
-/** What a run's models were told and sent, by model name, from its results.json. */
-function promptsOf(dir: string): Map<string, { rulesHash: string; promptHash: string }> {
-  const file = join(dir, 'results.json');
-  const out = new Map<string, { rulesHash: string; promptHash: string }>();
-  if (!existsSync(file)) return out;
-  const usage = (JSON.parse(readFileSync(file, 'utf8')) as { usage?: UsageSummary[] }).usage ?? [];
-  for (const u of usage) if (u.provenance) out.set(u.spec, { rulesHash: u.provenance.rulesHash, promptHash: u.provenance.promptHash });
-  return out;
+/** The pairs --pair names (each pair of its players), or by default every pair of the players not anchored, if few. */
+function pairsOf(named: readonly string[] | undefined, players: readonly string[], anchors: ReadonlyMap<string, number>): [string, string][] {
+  if (named) {
+    const unknown = named.filter((n) => !players.includes(n));
+    if (unknown.length) throw new UsageError(`--pair: no player ${unknown.map((n) => `'${n}'`).join(', ')} in these runs; the players are ${players.join(', ')}`);
+    const names = [...new Set(named)];
+    if (names.length < 2) throw new UsageError('--pair: name two players or more (A,B)');
+    return names.flatMap((a, i) => names.slice(i + 1).map((b) => [a, b] as [string, string]));
+  }
+  const free = players.filter((p) => !anchors.has(p));
+  if (free.length > DEFAULT_PAIRS_UP_TO) return [];
+  return free.flatMap((a, i) => free.slice(i + 1).map((b) => [a, b] as [string, string]));
+}
+
+/** The pairs as a Markdown table, with a line for each pair with too few common deals. */
+function pairsText(pairs: readonly PairedComparison[], samples: number): string[] {
+  if (pairs.length === 0) return [];
+  const f = (x: number) => `${x > 0 ? '+' : ''}${x.toFixed(1)}`;
+  const pct = (x: number | null) => (x === null ? '–' : `${(100 * x).toFixed(0)}%`);
+  return [
+    '',
+    `Paired over the deals both played (the luck of the cards cancelled): mean score of A minus B per deal, 95% intervals from ${samples} resamples of the deals.`,
+    '',
+    '| A | B | deals | A − B (95% CI) | deals A / B / even | A above B | B above A |',
+    '|---|---|---|---|---|---|---|',
+    ...pairs.map((c) => `| \`${c.a}\` | \`${c.b}\` | ${c.deals} | ${c.meanDifference === null ? '–' : f(c.meanDifference)} (${c.interval ? `${f(c.interval[0])} – ${f(c.interval[1])}` : '–'}) | ` +
+      `${c.dealWins} / ${c.dealLosses} / ${c.dealTies} | ${pct(c.aAboveShare)} | ${pct(c.bAboveShare)} |`),
+    ...pairs.filter((c) => c.deals < 2).map((c) => `\n\`${c.a}\` and \`${c.b}\` share ${c.deals} deal${c.deals === 1 ? '' : 's'}: no interval.`),
+  ];
 }
 
 export async function leaderboardCommand(args: readonly string[], io: Io): Promise<number> {
@@ -54,34 +80,32 @@ export async function leaderboardCommand(args: readonly string[], io: Io): Promi
     if (!m) throw new UsageError(`--anchor: '${a}' is not NAME=RATING`);
     anchors.set(m[1], Number(m[2]));
   }
-  const games: RatedGame[] = [];
-  let fingerprint: string | null = null;
-  const prompts = new Map<string, { rulesHash: string; promptHash: string; dir: string }>();
+  let viewer: string;
   try {
-    for (const dir of dirs) {
-      const run = readRunFile(dir);
-      const f = rulesetFingerprint(run.config.ruleset);
-      if (fingerprint !== null && f !== fingerprint) throw new RunFolderError(`${dir} was played under ruleset ${f}, not ${fingerprint} as ${dirs[0]}: its games are another game`);
-      fingerprint = f;
-      for (const [model, h] of promptsOf(dir)) {
-        const seen = prompts.get(model);
-        if (seen && (seen.promptHash !== h.promptHash || seen.rulesHash !== h.rulesHash)) {
-          const what = seen.rulesHash !== h.rulesHash ? `rules text (rulesHash ${h.rulesHash}, not ${seen.rulesHash})` : `prompt (promptHash ${h.promptHash}, not ${seen.promptHash})`;
-          throw new RunFolderError(`${dir}: ${model} was sent another ${what} than in ${seen.dir}; runs under other prompts do not compare`);
-        }
-        prompts.set(model, { ...h, dir });
-      }
-      const planned = schedule({ entries: run.config.players, games: run.config.games, seed: run.config.seed, duplicate: run.config.duplicate });
-      for (const g of readFinishedGames(dir, planned, false)) {
-        games.push({ deal: `${dir}#${g.deal}`, players: g.seating.map((e) => run.labels[e]), scores: g.scores });
-      }
-    }
-    if (games.length === 0) throw new RunFolderError('the runs hold no finished game');
+    viewer = checkViewerUrl(parsed.values.viewer);
+  } catch (e) {
+    throw new UsageError(`--viewer: ${(e as Error).message}`);
+  }
+  try {
+    const board = readBoardRuns(dirs, parsed.values.html !== undefined);
+    const { games, fingerprint } = board;
     const ratings = fitRatings(games, anchors, parsed.values.samples, parsed.values.seed);
     const groups = tieGroups(ratings);
     const deals = new Set(games.map((g) => g.deal)).size;
+    const pairs = pairsOf(parsed.values.pair, ratings.map((r) => r.player), anchors)
+      .map(([a, b]) => pairedDeals(games, a, b, parsed.values.samples, parsed.values.seed));
+    if (parsed.values.html !== undefined) {
+      const page = leaderboardPage({ board, ratings, groups, pairs, anchors, samples: parsed.values.samples, viewer });
+      try {
+        writeFileSync(parsed.values.html, page);
+      } catch (e) {
+        io.err(`leaderboard: cannot write ${parsed.values.html} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+        return EXIT_FAILURE;
+      }
+      io.err(`Wrote ${parsed.values.html}.`);
+    }
     if (parsed.values.json) {
-      io.out(JSON.stringify({ runs: dirs.length, games: games.length, deals, ruleset: fingerprint, ratings: ratings.map((r, i) => ({ ...r, group: groups[i] })) }));
+      io.out(JSON.stringify({ runs: dirs.length, games: games.length, deals, ruleset: fingerprint, ratings: ratings.map((r, i) => ({ ...r, group: groups[i] })), pairs }));
       return EXIT_OK;
     }
     const fmt = (x: number) => x.toFixed(0);
@@ -93,6 +117,7 @@ export async function leaderboardCommand(args: readonly string[], io: Io): Promi
     io.out('|---|---|---|---|');
     ratings.forEach((r, i) => io.out(`| ${groups[i]} | \`${r.player}\`${r.anchor ? ' (anchor)' : ''} | ${fmt(r.rating)} (${r.interval ? `${fmt(r.interval[0])} – ${fmt(r.interval[1])}` : '–'}) | ${r.games} |`));
     if (deals < 10) io.out(`\nSmall sample: ${deals} deal${deals === 1 ? '' : 's'}; the intervals are wide${deals < 2 ? ' (none from one deal)' : ''}.`);
+    for (const line of pairsText(pairs, parsed.values.samples)) io.out(line);
     return EXIT_OK;
   } catch (e) {
     if (e instanceof RunFolderError || e instanceof RangeError) {

@@ -25,3 +25,7 @@ export type { WorkerMessage, WorkerSetup } from './worker.ts';
 export { tsWorker } from './ts-worker.ts';
 export { ASSUMED_ANSWER_TOKENS, measurePrompts } from './prompt-size.ts';
 export { escapeHtml } from './html.ts';
+export { pairedDeals, type DealDifference, type PairedComparison } from './paired-deals.ts';
+export { mergeUsage, readBoardRuns, type BoardRun, type BoardRuns, type MergedUsage } from './board-runs.ts';
+export { leaderboardPage, MAX_TEXT_CHARS, type LeaderboardPageInput } from './leaderboard-page.ts';
+export { pairTranscript, parseTranscript, TRANSCRIPT_FILE, type SeatMoves, type Transcript, type TranscriptLine } from './transcript.ts';
