@@ -28,6 +28,7 @@ import { AgentStopError, BudgetSpentError, type CallFaultKind, type CallGate } f
 import { emptyKindUsage, emptyUsage } from '../usage.ts';
 import { decisionKind } from '../scripted/common.ts';
 import { answerJsonSchema, parseAnswer, type Parsed } from './answer.ts';
+import { errorBodyFetch } from './error-body.ts';
 import { decisionMessages, type ChatMessage } from './prompt.ts';
 import { promptHashes, SDK_VERSION } from './provenance.ts';
 
@@ -319,7 +320,8 @@ export class LlmAgent implements Agent {
     const baseURL = o.baseUrl || process.env.OPENAI_BASE_URL || undefined;
     this.baseUrl = baseURL ?? 'https://api.openai.com/v1';
     // maxRetries 0: faults are retried here, so they can be counted and bounded per decision.
-    this.client = new OpenAI({ baseURL, apiKey: process.env[o.apiKeyEnv] ?? 'none', timeout: o.timeoutMs, maxRetries: 0 });
+    // errorBodyFetch: the server's own words in an error, whatever shape its body has.
+    this.client = new OpenAI({ baseURL, apiKey: process.env[o.apiKeyEnv] ?? 'none', timeout: o.timeoutMs, maxRetries: 0, fetch: errorBodyFetch() });
     // One limit per server and configured limit: agents asking for different limits each get theirs.
     const key = `${this.baseUrl}|${o.concurrency}`;
     let l = limiters.get(key);
