@@ -60,12 +60,30 @@ export class BudgetSpentError extends AgentStopError {
   }
 }
 
+/** What one request the gate let through was charged, as its answer said. */
+export interface CallSpend {
+  promptTokens: number;
+  /** Of the prompt tokens, those read from the server's prompt cache. */
+  cachedTokens: number;
+  completionTokens: number;
+  /** Of the completion tokens, those spent reasoning. */
+  reasoningTokens: number;
+  /** The cost the server reported (usage.cost), or null where it reported none. */
+  cost: number | null;
+}
+
 /** Asked before each request to an outside server. */
 export interface CallGate {
   /** Takes one call from every budget: null when it may be sent, else the budget that is spent (then nothing is taken). */
   take(): BudgetRefusal | null;
   /** The agent begins a game: the per-game count starts again. */
   newGame(): void;
+  /**
+   * Told once for every request take() let through, when it is over: what its answer was
+   * charged, or null when it failed (no answer, or none that could be read). For a budget of
+   * tokens or money; a gate of call counts has no need of it.
+   */
+  settle?(spent: CallSpend | null): void;
 }
 
 /** A shared count with its limit: one slot of an Int32Array over a SharedArrayBuffer. */

@@ -24,7 +24,7 @@ import fs from 'node:fs';
 import OpenAI from 'openai';
 import { DEFAULT_RULESET, randInt, seedRng, type RngState, type Ruleset } from '../../env/index.ts';
 import type { Agent, AgentObservation, AgentUsage, GameStart } from '../agent.ts';
-import { AgentStopError, BudgetSpentError, type CallFaultKind, type CallGate } from '../outside-calls.ts';
+import { AgentStopError, BudgetSpentError, type CallFaultKind, type CallGate, type CallSpend } from '../outside-calls.ts';
 import { emptyKindUsage, emptyUsage } from '../usage.ts';
 import { decisionKind } from '../scripted/common.ts';
 import { answerJsonSchema, parseAnswer, type Parsed } from './answer.ts';
@@ -189,7 +189,27 @@ export interface Completion {
   /** finish_reason: 'stop', 'length' (cut off at the token limit), ... or '' when not given. */
   finish: string;
   model: string;
-  usage: { prompt_tokens?: number; completion_tokens?: number; completion_tokens_details?: { reasoning_tokens?: number } } | undefined;
+  usage: {
+    prompt_tokens?: number;
+    completion_tokens?: number;
+    prompt_tokens_details?: { cached_tokens?: number };
+    completion_tokens_details?: { reasoning_tokens?: number };
+    /** What the request cost, where the server says (OpenRouter). */
+    cost?: number;
+  } | undefined;
+}
+
+/** What an answer's usage says it was charged. */
+export function spendOf(c: Completion): CallSpend {
+  const u = c.usage;
+  const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+  return {
+    promptTokens: n(u?.prompt_tokens) ?? 0,
+    cachedTokens: n(u?.prompt_tokens_details?.cached_tokens) ?? 0,
+    completionTokens: n(u?.completion_tokens) ?? 0,
+    reasoningTokens: n(u?.completion_tokens_details?.reasoning_tokens) ?? 0,
+    cost: n(u?.cost),
+  };
 }
 
 function errorText(e: unknown): string {
@@ -316,6 +336,8 @@ export class LlmAgent implements Agent {
     readonly spec: string,
     private readonly o: LlmOptions,
     private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
+    /** The clock request starts are paced by (rpm). */
+    private readonly now: () => number = Date.now,
   ) {
     const baseURL = o.baseUrl || process.env.OPENAI_BASE_URL || undefined;
     this.baseUrl = baseURL ?? 'https://api.openai.com/v1';
@@ -377,10 +399,11 @@ export class LlmAgent implements Agent {
   async preflight(): Promise<void> {
     for (;;) {
       this.ask();
+      let res: Completion;
       try {
-        readCompletion(await this.request({ ...this.params(), messages: [{ role: 'user', content: 'This is a connection check. Answer with JSON {"action": 0}.' }] }));
-        return;
+        res = readCompletion(await this.request({ ...this.params(), messages: [{ role: 'user', content: 'This is a connection check. Answer with JSON {"action": 0}.' }] }));
       } catch (err) {
+        this.gate?.settle?.(null);
         const changed = adapt(this.traits, err);
         if (changed) {
           faultListener?.(this.spec, changed);
@@ -390,6 +413,8 @@ export class LlmAgent implements Agent {
         const late = err instanceof AnswerTimeoutError ? ': the server took longer than timeoutMs; a model that is still loading answers late, so give it more (timeoutMs=...)' : '';
         throw new LlmServerError(this.redact(`model '${this.o.model}' at ${this.baseUrl}: ${describeFault(err)}${late}`), err instanceof AnswerTimeoutError);
       }
+      this.gate?.settle?.(spendOf(res));
+      return;
     }
   }
 
@@ -494,20 +519,12 @@ export class LlmAgent implements Agent {
       this.ask();
       const t0 = performance.now();
       const sent = this.params();
+      let res: Completion;
       try {
         this.usage.requests++;
-        const res = readCompletion(await this.limiter.run(() => this.request({ ...sent, messages })));
-        // Answered: the learned rate-limit window shrinks back, halving with each answer.
-        this.rateWindow.ms = this.rateWindow.ms / 2 < this.o.backoffMs ? 0 : this.rateWindow.ms / 2;
-        this.usage.latenciesMs.push(performance.now() - t0);
-        if (res.model) this.served.add(res.model);
-        this.usage.promptTokens += res.usage?.prompt_tokens ?? 0;
-        this.usage.completionTokens += res.usage?.completion_tokens ?? 0;
-        this.usage.reasoningTokens += res.usage?.completion_tokens_details?.reasoning_tokens ?? 0;
-        // A reasoning model's thinking is kept in the transcript, never read as the answer.
-        if (res.reasoning) this.log({ game: this.game, reasoning: res.reasoning });
-        return res;
+        res = readCompletion(await this.limiter.run(() => this.request({ ...sent, messages })));
       } catch (err) {
+        this.gate?.settle?.(null);
         const changed = adapt(this.traits, err);
         if (changed) faultListener?.(this.spec, changed);
         // Learned once per server (by this request, or by another agent's while it was on its
@@ -543,7 +560,26 @@ export class LlmAgent implements Agent {
         this.usage.faultRetries++;
         this.waitedMs += delay;
         await this.sleep(delay);
+        continue;
       }
+      const spent = spendOf(res);
+      this.gate?.settle?.(spent);
+      // Answered: the learned rate-limit window shrinks back, halving with each answer.
+      this.rateWindow.ms = this.rateWindow.ms / 2 < this.o.backoffMs ? 0 : this.rateWindow.ms / 2;
+      this.usage.latenciesMs.push(performance.now() - t0);
+      if (res.model) this.served.add(res.model);
+      const u = this.usage;
+      u.promptTokens += spent.promptTokens;
+      u.cachedTokens += spent.cachedTokens;
+      u.completionTokens += spent.completionTokens;
+      u.reasoningTokens += spent.reasoningTokens;
+      if (spent.cost !== null) {
+        u.providerCost += spent.cost;
+        u.costReports++;
+      }
+      // A reasoning model's thinking is kept in the transcript, never read as the answer.
+      if (res.reasoning) this.log({ game: this.game, reasoning: res.reasoning });
+      return res;
     }
   }
 

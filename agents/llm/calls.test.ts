@@ -1,0 +1,80 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CzechPubEnv } from '../../env/env.ts';
+import { EnvObservation } from '../observation.ts';
+import type { CallGate, CallSpend } from '../outside-calls.ts';
+import { parseLlmSpec } from './index.ts';
+import { LlmAgent } from './llm-agent.ts';
+
+/** What the fake server answers the n-th request (0-based): a completion's content and usage, or an error status. */
+type Reply = { content: string; usage?: Record<string, unknown>; reasoning?: string } | { status: number };
+let reply: (n: number, legal: number[]) => Reply = () => ({ content: '{"action": 0}' });
+let served = 0;
+let server: http.Server;
+let base = '';
+
+const legalOf = (messages: { content: string }[]) => [...(messages.at(-1)?.content.split('Your legal actions:')[1] ?? '').matchAll(/^\s+(\d+): /gm)].map((m) => Number(m[1]));
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    let text = '';
+    req.on('data', (c) => (text += c));
+    req.on('end', () => {
+      const body = JSON.parse(text) as { messages: { role: string; content: string }[] };
+      // The legal actions are in the decision's user message (a correction follows it).
+      const r = reply(served++, legalOf(body.messages.filter((m) => m.content.includes('Your legal actions:'))));
+      res.setHeader('content-type', 'application/json');
+      if ('status' in r) {
+        res.statusCode = r.status;
+        res.end(JSON.stringify({ error: { message: `scripted ${r.status}` } }));
+        return;
+      }
+      res.end(JSON.stringify({
+        id: 'x', object: 'chat.completion', created: 0, model: 'm',
+        choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: r.content, ...(r.reasoning ? { reasoning_content: r.reasoning } : {}) } }],
+        usage: r.usage ?? { prompt_tokens: 100, completion_tokens: 5 },
+      }));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+});
+
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+/** A 3-player game at its first decision with more than one legal action. */
+function decision(seed = 'calls') {
+  const env = new CzechPubEnv({ seed, players: 3 });
+  while (env.legalActions().length < 2) env.step(env.legalActions()[0]);
+  return { env, obs: () => new EnvObservation(env, env.actor) };
+}
+
+/** An agent on the fake server whose sleeps advance a fake clock instead of waiting. */
+function agent(options: string) {
+  const clock = { now: 1_000_000 };
+  const a = new LlmAgent(`llm:${options}`, parseLlmSpec(`llm:${options}`, `${options}:baseUrl=${base}`), async (ms) => void (clock.now += ms), () => clock.now);
+  return { a, clock };
+}
+
+describe('what each request cost', () => {
+  it("tells the gate what every request it let through was charged: the answer's tokens, or null when it failed", async () => {
+    const settled: (CallSpend | null)[] = [];
+    let taken = 0;
+    const gate: CallGate = { take: () => (taken++, null), newGame: () => {}, settle: (s) => void settled.push(s) };
+    reply = (n, legal) => (n === 0 ? { status: 500 } : {
+      content: JSON.stringify({ action: legal[0] }),
+      usage: { prompt_tokens: 1200, completion_tokens: 30, prompt_tokens_details: { cached_tokens: 1024 }, completion_tokens_details: { reasoning_tokens: 20 }, cost: 0.00042 },
+    });
+    served = 0;
+    const { a } = agent('spend-model:backoffMs=1');
+    a.useGate(gate);
+    const { obs } = decision();
+    a.reset({ seat: 0, players: 3, seed: 'g' });
+    await a.act(obs());
+    expect(taken).toBe(2);
+    expect(settled).toEqual([null, { promptTokens: 1200, cachedTokens: 1024, completionTokens: 30, reasoningTokens: 20, cost: 0.00042 }]);
+    const u = a.takeUsage();
+    expect([u.cachedTokens, u.providerCost, u.costReports]).toEqual([1024, 0.00042, 1]);
+  });
+});
