@@ -28,6 +28,7 @@ and what each cost.`,
     games: { type: 'int', arg: 'G', min: 1, max: 1_000_000, default: 40, help: 'games, rounded up to whole rotations' },
     seed: { type: 'string', arg: 'S', default: '1', help: 'tournament seed' },
     concurrency: { type: 'int', arg: 'C', min: 1, max: 256, default: 4, help: 'requests in flight at once, and games played at once' },
+    rpm: { type: 'ints', arg: 'N[,N2...]', min: 0, max: 1_000_000, defaultText: '0, no limit', help: "request starts a minute, paced here (a free model's rate limit): one for every model, or one per model" },
     'no-structured': { type: 'flag', help: 'ask for plain text instead of a JSON schema (for servers without it)' },
     'max-tokens': { type: 'int', arg: 'T', min: 1, max: 1_000_000, defaultText: "4000, the agent's", help: 'tokens an answer may take, reasoning included; raise it when answers are cut off' },
     'timeout-ms': { type: 'int', arg: 'MS', min: 1, max: 3_600_000, defaultText: "60000, the agent's", help: 'time for a whole answer, the preflight\'s too (a model still loading answers late)' },
@@ -82,7 +83,7 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
   const opponent = values.opponents;
   const ruleset = parsed.ruleset;
   /** A per-model option's value for model i: one value for all, or one per model. */
-  const perModel = (name: string, given: readonly string[] | undefined) => {
+  const perModel = <T>(name: string, given: readonly T[] | undefined) => {
     if (given !== undefined && given.length !== 1 && given.length !== models.length) {
       throw new UsageError(`--${name}: give one value for every model or one per model (${models.length}), got ${given.length}`);
     }
@@ -90,6 +91,7 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
   };
   const baseUrlOf = perModel('base-url', values.baseUrl);
   const keyEnvOf = perModel('api-key-env', values.apiKeyEnv);
+  const rpmOf = perModel('rpm', values.rpm);
   const opts = [
     `concurrency=${concurrency}`,
     values.noStructured ? 'structured=false' : '',
@@ -101,7 +103,11 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
     values.transcript !== undefined ? `transcript=${values.transcript}` : '',
   ].filter(Boolean);
   const specs = models.map((m, i) => {
-    const own = [baseUrlOf(i) !== undefined ? `baseUrl=${baseUrlOf(i)}` : '', keyEnvOf(i) !== undefined ? `apiKeyEnv=${keyEnvOf(i)}` : ''].filter(Boolean);
+    const own = [
+      baseUrlOf(i) !== undefined ? `baseUrl=${baseUrlOf(i)}` : '',
+      keyEnvOf(i) !== undefined ? `apiKeyEnv=${keyEnvOf(i)}` : '',
+      rpmOf(i) !== undefined ? `rpm=${rpmOf(i)}` : '',
+    ].filter(Boolean);
     return `llm:${m}:${[...own, ...opts].join(':')}`;
   });
   // Tables name a model by what it is, not by where its server or transcript is.

@@ -22,6 +22,7 @@ beforeAll(async () => {
     req.on('data', (c) => (text += c));
     req.on('end', () => {
       const body = JSON.parse(text) as { messages: { role: string; content: string }[] };
+      startedAt.push(clock.now);
       // The legal actions are in the decision's user message (a correction follows it).
       const r = reply(served++, legalOf(body.messages.filter((m) => m.content.includes('Your legal actions:'))));
       res.setHeader('content-type', 'application/json');
@@ -50,11 +51,15 @@ function decision(seed = 'calls') {
   return { env, obs: () => new EnvObservation(env, env.actor) };
 }
 
-/** An agent on the fake server whose sleeps advance a fake clock instead of waiting. */
+/** The fake clock agents read; their sleeps advance it instead of waiting. */
+const clock = { now: 1_000_000 };
+/** The fake clock's time as each request reached the server. */
+const startedAt: number[] = [];
+
+/** An agent on the fake server, on the fake clock. */
 function agent(options: string) {
-  const clock = { now: 1_000_000 };
   const a = new LlmAgent(`llm:${options}`, parseLlmSpec(`llm:${options}`, `${options}:baseUrl=${base}`), async (ms) => void (clock.now += ms), () => clock.now);
-  return { a, clock };
+  return { a };
 }
 
 describe('what each request cost', () => {
@@ -76,5 +81,27 @@ describe('what each request cost', () => {
     expect(settled).toEqual([null, { promptTokens: 1200, cachedTokens: 1024, completionTokens: 30, reasoningTokens: 20, cost: 0.00042 }]);
     const u = a.takeUsage();
     expect([u.cachedTokens, u.providerCost, u.costReports]).toEqual([1024, 0.00042, 1]);
+  });
+});
+
+describe('requests a minute (rpm)', () => {
+  it('spaces the starts of every agent of one server and model so that no more than rpm start in any minute, without counting it as waiting', async () => {
+    reply = (_n, legal) => ({ content: JSON.stringify({ action: legal[0] }) });
+    const { obs } = decision();
+    // maxWaitMs=1: pacing is ours, not a back-off, so it never makes a decision give up.
+    const [a, b] = [agent('paced-model:rpm=2:maxWaitMs=1').a, agent('paced-model:rpm=2:maxWaitMs=1').a];
+    const other = agent('other-model:rpm=2').a;
+    for (const x of [a, b, other]) x.reset({ seat: 0, players: 3, seed: 'g' });
+    startedAt.length = 0;
+    const t = clock.now;
+    for (const x of [a, b, a, b, a]) await x.act(obs());
+    expect(startedAt.map((s) => s - t)).toEqual([0, 0, 60_000, 60_000, 120_000]);
+    // Another model on the same server keeps its own pace.
+    startedAt.length = 0;
+    const t2 = clock.now;
+    await other.act(obs());
+    expect(startedAt.map((s) => s - t2)).toEqual([0]);
+    const u = a.takeUsage();
+    expect([u.fallbacks, u.faultRetries]).toEqual([0, 0]);
   });
 });

@@ -29,6 +29,7 @@ import { emptyKindUsage, emptyUsage } from '../usage.ts';
 import { decisionKind } from '../scripted/common.ts';
 import { answerJsonSchema, parseAnswer, type Parsed } from './answer.ts';
 import { errorBodyFetch } from './error-body.ts';
+import { limiterFor, pacerFor, type Limiter, type Pacer } from './limits.ts';
 import { decisionMessages, type ChatMessage } from './prompt.ts';
 import { promptHashes, SDK_VERSION } from './provenance.ts';
 
@@ -56,6 +57,8 @@ export const LLM_DEFAULTS = {
   maxWaitMs: 600_000,
   /** Requests in flight at once, across every llm agent with the same base URL and this limit. */
   concurrency: 4,
+  /** Request starts a minute, across every llm agent with the same base URL, model and limit, paced by us (not a fault, not counted in maxWaitMs); 0 = no limit. */
+  rpm: 0,
   /** Played when the model gives no usable answer: 'first' legal action or a 'random' one. */
   fallback: 'first',
   /** Decisions in a row that fall back because the server failed, after which the agent stops the game (LlmFaultsError); 0 = never. */
@@ -70,24 +73,6 @@ export type LlmOptions = typeof LLM_DEFAULTS & { model: string };
 
 /** The answer's JSON schema as the response format, for servers with structured output. */
 const RESPONSE_FORMAT = { type: 'json_schema' as const, json_schema: { name: 'czech_pub_action', schema: answerJsonSchema(), strict: false } };
-
-/** A counting semaphore per base URL. */
-class Limiter {
-  private active = 0;
-  private readonly waiting: (() => void)[] = [];
-  constructor(private readonly limit: number) {}
-  async run<T>(f: () => Promise<T>): Promise<T> {
-    if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.active++;
-    try {
-      return await f();
-    } finally {
-      this.active--;
-      this.waiting.shift()?.();
-    }
-  }
-}
-const limiters = new Map<string, Limiter>();
 
 /** Per server and model: the rate-limit window its 429s without Retry-After have shown, learned and shared. */
 const rateWindows = new Map<string, { ms: number }>();
@@ -311,6 +296,8 @@ export class LlmAgent implements Agent {
   private usage: AgentUsage = emptyUsage();
   private readonly client: OpenAI;
   private readonly limiter: Limiter;
+  /** The pace of request starts (rpm), or null. */
+  private readonly pacer: Pacer | null;
   private readonly traits: ServerTraits;
   private rng: RngState = seedRng('llm');
   private game = '';
@@ -344,11 +331,8 @@ export class LlmAgent implements Agent {
     // maxRetries 0: faults are retried here, so they can be counted and bounded per decision.
     // errorBodyFetch: the server's own words in an error, whatever shape its body has.
     this.client = new OpenAI({ baseURL, apiKey: process.env[o.apiKeyEnv] ?? 'none', timeout: o.timeoutMs, maxRetries: 0, fetch: errorBodyFetch() });
-    // One limit per server and configured limit: agents asking for different limits each get theirs.
-    const key = `${this.baseUrl}|${o.concurrency}`;
-    let l = limiters.get(key);
-    if (!l) limiters.set(key, (l = new Limiter(o.concurrency)));
-    this.limiter = l;
+    this.limiter = limiterFor(this.baseUrl, o.concurrency);
+    this.pacer = pacerFor(this.baseUrl, o.model, o.rpm);
     const tk = `${this.baseUrl}|${o.model}`;
     let t = traits.get(tk);
     if (!t) traits.set(tk, (t = { tokensParam: 'max_completion_tokens', structured: true, temperature: true }));
@@ -401,6 +385,7 @@ export class LlmAgent implements Agent {
       this.ask();
       let res: Completion;
       try {
+        await this.pace();
         res = readCompletion(await this.request({ ...this.params(), messages: [{ role: 'user', content: 'This is a connection check. Answer with JSON {"action": 0}.' }] }));
       } catch (err) {
         this.gate?.settle?.(null);
@@ -517,12 +502,17 @@ export class LlmAgent implements Agent {
   private async complete(messages: ChatMessage[]): Promise<Completion | null> {
     for (let retry = 0; ; retry++) {
       this.ask();
-      const t0 = performance.now();
+      let t0 = 0;
       const sent = this.params();
       let res: Completion;
       try {
         this.usage.requests++;
-        res = readCompletion(await this.limiter.run(() => this.request({ ...sent, messages })));
+        res = readCompletion(await this.limiter.run(async () => {
+          // Paced while holding a slot of the concurrency limit, so the start booked is the start made.
+          await this.pace();
+          t0 = performance.now();
+          return this.request({ ...sent, messages });
+        }));
       } catch (err) {
         this.gate?.settle?.(null);
         const changed = adapt(this.traits, err);
@@ -581,6 +571,13 @@ export class LlmAgent implements Agent {
       if (res.reasoning) this.log({ game: this.game, reasoning: res.reasoning });
       return res;
     }
+  }
+
+  /** Waits for the start the pace (rpm) books for this request; a wait of ours, not counted in waitedMs. */
+  private async pace(): Promise<void> {
+    if (!this.pacer) return;
+    const wait = this.pacer.book(this.now()) - this.now();
+    if (wait > 0) await this.sleep(wait);
   }
 
   /** Asks the gate for one request; a spent budget sends nothing and stops the decision. */
