@@ -5,6 +5,7 @@
  * to the concurrency limit.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import {
   ASSUMED_ANSWER_TOKENS, jsonSummary, leaderboardMarkdown, measurePrompts, resolveConfig, roundedGames, runTournament, type Price,
 } from '../eval/index.ts';
@@ -12,6 +13,9 @@ import { createAgent, LlmAgent, LlmServerError, onLlmFault } from '../agents/ind
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Io } from './io.ts';
 import { helpText, parseOptions, PLAYERS_MAX, PLAYERS_MIN, type CommandSpec } from './options.ts';
 import { asUsageError } from './tournament.ts';
+
+/** The transcript a run with --out keeps in its folder, when no --transcript is given. */
+export const TRANSCRIPT_FILE = 'transcript.jsonl';
 
 export const LLM_BENCH = {
   name: 'llm-bench',
@@ -36,8 +40,8 @@ and what each cost.`,
     temperature: { type: 'number', arg: 'X', min: 0, max: 2, defaultText: "0, the agent's", help: 'sampling temperature (a server that refuses one plays at its default, and says so)' },
     'max-retries': { type: 'int', arg: 'R', min: 0, max: 100, defaultText: "4, the agent's", help: 'retries of a failed request (timeout, connection, 5xx) before the decision falls back; a 429 is waited out, up to the agent\'s maxWaitMs' },
     prices: { type: 'file', help: 'JSON {"<model or spec>": {"promptPerMillion": 0.15, "completionPerMillion": 0.6}}' },
-    transcript: { type: 'string', arg: 'FILE', help: 'append every request and answer to FILE (JSONL)' },
-    out: { type: 'folder', help: 'write run.json, games.jsonl, results.json, leaderboard.md and report.html here' },
+    transcript: { type: 'string', arg: 'FILE', help: 'append a line for every request and fallback to FILE (JSONL; docs/llm.md)' },
+    out: { type: 'folder', help: 'write run.json, games.jsonl, results.json, leaderboard.md and report.html here, and transcript.jsonl unless --transcript is given (added to on --resume)' },
     resume: { type: 'flag', help: 'go on with the run in --out: its finished games are kept, the rest of its schedule played (give the same options)' },
     ruleset: { type: 'ruleset', help: "play under the ruleset in this JSON file (the model's rules summary describes it)" },
     'allow-fallbacks': { type: 'flag', help: "exit 0 even when more than 5% of a model's decisions fell back (still marked INVALID)" },
@@ -92,6 +96,9 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
   const baseUrlOf = perModel('base-url', values.baseUrl);
   const keyEnvOf = perModel('api-key-env', values.apiKeyEnv);
   const rpmOf = perModel('rpm', values.rpm);
+  // With --out, the run keeps its transcript beside its games, for pages that show what the model said.
+  const ownTranscript = values.transcript === undefined && out !== undefined;
+  const transcript = ownTranscript ? path.join(out, TRANSCRIPT_FILE) : values.transcript;
   const opts = [
     `concurrency=${concurrency}`,
     values.noStructured ? 'structured=false' : '',
@@ -100,7 +107,7 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
     values.timeoutMs !== undefined ? `timeoutMs=${values.timeoutMs}` : '',
     values.reasoningEffort !== undefined ? `reasoningEffort=${values.reasoningEffort}` : '',
     values.temperature !== undefined ? `temperature=${values.temperature}` : '',
-    values.transcript !== undefined ? `transcript=${values.transcript}` : '',
+    transcript !== undefined ? `transcript=${transcript}` : '',
   ].filter(Boolean);
   const specs = models.map((m, i) => {
     const own = [
@@ -163,6 +170,11 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
         : 'Nothing was played. Check --base-url, --model and the key (--api-key-env).');
       return EXIT_FAILURE;
     }
+  }
+  // A run begun anew begins its transcript anew, as it does games.jsonl; --resume adds to it.
+  if (ownTranscript && !values.resume) {
+    fs.mkdirSync(out, { recursive: true });
+    fs.writeFileSync(transcript!, '');
   }
   // Faults as they happen: the first of each kind in full, then a count at the end.
   const faults = new Map<string, number>();

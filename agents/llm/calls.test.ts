@@ -1,5 +1,8 @@
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CzechPubEnv } from '../../env/env.ts';
 import { EnvObservation } from '../observation.ts';
@@ -103,5 +106,61 @@ describe('requests a minute (rpm)', () => {
     expect(startedAt.map((s) => s - t2)).toEqual([0]);
     const u = a.takeUsage();
     expect([u.fallbacks, u.faultRetries]).toEqual([0, 0]);
+  });
+});
+
+describe('the transcript: a line per request, and one per fallback', () => {
+  const transcriptFile = () => path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'llm-calls-')), 't.jsonl');
+  const read = (file: string) => fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+
+  it('writes what a decision with one correction sent, got and played, with its tokens, latency and reported cost', async () => {
+    const file = transcriptFile();
+    reply = (n, legal) => (n % 2 === 0
+      ? { content: 'I like turtles', reasoning: 'hmm' }
+      : { content: JSON.stringify({ action: legal.at(-1) }), usage: { prompt_tokens: 1500, completion_tokens: 9, prompt_tokens_details: { cached_tokens: 1024 }, cost: 0.0001 } });
+    served = 0;
+    const { a } = agent(`lines-model:transcript=${file}`);
+    const { obs } = decision('lines');
+    a.reset({ seat: obs().seat, players: 3, seed: 'game-seed' });
+    const played = await a.act(obs());
+    await a.act(obs());
+    const lines = read(file);
+    expect(lines).toHaveLength(4);
+    const [first, second] = lines;
+    const key = { agent: a.spec, game: 'game-seed', seat: obs().seat, decision: 0 };
+    expect(first).toMatchObject({ ...key, attempt: 0, answer: 'I like turtles', reasoning: 'hmm', finish: 'stop', parsed: { ok: false }, tokens: { prompt: 100, cached: 0, completion: 5, reasoning: 0 } });
+    expect(first.messages.map((m: { role: string }) => m.role)).toEqual(['system', 'user']);
+    expect(first).not.toHaveProperty('action');
+    expect(first).not.toHaveProperty('cost');
+    expect(typeof first.latencyMs).toBe('number');
+    expect(Date.parse(first.time)).not.toBeNaN();
+    // The correction's line: what it added, the answer played, and its words as the prompt listed them.
+    expect(second).toMatchObject({ ...key, attempt: 1, action: played, parsed: { ok: true }, tokens: { prompt: 1500, cached: 1024, completion: 9, reasoning: 0 }, cost: 0.0001 });
+    expect(second.messages.map((m: { role: string }) => m.role)).toEqual(['assistant', 'user']);
+    expect(first.messages[1].content).toContain(`  ${played}: ${second.words}\n`);
+    expect(second).not.toHaveProperty('reasoning');
+    expect(lines.slice(2).map((l) => [l.decision, l.attempt])).toEqual([[1, 0], [1, 1]]);
+  });
+
+  it("writes a fallback's line, saying whose failure it was, after the lines of its requests", async () => {
+    const file = transcriptFile();
+    reply = (n) => (n === 0 ? { content: 'purple' } : { status: 500 });
+    served = 0;
+    const { a } = agent(`fallback-model:transcript=${file}:maxInvalid=0:maxRetries=1:backoffMs=1`);
+    const { obs } = decision('fallback');
+    a.reset({ seat: obs().seat, players: 3, seed: 'g2' });
+    const model = await a.act(obs());
+    const server = await a.act(obs());
+    const [answered, modelFallback, fault, retried, serverFallback] = read(file);
+    const legal = obs().legalActions;
+    expect(answered).toMatchObject({ decision: 0, attempt: 0, answer: 'purple' });
+    expect(modelFallback).toEqual({ time: expect.any(String), agent: a.spec, game: 'g2', seat: obs().seat, decision: 0, fallback: true, action: model, words: expect.any(String), cause: 'model' });
+    expect(model).toBe(legal[0]);
+    // Each failed request: its line, the error and no answer; the retry says which it was.
+    expect(fault).toMatchObject({ decision: 1, attempt: 0, error: '500 scripted 500' });
+    expect(fault).not.toHaveProperty('answer');
+    expect(fault).not.toHaveProperty('retry');
+    expect(retried).toMatchObject({ decision: 1, attempt: 0, retry: 1, error: '500 scripted 500' });
+    expect(serverFallback).toMatchObject({ decision: 1, fallback: true, action: server, cause: 'server' });
   });
 });

@@ -20,7 +20,6 @@
  * same base URL share a concurrency limit. With a gate (outside-calls.ts: a server's budgets)
  * every request is asked for first, corrections and retries too.
  */
-import fs from 'node:fs';
 import OpenAI from 'openai';
 import { DEFAULT_RULESET, randInt, seedRng, type RngState, type Ruleset } from '../../env/index.ts';
 import type { Agent, AgentObservation, AgentUsage, GameStart } from '../agent.ts';
@@ -30,7 +29,8 @@ import { decisionKind } from '../scripted/common.ts';
 import { answerJsonSchema, parseAnswer, type Parsed } from './answer.ts';
 import { errorBodyFetch } from './error-body.ts';
 import { limiterFor, pacerFor, type Limiter, type Pacer } from './limits.ts';
-import { decisionMessages, type ChatMessage } from './prompt.ts';
+import { actionWords, decisionMessages, type ChatMessage } from './prompt.ts';
+import { Transcript, type CallLine, type DecisionKey } from './transcript.ts';
 import { promptHashes, SDK_VERSION } from './provenance.ts';
 
 export const LLM_DEFAULTS = {
@@ -63,7 +63,7 @@ export const LLM_DEFAULTS = {
   fallback: 'first',
   /** Decisions in a row that fall back because the server failed, after which the agent stops the game (LlmFaultsError); 0 = never. */
   maxFaultStreak: 5,
-  /** Append every request and answer to this JSONL file ('' = no transcript). */
+  /** Append a line for every request and fallback to this JSONL file (transcript.ts; '' = no transcript). */
   transcript: '',
   /** One conversation per game (the rules once, then every decision and answer so far) instead of the rules with each decision alone. */
   conversation: false,
@@ -301,6 +301,9 @@ export class LlmAgent implements Agent {
   private readonly traits: ServerTraits;
   private rng: RngState = seedRng('llm');
   private game = '';
+  /** Decisions sent to the model in this game so far: the next one's index. */
+  private decisionsInGame = 0;
+  private readonly transcript: Transcript | null;
   /** The rules the model is told: the game's own. */
   private ruleset: Ruleset = DEFAULT_RULESET;
   /** With `conversation`: this game's decisions and answers so far. */
@@ -333,6 +336,7 @@ export class LlmAgent implements Agent {
     this.client = new OpenAI({ baseURL, apiKey: process.env[o.apiKeyEnv] ?? 'none', timeout: o.timeoutMs, maxRetries: 0, fetch: errorBodyFetch() });
     this.limiter = limiterFor(this.baseUrl, o.concurrency);
     this.pacer = pacerFor(this.baseUrl, o.model, o.rpm);
+    this.transcript = o.transcript ? new Transcript(o.transcript, spec, (text) => this.redact(text)) : null;
     const tk = `${this.baseUrl}|${o.model}`;
     let t = traits.get(tk);
     if (!t) traits.set(tk, (t = { tokensParam: 'max_completion_tokens', structured: true, temperature: true }));
@@ -371,6 +375,7 @@ export class LlmAgent implements Agent {
     this.stopped = null;
     this.rng = seedRng(`llm/${game.seed}`);
     this.game = game.seed;
+    this.decisionsInGame = 0;
     this.ruleset = game.ruleset ?? DEFAULT_RULESET;
     this.history = [];
   }
@@ -450,6 +455,7 @@ export class LlmAgent implements Agent {
     const kind = ((this.usage.byKind ??= {})[decisionKind(legal)] ??= emptyKindUsage());
     kind.decisions++;
     this.waitedMs = 0;
+    const key: DecisionKey = { game: this.game, seat: obs.seat, decision: this.decisionsInGame++ };
     let serverFailed = false;
     const fresh = decisionMessages(obs, this.ruleset);
     // A conversation resends the game so far with every call (chat APIs keep no state); see the token table of docs/results/2026-11-30-llm-prompts.md.
@@ -458,8 +464,10 @@ export class LlmAgent implements Agent {
       if (this.o.conversation) this.history.push(fresh[1], { role: 'assistant', content: answer });
     };
     for (let attempt = 0; attempt <= this.o.maxInvalid; attempt++) {
-      const answer = await this.complete(messages);
-      if (answer === null) {
+      // The transcript has the whole prompt once, then what each attempt adds.
+      const call = { ...key, attempt, messages: attempt === 0 && !this.o.conversation ? [...messages] : messages.slice(attempt === 0 ? -1 : -2) };
+      const answered = await this.complete(messages, call);
+      if (answered === null) {
         // Faults exhausted: past the streak limit, playing on would only measure the fallback.
         if (this.o.maxFaultStreak > 0 && ++this.faultStreak >= this.o.maxFaultStreak) {
           this.stopped = new LlmFaultsError(`model '${this.o.model}' at ${this.baseUrl}: ${this.faultStreak} decisions in a row failed (last: ${this.lastFault}); stopping`, this.lastFaultKind);
@@ -469,10 +477,23 @@ export class LlmAgent implements Agent {
         break;
       }
       this.faultStreak = 0;
+      const { completion: answer, spent } = answered;
       const text = answer.content;
       // Cut off at the token limit, the answer is not whole: nothing in it is read as a move.
       const parsed: Parsed = answer.finish === 'length' ? { ok: false, truncated: true, error: `the answer was cut off at the token limit (maxTokens=${this.o.maxTokens})` } : parseAnswer(text, legal);
-      this.log({ game: this.game, seat: obs.seat, attempt, messages: attempt === 0 && !this.o.conversation ? messages : messages.slice(attempt === 0 ? -1 : -2), answer: text, finish: answer.finish, parsed });
+      this.transcript?.write({
+        ...call,
+        ...(answered.retry ? { retry: answered.retry } : {}),
+        answer: text,
+        // A reasoning model's thinking is kept here, never read as the answer.
+        ...(answer.reasoning ? { reasoning: answer.reasoning } : {}),
+        finish: answer.finish,
+        latencyMs: Math.round(answered.latencyMs),
+        tokens: { prompt: spent.promptTokens, cached: spent.cachedTokens, completion: spent.completionTokens, reasoning: spent.reasoningTokens },
+        ...(spent.cost !== null ? { cost: spent.cost } : {}),
+        parsed,
+        ...(parsed.ok ? { action: parsed.action, words: actionWords(obs, parsed.action) } : {}),
+      });
       if (parsed.ok) {
         if (parsed.plainText) this.usage.plainTextAnswers++;
         if (attempt === 0) kind.firstTry++;
@@ -493,17 +514,21 @@ export class LlmAgent implements Agent {
     kind.fallbacks++;
     if (serverFailed) this.usage.faultFallbacks++;
     const a = this.o.fallback === 'random' ? legal[randInt(this.rng, legal.length)] : legal[0];
-    this.log({ game: this.game, seat: obs.seat, fallback: a });
+    this.transcript?.write({ ...key, fallback: true, action: a, words: actionWords(obs, a), cause: serverFailed ? 'server' : 'model' });
     remember(JSON.stringify({ action: a }));
     return a;
   }
 
-  /** One completion, with fault retries; null when they are exhausted. */
-  private async complete(messages: ChatMessage[]): Promise<Completion | null> {
-    for (let retry = 0; ; retry++) {
+  /**
+   * One completion, with fault retries; null when they are exhausted. Every request gets its
+   * line in the transcript: a fault's here, an answer's by the caller, who reads it.
+   */
+  private async complete(messages: ChatMessage[], call: CallLine): Promise<{ completion: Completion; spent: CallSpend; latencyMs: number; retry: number } | null> {
+    for (let retry = 0, sentBefore = 0; ; retry++, sentBefore++) {
       this.ask();
       let t0 = 0;
       const sent = this.params();
+      const line = sentBefore > 0 ? { ...call, retry: sentBefore } : call;
       let res: Completion;
       try {
         this.usage.requests++;
@@ -515,21 +540,23 @@ export class LlmAgent implements Agent {
         }));
       } catch (err) {
         this.gate?.settle?.(null);
+        const fault = this.redact(describeFault(err));
         const changed = adapt(this.traits, err);
         if (changed) faultListener?.(this.spec, changed);
         // Learned once per server (by this request, or by another agent's while it was on its
         // way): ask again as the server wants, not counted as a fault.
         if (changed || JSON.stringify(sent) !== JSON.stringify(this.params())) {
+          this.transcript?.write({ ...line, error: fault });
           retry--;
           continue;
         }
-        this.lastFault = this.redact(describeFault(err));
+        this.lastFault = fault;
         this.lastFaultKind = faultKind(err);
         faultListener?.(this.spec, this.lastFault);
         // A rate limit is waited out, as long as maxWaitMs allows, however many retries it takes.
         const limited = this.lastFaultKind === 'rate-limited';
         if (!retryable(err) || (retry >= this.o.maxRetries && !limited)) {
-          this.log({ game: this.game, error: String((err as Error).message ?? err) });
+          this.transcript?.write({ ...line, error: fault });
           return null;
         }
         const asked = err instanceof OpenAI.APIError ? retryAfterMs(err.headers as Headers | undefined) : null;
@@ -544,19 +571,21 @@ export class LlmAgent implements Agent {
           // A daily cap's Retry-After of an hour is not slept through, retry after retry.
           this.lastFault = `${this.lastFault}; waiting ${Math.ceil(delay / 1000)} s more would pass maxWaitMs (${this.o.maxWaitMs / 1000} s a decision)`;
           faultListener?.(this.spec, this.lastFault);
-          this.log({ game: this.game, error: this.lastFault });
+          this.transcript?.write({ ...line, error: this.lastFault });
           return null;
         }
+        this.transcript?.write({ ...line, error: fault });
         this.usage.faultRetries++;
         this.waitedMs += delay;
         await this.sleep(delay);
         continue;
       }
+      const latencyMs = performance.now() - t0;
       const spent = spendOf(res);
       this.gate?.settle?.(spent);
       // Answered: the learned rate-limit window shrinks back, halving with each answer.
       this.rateWindow.ms = this.rateWindow.ms / 2 < this.o.backoffMs ? 0 : this.rateWindow.ms / 2;
-      this.usage.latenciesMs.push(performance.now() - t0);
+      this.usage.latenciesMs.push(latencyMs);
       if (res.model) this.served.add(res.model);
       const u = this.usage;
       u.promptTokens += spent.promptTokens;
@@ -567,9 +596,7 @@ export class LlmAgent implements Agent {
         u.providerCost += spent.cost;
         u.costReports++;
       }
-      // A reasoning model's thinking is kept in the transcript, never read as the answer.
-      if (res.reasoning) this.log({ game: this.game, reasoning: res.reasoning });
-      return res;
+      return { completion: res, spent, latencyMs, retry: sentBefore };
     }
   }
 
@@ -586,7 +613,4 @@ export class LlmAgent implements Agent {
     if (refused) throw new BudgetSpentError(refused);
   }
 
-  private log(entry: Record<string, unknown>): void {
-    if (this.o.transcript) fs.appendFileSync(this.o.transcript, `${this.redact(JSON.stringify({ time: new Date().toISOString(), agent: this.spec, ...entry }))}\n`);
-  }
 }
