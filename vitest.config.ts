@@ -22,6 +22,8 @@ export const E2E = ['**/*.e2e.test.ts'];
 /** Test files of the integration layer, and what each starts. */
 export const INTEGRATION: Record<string, string> = {
   'agents/llm/llm-agent.test.ts': 'a fake model server listening on a socket',
+  'agents/llm/error-body.test.ts': 'a fake model server listening on a socket',
+  'agents/llm/calls.test.ts': 'a fake model server listening on a socket',
   'agents/outside-calls.test.ts': 'worker threads racing for one gate',
   'bridge/bridge.test.ts': 'bridge processes (czech-pub bridge, python)',
   'bridge/vector-threads.test.ts': 'the vector env on worker threads',

@@ -127,6 +127,12 @@ export interface AgentUsage {
   completionTokens: number;
   /** Of the completion tokens, those a reasoning model spent thinking (where the server reports them). */
   reasoningTokens: number;
+  /** Of the prompt tokens, those the server read from its prompt cache (usage.prompt_tokens_details.cached_tokens). */
+  cachedTokens: number;
+  /** The cost the server reported (usage.cost, as OpenRouter gives it), summed over the answers that reported one. */
+  providerCost: number;
+  /** Answers whose usage reported a cost: when it is every answer (latenciesMs.length), providerCost is the whole cost. */
+  costReports: number;
 }
 
 /**

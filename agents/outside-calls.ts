@@ -61,12 +61,15 @@ export class BudgetSpentError extends AgentStopError {
   }
 }
 
-/** What one answered request cost: its tokens, and the cost the server reported (OpenRouter's usage.cost), or null. */
+/** What one request the gate let through was charged, as its answer said. */
 export interface CallSpend {
   promptTokens: number;
+  /** Of the prompt tokens, those read from the server's prompt cache. */
   cachedTokens: number;
   completionTokens: number;
+  /** Of the completion tokens, those spent reasoning. */
   reasoningTokens: number;
+  /** The cost the server reported (usage.cost), or null where it reported none. */
   cost: number | null;
 }
 
@@ -76,7 +79,11 @@ export interface CallGate {
   take(): BudgetRefusal | null;
   /** The agent begins a game: the per-game count starts again. */
   newGame(): void;
-  /** Told once for every request take() let through, when it ends: what it cost, or null when it failed unanswered. */
+  /**
+   * Told once for every request take() let through, when it is over: what its answer was
+   * charged, or null when it failed (no answer, or none that could be read). For a budget of
+   * tokens or money; a gate of call counts has no need of it.
+   */
   settle?(spent: CallSpend | null): void;
 }
 

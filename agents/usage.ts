@@ -5,15 +5,16 @@ const KIND_COUNTS = ['decisions', 'firstTry', 'corrected', 'fallbacks', 'truncat
 
 export const emptyKindUsage = (): KindUsage => ({ decisions: 0, firstTry: 0, corrected: 0, fallbacks: 0, truncations: 0 });
 
-const COUNTS = ['decisions', 'requests', 'invalidAnswers', 'plainTextAnswers', 'faultRetries', 'fallbacks', 'faultFallbacks', 'truncations', 'promptTokens', 'completionTokens', 'reasoningTokens'] as const;
+const COUNTS = ['decisions', 'requests', 'invalidAnswers', 'plainTextAnswers', 'faultRetries', 'fallbacks', 'faultFallbacks', 'truncations', 'promptTokens', 'completionTokens', 'reasoningTokens', 'cachedTokens', 'providerCost', 'costReports'] as const;
 
 export function emptyUsage(): AgentUsage {
-  return { decisions: 0, requests: 0, invalidAnswers: 0, plainTextAnswers: 0, faultRetries: 0, fallbacks: 0, faultFallbacks: 0, truncations: 0, latenciesMs: [], promptTokens: 0, completionTokens: 0, reasoningTokens: 0 };
+  return { decisions: 0, requests: 0, invalidAnswers: 0, plainTextAnswers: 0, faultRetries: 0, fallbacks: 0, faultFallbacks: 0, truncations: 0, latenciesMs: [], promptTokens: 0, completionTokens: 0, reasoningTokens: 0, cachedTokens: 0, providerCost: 0, costReports: 0 };
 }
 
 /** Adds `u`'s counts and latencies into `into`. */
 export function addUsage(into: AgentUsage, u: AgentUsage): void {
-  for (const k of COUNTS) into[k] += u[k];
+  // `?? 0`: game records written before a count was added (games.jsonl of a resumed run) lack it.
+  for (const k of COUNTS) into[k] += u[k] ?? 0;
   into.latenciesMs.push(...u.latenciesMs);
   for (const [kind, k] of Object.entries(u.byKind ?? {})) {
     into.byKind ??= {};

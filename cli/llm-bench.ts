@@ -5,14 +5,17 @@
  * to the concurrency limit.
  */
 import fs from 'node:fs';
-import { join } from 'node:path';
+import path from 'node:path';
 import {
-  ASSUMED_ANSWER_TOKENS, jsonSummary, leaderboardMarkdown, measurePrompts, resolveConfig, roundedGames, runTournament, type Price,
+  ASSUMED_ANSWER_TOKENS, jsonSummary, leaderboardMarkdown, measurePrompts, resolveConfig, roundedGames, runTournament, type Price, type UsageSummary,
 } from '../eval/index.ts';
-import { costCells, costSpent, createAgent, LlmAgent, LlmServerError, onLlmFault, type GateSpec } from '../agents/index.ts';
+import { costCells, costSpent, createAgent, tokenCost, LlmAgent, LlmServerError, onLlmFault, type GateSpec } from '../agents/index.ts';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Io } from './io.ts';
 import { helpText, parseOptions, PLAYERS_MAX, PLAYERS_MIN, type CommandSpec } from './options.ts';
 import { asUsageError } from './tournament.ts';
+
+/** The transcript a run with --out keeps in its folder, when no --transcript is given. */
+export const TRANSCRIPT_FILE = 'transcript.jsonl';
 
 export const LLM_BENCH = {
   name: 'llm-bench',
@@ -29,6 +32,7 @@ and what each cost.`,
     games: { type: 'int', arg: 'G', min: 1, max: 1_000_000, default: 40, help: 'games, rounded up to whole rotations' },
     seed: { type: 'string', arg: 'S', default: '1', help: 'tournament seed' },
     concurrency: { type: 'int', arg: 'C', min: 1, max: 256, default: 4, help: 'requests in flight at once, and games played at once' },
+    rpm: { type: 'ints', arg: 'N[,N2...]', min: 0, max: 1_000_000, defaultText: '0, no limit', help: "request starts a minute, paced here (a free model's rate limit): one for every model, or one per model" },
     'no-structured': { type: 'flag', help: 'ask for plain text instead of a JSON schema (for servers without it)' },
     'max-tokens': { type: 'int', arg: 'T', min: 1, max: 1_000_000, defaultText: "4000, the agent's", help: 'tokens an answer may take, reasoning included; raise it when answers are cut off' },
     'timeout-ms': { type: 'int', arg: 'MS', min: 1, max: 3_600_000, defaultText: "60000, the agent's", help: 'time for a whole answer, the preflight\'s too (a model still loading answers late)' },
@@ -40,8 +44,8 @@ and what each cost.`,
       type: 'number', arg: 'USD', min: 0, max: 1_000_000, above: true,
       help: "stop the run before its spend would pass USD dollars: a call whose expected cost (the mean of the calls so far) would pass it is not sent, and the run stops as at Ctrl-C (needs a price in --prices for every model; a server's reported cost is used where it gives one; with --resume the earlier part's spend counts)",
     },
-    transcript: { type: 'string', arg: 'FILE', help: 'append every request and answer to FILE (JSONL)' },
-    out: { type: 'folder', help: 'write run.json, games.jsonl, results.json, leaderboard.md and report.html here' },
+    transcript: { type: 'string', arg: 'FILE', help: 'append a line for every request and fallback to FILE (JSONL; docs/llm.md)' },
+    out: { type: 'folder', help: 'write run.json, games.jsonl, results.json, leaderboard.md and report.html here, and transcript.jsonl unless --transcript is given (added to on --resume)' },
     resume: { type: 'flag', help: 'go on with the run in --out: its finished games are kept, the rest of its schedule played (give the same options)' },
     ruleset: { type: 'ruleset', help: "play under the ruleset in this JSON file (the model's rules summary describes it)" },
     'allow-fallbacks': { type: 'flag', help: "exit 0 even when more than 5% of a model's decisions fell back (still marked INVALID)" },
@@ -87,7 +91,7 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
   const opponent = values.opponents;
   const ruleset = parsed.ruleset;
   /** A per-model option's value for model i: one value for all, or one per model. */
-  const perModel = (name: string, given: readonly string[] | undefined) => {
+  const perModel = <T>(name: string, given: readonly T[] | undefined) => {
     if (given !== undefined && given.length !== 1 && given.length !== models.length) {
       throw new UsageError(`--${name}: give one value for every model or one per model (${models.length}), got ${given.length}`);
     }
@@ -95,6 +99,10 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
   };
   const baseUrlOf = perModel('base-url', values.baseUrl);
   const keyEnvOf = perModel('api-key-env', values.apiKeyEnv);
+  const rpmOf = perModel('rpm', values.rpm);
+  // With --out, the run keeps its transcript beside its games, for pages that show what the model said.
+  const ownTranscript = values.transcript === undefined && out !== undefined;
+  const transcript = ownTranscript ? path.join(out, TRANSCRIPT_FILE) : values.transcript;
   const opts = [
     `concurrency=${concurrency}`,
     values.noStructured ? 'structured=false' : '',
@@ -103,10 +111,14 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
     values.timeoutMs !== undefined ? `timeoutMs=${values.timeoutMs}` : '',
     values.reasoningEffort !== undefined ? `reasoningEffort=${values.reasoningEffort}` : '',
     values.temperature !== undefined ? `temperature=${values.temperature}` : '',
-    values.transcript !== undefined ? `transcript=${values.transcript}` : '',
+    transcript !== undefined ? `transcript=${transcript}` : '',
   ].filter(Boolean);
   const specs = models.map((m, i) => {
-    const own = [baseUrlOf(i) !== undefined ? `baseUrl=${baseUrlOf(i)}` : '', keyEnvOf(i) !== undefined ? `apiKeyEnv=${keyEnvOf(i)}` : ''].filter(Boolean);
+    const own = [
+      baseUrlOf(i) !== undefined ? `baseUrl=${baseUrlOf(i)}` : '',
+      keyEnvOf(i) !== undefined ? `apiKeyEnv=${keyEnvOf(i)}` : '',
+      rpmOf(i) !== undefined ? `rpm=${rpmOf(i)}` : '',
+    ].filter(Boolean);
     return `llm:${m}:${[...own, ...opts].join(':')}`;
   });
   // Tables name a model by what it is, not by where its server or transcript is.
@@ -136,7 +148,7 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
     const costs = models.map((m, i) => {
       const t = measured[i];
       const price = priceOf(m);
-      const perGame = price ? (t.promptTokensPerGame * price.promptPerMillion + t.completionTokensPerGame * price.completionPerMillion) / 1e6 : null;
+      const perGame = price ? tokenCost(t.promptTokensPerGame, t.completionTokensPerGame, price) : null;
       return { model: m, tokenizer: t.tokenizer, promptTokensPerGame: t.promptTokensPerGame, costPerGame: perGame, costPerRun: perGame === null ? null : perGame * scheduled };
     });
     // With a budget: how many of the run's games it pays for, at the estimate.
@@ -176,6 +188,11 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
         : 'Nothing was played. Check --base-url, --model and the key (--api-key-env).');
       return EXIT_FAILURE;
     }
+  }
+  // A run begun anew begins its transcript anew, as it does games.jsonl; --resume adds to it.
+  if (ownTranscript && !values.resume) {
+    fs.mkdirSync(out, { recursive: true });
+    fs.writeFileSync(transcript!, '');
   }
   // Faults as they happen: the first of each kind in full, then a count at the end.
   const faults = new Map<string, number>();
@@ -235,8 +252,9 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
 /** What a run folder's earlier part spent on its models, from its results.json (0 where it has none). */
 function spentBefore(dir: string): number {
   try {
-    const r = JSON.parse(fs.readFileSync(join(dir, 'results.json'), 'utf8')) as { usage?: { estimatedCost?: number | null }[] };
-    return (r.usage ?? []).reduce((sum, u) => sum + (u.estimatedCost ?? 0), 0);
+    const r = JSON.parse(fs.readFileSync(path.join(dir, 'results.json'), 'utf8')) as { usage?: Partial<UsageSummary>[] };
+    // As the summary costs it: the server's reported cost where every answer gave one, else the prices'.
+    return (r.usage ?? []).reduce((sum, u) => sum + ((u.costSource === 'provider' ? u.providerCost : u.estimatedCost) ?? 0), 0);
   } catch {
     return 0;
   }

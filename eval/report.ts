@@ -66,10 +66,10 @@ export function leaderboardMarkdown(r: TournamentResult): string {
       ...specs.map((a) => `| \`${a}\` | ${specs.map((b) => (a === b ? '' : pct(r.summary.headToHead[a]?.[b] ?? Number.NaN))).join(' | ')} |`));
   }
   if (r.usage.length > 0) {
-    lines.push('', 'Model usage:', '', '| agent | decisions sent | calls/game | invalid answers | plain-text answers | fault retries | fallbacks | cut off | latency median / p95 | tokens in / out (reasoning) | est. cost |',
+    lines.push('', 'Model usage:', '', '| agent | decisions sent | calls/game | invalid answers | plain-text answers | fault retries | fallbacks | cut off | latency median / p95 | tokens in (cached) / out (reasoning) | est. cost |',
       '|---|---|---|---|---|---|---|---|---|---|---|',
       ...r.usage.map((u) => `| \`${u.spec}\`${u.invalid ? ' INVALID' : ''} | ${u.decisions} | ${num(u.requestsPerGame)} | ${u.invalidAnswers} (${pct(u.invalidRate)}) | ${u.plainTextAnswers} | ${u.faultRetries} | ` +
-        `${fallbacksText(u)} | ${u.truncations} | ${num(u.latencyMedianMs, 0)} / ${num(u.latencyP95Ms, 0)} ms | ${u.promptTokens} / ${u.completionTokens} (${u.reasoningTokens}) | ` +
+        `${fallbacksText(u)} | ${u.truncations} | ${num(u.latencyMedianMs, 0)} / ${num(u.latencyP95Ms, 0)} ms | ${u.promptTokens} (${u.cachedTokens}) / ${u.completionTokens} (${u.reasoningTokens}) | ` +
         `${cost(u.estimatedCost)} |`));
     for (const u of r.usage.filter((x) => x.adaptations.length > 0)) lines.push('', `\`${u.spec}\` was asked as its server takes it: ${u.adaptations.join('; ')}.`);
     const kinds = r.usage.flatMap((u) => Object.entries(u.byKind).map(([kind, k]) => ({ spec: u.spec, kind, k })));
@@ -78,7 +78,7 @@ export function leaderboardMarkdown(r: TournamentResult): string {
         ...kinds.map(({ spec, kind, k }) => `| \`${spec}\` | ${kind} | ${k.decisions} | ${k.firstTry} (${pct(k.firstTryRate)}) | ${k.corrected} | ${k.fallbacks} | ${k.truncations} |`));
     }
     for (const u of r.usage.filter((x) => x.costPerGame !== null)) {
-      lines.push('', `\`${u.spec}\` cost ${cost(u.costPerGame)} a game, ${cost(u.costPerDecision)} a decision and ${u.costPerWin === null ? 'nothing yet per win (no win)' : `${cost(u.costPerWin)} a win`} (estimated).`);
+      lines.push('', `\`${u.spec}\` cost ${cost(u.costPerGame)} a game, ${cost(u.costPerDecision)} a decision and ${u.costPerWin === null ? 'nothing yet per win (no win)' : `${cost(u.costPerWin)} a win`} (${u.costSource === 'provider' ? 'as the server reported it' : 'estimated'}).`);
     }
   }
   return `${lines.join('\n')}\n`;

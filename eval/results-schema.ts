@@ -41,6 +41,10 @@ const UsageSchema = z.strictObject({
   byKind: z.record(z.string(), z.strictObject({ decisions: int, firstTry: int, corrected: int, fallbacks: int, truncations: int, firstTryRate: num }))
     .describe('by kind of decision: play (own turn), discard, reaction, response'),
   costPerGame: num, costPerDecision: num, costPerWin: num,
+  // Optional: results.json files written before these were added lack them.
+  costSource: z.enum(['provider', 'prices']).nullable().optional().describe("what costPerGame, costPerDecision and costPerWin are from: the server's reported cost (every answer had one) or the price table"),
+  cachedTokens: int.optional().describe("of the prompt tokens, those read from the server's prompt cache"),
+  providerCost: num.optional().describe('the cost the server reported (usage.cost), summed; null when no answer reported one'),
   truncations: int.describe('answers cut off before they were whole; never read as moves'),
   latencyMedianMs: num, latencyP95Ms: num, promptTokens: int, completionTokens: int, reasoningTokens: int,
   requestsPerGame: num, estimatedCost: num.nullable(), invalid: z.boolean().describe('more fallbacks than maxFallbackRate: the results measure the fallback'),

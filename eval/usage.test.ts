@@ -32,4 +32,40 @@ describe('model usage summary', () => {
     expect(s.estimatedCost).toBeCloseTo((1500 * 2 + 75 * 8) / 1e6, 12);
     expect(summarizeUsage(entries, results)[0].estimatedCost).toBeNull();
   });
+
+  it("uses the server's reported cost where every answer had one, else the price table, and says which", () => {
+    const entries = ['llm:m', 'heuristic'];
+    const prices = { m: { promptPerMillion: 2, completionPerMillion: 8 } };
+    const reported = [
+      game(0, [0, 1], [u({ model: 'm', decisions: 2, requests: 2, latenciesMs: [1, 1], promptTokens: 1000, cachedTokens: 600, completionTokens: 50, providerCost: 0.003, costReports: 2 }), null]),
+      game(1, [1, 0], [null, u({ model: 'm', decisions: 1, requests: 1, latenciesMs: [1], promptTokens: 500, cachedTokens: 0, completionTokens: 25, providerCost: 0.001, costReports: 1 })]),
+    ];
+    const [s] = summarizeUsage(entries, reported, prices);
+    expect(s.cachedTokens).toBe(600);
+    expect(s.providerCost).toBeCloseTo(0.004, 12);
+    expect(s.costSource).toBe('provider');
+    expect(s.costPerGame).toBeCloseTo(0.002, 12);
+    expect(s.costPerDecision).toBeCloseTo(0.004 / 3, 12);
+    // The price table's estimate is still there, beside it.
+    expect(s.estimatedCost).toBeCloseTo((1500 * 2 + 75 * 8) / 1e6, 12);
+    // One answer without a cost: the reported sum is too low to stand for the run, so the prices are used.
+    const partial = [...reported, game(2, [0, 1], [u({ model: 'm', decisions: 1, requests: 1, latenciesMs: [1], promptTokens: 100 }), null])];
+    const [p] = summarizeUsage(entries, partial, prices);
+    expect(p.providerCost).toBeCloseTo(0.004, 12);
+    expect(p.costSource).toBe('prices');
+    expect(p.costPerGame).toBeCloseTo(p.estimatedCost! / 3, 12);
+    const [none] = summarizeUsage(entries, partial);
+    expect([none.costSource, none.costPerGame]).toEqual([null, null]);
+    // No answer reported a cost: null, not 0.
+    expect(summarizeUsage(entries, [game(0, [0, 1], [u({ decisions: 1, requests: 1, latenciesMs: [1] }), null])])[0].providerCost).toBeNull();
+  });
+
+  it('reads game records written before cached tokens and reported costs were counted', () => {
+    const old = u({ decisions: 1, requests: 1, latenciesMs: [1], promptTokens: 10 }) as Partial<AgentUsage>;
+    delete old.cachedTokens;
+    delete old.providerCost;
+    delete old.costReports;
+    const [s] = summarizeUsage(['llm:m'], [game(0, [0], [old as AgentUsage])]);
+    expect([s.cachedTokens, s.providerCost, s.costSource]).toEqual([0, null, null]);
+  });
 });

@@ -1,17 +1,15 @@
 /**
  * Model usage per agent spec, from the per-game usage records of agents that report one (LLM
  * agents): decisions sent, invalid-answer rate, retries, fallbacks, latency (median and 95th
- * percentile), tokens, and an estimated cost from a price table given by the user.
+ * percentile), tokens, the cost the server reported (OpenRouter's usage.cost) and one estimated
+ * from a price table given by the user.
  */
-import { addUsage, emptyUsage, type AgentUsage, type KindUsage, type ModelProvenance } from '../agents/index.ts';
+import { addUsage, emptyUsage, tokenCost, type AgentUsage, type KindUsage, type ModelProvenance, type Price } from '../agents/index.ts';
 import { percentile, winShares } from './stats.ts';
 import type { GameResult } from './summary.ts';
 
-/** US dollars per million tokens, by agent spec or by model name. */
-export interface Price {
-  promptPerMillion: number;
-  completionPerMillion: number;
-}
+/** US dollars per million tokens (agents/outside-calls.ts), by agent spec or by model name in a price table. */
+export type { Price };
 
 export interface UsageSummary {
   spec: string;
@@ -29,10 +27,12 @@ export interface UsageSummary {
   faultFallbacks: number;
   /** By kind of decision (play, discard, reaction, response): decisions, legal at the first try, after corrections, fallbacks, truncations. */
   byKind: Record<string, KindUsage & { firstTryRate: number }>;
-  /** The estimated cost per game played, per decision sent and per win (null without a price, or without a win). */
+  /** The cost per game played, per decision sent and per win, from costSource (null without either, or without a win). */
   costPerGame: number | null;
   costPerDecision: number | null;
   costPerWin: number | null;
+  /** Where the costs per game, decision and win come from: the server's report when every answer had one, else the price table; null with neither. */
+  costSource: 'provider' | 'prices' | null;
   /** Where and how the model was asked (LLM agents), or null. */
   provenance: ModelProvenance | null;
   /** Changes made to be answered (a parameter the server refused): the run played as these say. */
@@ -44,6 +44,10 @@ export interface UsageSummary {
   promptTokens: number;
   completionTokens: number;
   reasoningTokens: number;
+  /** Of the prompt tokens, those the server read from its prompt cache. */
+  cachedTokens: number;
+  /** The cost the server reported, summed over the answers that reported one; null when none did. */
+  providerCost: number | null;
   /** Model calls per game the spec played in (seat-games of a spec filling several seats share one). */
   requestsPerGame: number;
   /** From the price table, or null without a price for this spec. */
@@ -88,7 +92,10 @@ export function summarizeUsage(
   return [...acc].map(([spec, a]) => {
     const price = prices[spec] ?? (a.model !== undefined ? prices[a.model] : undefined);
     const fallbackRate = a.decisions ? a.fallbacks / a.decisions : 0;
-    const cost = price ? (a.promptTokens * price.promptPerMillion + a.completionTokens * price.completionPerMillion) / 1e6 : null;
+    const estimated = price ? tokenCost(a.promptTokens, a.completionTokens, price) : null;
+    // The server's own figure only when it is whole: an answer without one would make it too low.
+    const reported = a.costReports > 0 && a.costReports === a.latenciesMs.length;
+    const cost = reported ? a.providerCost : estimated;
     const per = (n: number) => (cost === null || n === 0 ? null : cost / n);
     const byKind = Object.fromEntries(Object.entries(a.byKind ?? {}).map(([kind, k]) => [kind, { ...k, firstTryRate: k.decisions ? k.firstTry / k.decisions : 0 }]));
     return {
@@ -112,8 +119,11 @@ export function summarizeUsage(
       promptTokens: a.promptTokens,
       completionTokens: a.completionTokens,
       reasoningTokens: a.reasoningTokens,
+      cachedTokens: a.cachedTokens,
+      providerCost: a.costReports > 0 ? a.providerCost : null,
       requestsPerGame: a.games ? a.requests / a.games : 0,
-      estimatedCost: cost,
+      estimatedCost: estimated,
+      costSource: reported ? 'provider' : estimated !== null ? 'prices' : null,
       costPerGame: per(a.games),
       costPerDecision: per(a.decisions),
       costPerWin: per(a.wins),

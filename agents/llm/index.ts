@@ -24,7 +24,7 @@ export function parseLlmSpec(spec: string, options: string): LlmOptions {
   const o = parseOptionParts(spec, pairs, LLM_DEFAULTS);
   const fail = (key: string, want: string) => new Error(`agent '${spec}': option '${key}' must be ${want}`);
   if (o.fallback !== 'first' && o.fallback !== 'random') throw fail('fallback', "'first' or 'random'");
-  for (const k of ['maxInvalid', 'maxRetries', 'concurrency', 'maxFaultStreak'] as const) if (!Number.isInteger(o[k]) || o[k] < (k === 'concurrency' ? 1 : 0)) throw fail(k, k === 'concurrency' ? 'a whole number ≥ 1' : 'a whole number ≥ 0');
+  for (const k of ['maxInvalid', 'maxRetries', 'concurrency', 'maxFaultStreak', 'rpm'] as const) if (!Number.isInteger(o[k]) || o[k] < (k === 'concurrency' ? 1 : 0)) throw fail(k, k === 'concurrency' ? 'a whole number ≥ 1' : 'a whole number ≥ 0');
   for (const k of ['timeoutMs', 'backoffMs', 'maxTokens'] as const) if (!(o[k] > 0)) throw fail(k, '> 0');
   if (!(o.maxWaitMs >= 0)) throw fail('maxWaitMs', '≥ 0');
   return { ...o, model };
@@ -37,7 +37,7 @@ export const LLM_AGENTS = {
     // The model and how it is asked; not where its server, key or transcript are.
     label: (options) => {
       const o = parseLlmSpec('llm', options);
-      const shown = Object.entries(LLM_DEFAULTS).filter(([k, d]) => !['baseUrl', 'apiKeyEnv', 'transcript', 'concurrency'].includes(k) && o[k as keyof typeof o] !== d);
+      const shown = Object.entries(LLM_DEFAULTS).filter(([k, d]) => !['baseUrl', 'apiKeyEnv', 'transcript', 'concurrency', 'rpm'].includes(k) && o[k as keyof typeof o] !== d);
       return `llm:${o.model}${shown.map(([k]) => `:${k}=${o[k as keyof typeof o]}`).join('')}`;
     },
     create: (spec, options) => new LlmAgent(spec, parseLlmSpec(spec, options)),

@@ -589,6 +589,27 @@ describe('czech-pub llm-bench', () => {
     }
   });
 
+  it("passes --rpm into each model's spec (one for every model, or one per model), and keeps the transcript in --out", async () => {
+    script = (_k, legal) => ({ content: JSON.stringify({ action: legal[0] ?? 0 }) });
+    const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'llm-rpm-')), 'run');
+    expect(await main(['llm-bench', '--model', 'model-a,model-b', '--base-url', base, '--rpm', '1000,2000', '--games', '4', '--players', '4', '--opponents', 'random', '--out', out], bufferIo())).toBe(0);
+    const agents = JSON.parse(fs.readFileSync(path.join(out, 'run.json'), 'utf8')).config.agents as string[];
+    expect(agents[0]).toMatch(/^llm:model-a:.*:rpm=1000(:|$)/);
+    expect(agents[1]).toMatch(/^llm:model-b:.*:rpm=2000(:|$)/);
+    // Without --transcript, --out keeps the run's transcript in its folder, named by the agents' specs.
+    const transcript = path.join(out, 'transcript.jsonl');
+    const lines = fs.readFileSync(transcript, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(new Set(lines.map((l) => l.agent))).toEqual(new Set(agents.slice(0, 2)));
+    expect(lines.every((l) => typeof l.game === 'string' && Number.isInteger(l.seat) && Number.isInteger(l.decision) && Number.isInteger(l.action))).toBe(true);
+    // --resume adds to it.
+    const before = fs.readFileSync(transcript, 'utf8');
+    expect(await main(['llm-bench', '--model', 'model-a,model-b', '--base-url', base, '--rpm', '1000,2000', '--games', '4', '--players', '4', '--opponents', 'random', '--out', out, '--resume'], bufferIo())).toBe(0);
+    expect(fs.readFileSync(transcript, 'utf8').startsWith(before)).toBe(true);
+    const bad = bufferIo();
+    expect(await main(['llm-bench', '--model', 'model-a,model-b', '--rpm', '1,2,3'], bad)).toBe(2);
+    expect(bad.stderr.join('\n')).toContain('--rpm: give one value for every model or one per model (2), got 3');
+  });
+
   it('tells the cost before it is paid: tokens by the real tokenizer for OpenAI models (characters/4 otherwise), cost per game and per run', async () => {
     const prices = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'prices-')), 'p.json');
     const io = bufferIo();
@@ -651,6 +672,7 @@ describe('czech-pub llm-bench', () => {
   it.each([
     [['llm-bench'], '--model is required'],
     [['llm-bench', '--model', 'm', '--prices', '/nonexistent.json'], '--prices /nonexistent.json: no such file'],
+    [['llm-bench', '--model', 'm', '--rpm', 'fast'], '--rpm'],
     [['llm-bench', '--model', 'm', '--opponents', 'nobody'], "unknown agent 'nobody'"],
     [['llm-bench', '--model', 'm', '--dry-run', '--prices', '/nonexistent.json'], '--prices /nonexistent.json: no such file'],
     [['llm-bench', '--model', 'm', '--dry-run', '--opponents', 'nobody'], "unknown agent 'nobody'"],

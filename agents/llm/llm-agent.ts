@@ -20,15 +20,18 @@
  * same base URL share a concurrency limit. With a gate (outside-calls.ts: a server's budgets)
  * every request is asked for first, corrections and retries too.
  */
-import fs from 'node:fs';
 import OpenAI from 'openai';
 import { DEFAULT_RULESET, randInt, seedRng, type RngState, type Ruleset } from '../../env/index.ts';
 import type { Agent, AgentObservation, AgentUsage, GameStart } from '../agent.ts';
-import { AgentStopError, BudgetSpentError, type CallFaultKind, type CallGate } from '../outside-calls.ts';
+import { AgentStopError, BudgetSpentError, type CallFaultKind, type CallGate, type CallSpend } from '../outside-calls.ts';
 import { emptyKindUsage, emptyUsage } from '../usage.ts';
 import { decisionKind } from '../scripted/common.ts';
 import { answerJsonSchema, parseAnswer, type Parsed } from './answer.ts';
-import { decisionMessages, type ChatMessage } from './prompt.ts';
+import { AnswerTimeoutError, GatewayError, readCompletion, spendOf, type Completion } from './completion.ts';
+import { errorBodyFetch } from './error-body.ts';
+import { limiterFor, pacerFor, type Limiter, type Pacer } from './limits.ts';
+import { actionWords, decisionMessages, type ChatMessage } from './prompt.ts';
+import { Transcript, type CallLine, type DecisionKey } from './transcript.ts';
 import { promptHashes, SDK_VERSION } from './provenance.ts';
 
 export const LLM_DEFAULTS = {
@@ -55,11 +58,13 @@ export const LLM_DEFAULTS = {
   maxWaitMs: 600_000,
   /** Requests in flight at once, across every llm agent with the same base URL and this limit. */
   concurrency: 4,
+  /** Request starts a minute, across every llm agent with the same base URL, model and limit, paced by us (not a fault, not counted in maxWaitMs); 0 = no limit. */
+  rpm: 0,
   /** Played when the model gives no usable answer: 'first' legal action or a 'random' one. */
   fallback: 'first',
   /** Decisions in a row that fall back because the server failed, after which the agent stops the game (LlmFaultsError); 0 = never. */
   maxFaultStreak: 5,
-  /** Append every request and answer to this JSONL file ('' = no transcript). */
+  /** Append a line for every request and fallback to this JSONL file (transcript.ts; '' = no transcript). */
   transcript: '',
   /** One conversation per game (the rules once, then every decision and answer so far) instead of the rules with each decision alone. */
   conversation: false,
@@ -69,24 +74,6 @@ export type LlmOptions = typeof LLM_DEFAULTS & { model: string };
 
 /** The answer's JSON schema as the response format, for servers with structured output. */
 const RESPONSE_FORMAT = { type: 'json_schema' as const, json_schema: { name: 'czech_pub_action', schema: answerJsonSchema(), strict: false } };
-
-/** A counting semaphore per base URL. */
-class Limiter {
-  private active = 0;
-  private readonly waiting: (() => void)[] = [];
-  constructor(private readonly limit: number) {}
-  async run<T>(f: () => Promise<T>): Promise<T> {
-    if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.active++;
-    try {
-      return await f();
-    } finally {
-      this.active--;
-      this.waiting.shift()?.();
-    }
-  }
-}
-const limiters = new Map<string, Limiter>();
 
 /** Per server and model: the rate-limit window its 429s without Retry-After have shown, learned and shared. */
 const rateWindows = new Map<string, { ms: number }>();
@@ -164,90 +151,6 @@ export class LlmServerError extends Error {
   }
 }
 
-/**
- * A server answered, but not with a completion: an error in an HTTP 200 body, no choice, a
- * choice that failed (finish_reason "error"), or text that is no completion. Retried as a
- * fault of the server, never read as the model's answer.
- */
-export class GatewayError extends Error {
-  override name = 'GatewayError';
-}
-
-/** The whole answer (headers and body) did not come within the request's time. */
-export class AnswerTimeoutError extends Error {
-  override name = 'AnswerTimeoutError';
-  constructor(readonly ms: number) {
-    super(`no whole answer within ${ms / 1000} s (timeout)`);
-  }
-}
-
-/** What a completion said, whatever shape the server sent it in. */
-export interface Completion {
-  content: string;
-  reasoning: string;
-  /** finish_reason: 'stop', 'length' (cut off at the token limit), ... or '' when not given. */
-  finish: string;
-  model: string;
-  usage: { prompt_tokens?: number; completion_tokens?: number; completion_tokens_details?: { reasoning_tokens?: number } } | undefined;
-}
-
-function errorText(e: unknown): string {
-  if (typeof e === 'string') return e;
-  const m = (e as { message?: unknown } | null)?.message;
-  return typeof m === 'string' ? m : JSON.stringify(e);
-}
-
-/** One choice's message (or a stream chunk's delta) and the completion around it, read. */
-function choiceOf(body: Record<string, unknown>): Completion {
-  if (body.error !== undefined && body.error !== null) throw new GatewayError(`the server answered with an error: ${errorText(body.error)}`);
-  const choices = body.choices;
-  if (!Array.isArray(choices) || choices.length === 0) throw new GatewayError('the server answered without any choice');
-  const c = choices[0] as { finish_reason?: string | null; message?: Record<string, unknown>; delta?: Record<string, unknown>; error?: unknown };
-  if (c.finish_reason === 'error') throw new GatewayError(`the answer failed on the server (finish_reason "error")${c.error ? `: ${errorText(c.error)}` : ''}`);
-  const m = c.message ?? c.delta ?? {};
-  const text = (v: unknown) => (typeof v === 'string' ? v : '');
-  return {
-    content: text(m.content),
-    reasoning: text(m.reasoning_content) || text(m.reasoning),
-    finish: c.finish_reason ?? '',
-    model: text(body.model),
-    usage: body.usage as Completion['usage'],
-  };
-}
-
-/** An answer sent as an event stream, though none was asked for: its chunks joined. */
-function fromEventStream(text: string): Completion {
-  const chunks = text.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).filter((d) => d !== '' && d !== '[DONE]');
-  if (chunks.length === 0) throw new GatewayError(`the server answered with text that is no completion: ${JSON.stringify(text.slice(0, 200))}`);
-  const out: Completion = { content: '', reasoning: '', finish: '', model: '', usage: undefined };
-  for (const d of chunks) {
-    let body: Record<string, unknown>;
-    try {
-      body = JSON.parse(d) as Record<string, unknown>;
-    } catch {
-      throw new GatewayError(`the server's event stream held a chunk that is not JSON: ${JSON.stringify(d.slice(0, 200))}`);
-    }
-    if (Array.isArray(body.choices) && body.choices.length === 0 && body.usage) {
-      out.usage = body.usage as Completion['usage']; // the usage-only last chunk
-      continue;
-    }
-    const c = choiceOf(body);
-    out.content += c.content;
-    out.reasoning += c.reasoning;
-    out.finish = c.finish || out.finish;
-    out.model ||= c.model;
-    out.usage = c.usage ?? out.usage;
-  }
-  return out;
-}
-
-/** A completion from what `chat.completions.create` gave: a JSON body in any server's shape, or event-stream text. */
-export function readCompletion(res: unknown): Completion {
-  if (typeof res === 'string') return fromEventStream(res);
-  if (typeof res !== 'object' || res === null) throw new GatewayError('the server answered with no body');
-  return choiceOf(res as Record<string, unknown>);
-}
-
 /** A fault in one line, with the server's own words where it gave some. */
 export function describeFault(err: unknown): string {
   if (err instanceof AnswerTimeoutError || err instanceof GatewayError) return err.message;
@@ -290,9 +193,14 @@ export class LlmAgent implements Agent {
   private usage: AgentUsage = emptyUsage();
   private readonly client: OpenAI;
   private readonly limiter: Limiter;
+  /** The pace of request starts (rpm), or null. */
+  private readonly pacer: Pacer | null;
   private readonly traits: ServerTraits;
   private rng: RngState = seedRng('llm');
   private game = '';
+  /** Decisions sent to the model in this game so far: the next one's index. */
+  private decisionsInGame = 0;
+  private readonly transcript: Transcript | null;
   /** The rules the model is told: the game's own. */
   private ruleset: Ruleset = DEFAULT_RULESET;
   /** With `conversation`: this game's decisions and answers so far. */
@@ -315,16 +223,17 @@ export class LlmAgent implements Agent {
     readonly spec: string,
     private readonly o: LlmOptions,
     private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
+    /** The clock request starts are paced by (rpm). */
+    private readonly now: () => number = Date.now,
   ) {
     const baseURL = o.baseUrl || process.env.OPENAI_BASE_URL || undefined;
     this.baseUrl = baseURL ?? 'https://api.openai.com/v1';
     // maxRetries 0: faults are retried here, so they can be counted and bounded per decision.
-    this.client = new OpenAI({ baseURL, apiKey: process.env[o.apiKeyEnv] ?? 'none', timeout: o.timeoutMs, maxRetries: 0 });
-    // One limit per server and configured limit: agents asking for different limits each get theirs.
-    const key = `${this.baseUrl}|${o.concurrency}`;
-    let l = limiters.get(key);
-    if (!l) limiters.set(key, (l = new Limiter(o.concurrency)));
-    this.limiter = l;
+    // errorBodyFetch: the server's own words in an error, whatever shape its body has.
+    this.client = new OpenAI({ baseURL, apiKey: process.env[o.apiKeyEnv] ?? 'none', timeout: o.timeoutMs, maxRetries: 0, fetch: errorBodyFetch() });
+    this.limiter = limiterFor(this.baseUrl, o.concurrency);
+    this.pacer = pacerFor(this.baseUrl, o.model, o.rpm);
+    this.transcript = o.transcript ? new Transcript(o.transcript, spec, (text) => this.redact(text)) : null;
     const tk = `${this.baseUrl}|${o.model}`;
     let t = traits.get(tk);
     if (!t) traits.set(tk, (t = { tokensParam: 'max_completion_tokens', structured: true, temperature: true }));
@@ -363,6 +272,7 @@ export class LlmAgent implements Agent {
     this.stopped = null;
     this.rng = seedRng(`llm/${game.seed}`);
     this.game = game.seed;
+    this.decisionsInGame = 0;
     this.ruleset = game.ruleset ?? DEFAULT_RULESET;
     this.history = [];
   }
@@ -375,10 +285,12 @@ export class LlmAgent implements Agent {
   async preflight(): Promise<void> {
     for (;;) {
       this.ask();
+      let res: Completion;
       try {
-        readCompletion(await this.request({ ...this.params(), messages: [{ role: 'user', content: 'This is a connection check. Answer with JSON {"action": 0}.' }] }));
-        return;
+        await this.pace();
+        res = readCompletion(await this.request({ ...this.params(), messages: [{ role: 'user', content: 'This is a connection check. Answer with JSON {"action": 0}.' }] }));
       } catch (err) {
+        this.gate?.settle?.(null);
         const changed = adapt(this.traits, err);
         if (changed) {
           faultListener?.(this.spec, changed);
@@ -388,6 +300,8 @@ export class LlmAgent implements Agent {
         const late = err instanceof AnswerTimeoutError ? ': the server took longer than timeoutMs; a model that is still loading answers late, so give it more (timeoutMs=...)' : '';
         throw new LlmServerError(this.redact(`model '${this.o.model}' at ${this.baseUrl}: ${describeFault(err)}${late}`), err instanceof AnswerTimeoutError);
       }
+      this.gate?.settle?.(spendOf(res));
+      return;
     }
   }
 
@@ -438,6 +352,7 @@ export class LlmAgent implements Agent {
     const kind = ((this.usage.byKind ??= {})[decisionKind(legal)] ??= emptyKindUsage());
     kind.decisions++;
     this.waitedMs = 0;
+    const key: DecisionKey = { game: this.game, seat: obs.seat, decision: this.decisionsInGame++ };
     let serverFailed = false;
     const fresh = decisionMessages(obs, this.ruleset);
     // A conversation resends the game so far with every call (chat APIs keep no state); see the token table of docs/results/2026-11-30-llm-prompts.md.
@@ -446,8 +361,10 @@ export class LlmAgent implements Agent {
       if (this.o.conversation) this.history.push(fresh[1], { role: 'assistant', content: answer });
     };
     for (let attempt = 0; attempt <= this.o.maxInvalid; attempt++) {
-      const answer = await this.complete(messages);
-      if (answer === null) {
+      // The transcript has the whole prompt once, then what each attempt adds.
+      const call = { ...key, attempt, messages: attempt === 0 && !this.o.conversation ? [...messages] : messages.slice(attempt === 0 ? -1 : -2) };
+      const answered = await this.complete(messages, call);
+      if (answered === null) {
         // Faults exhausted: past the streak limit, playing on would only measure the fallback.
         if (this.o.maxFaultStreak > 0 && ++this.faultStreak >= this.o.maxFaultStreak) {
           this.stopped = new LlmFaultsError(`model '${this.o.model}' at ${this.baseUrl}: ${this.faultStreak} decisions in a row failed (last: ${this.lastFault}); stopping`, this.lastFaultKind);
@@ -457,10 +374,23 @@ export class LlmAgent implements Agent {
         break;
       }
       this.faultStreak = 0;
+      const { completion: answer, spent } = answered;
       const text = answer.content;
       // Cut off at the token limit, the answer is not whole: nothing in it is read as a move.
       const parsed: Parsed = answer.finish === 'length' ? { ok: false, truncated: true, error: `the answer was cut off at the token limit (maxTokens=${this.o.maxTokens})` } : parseAnswer(text, legal);
-      this.log({ game: this.game, seat: obs.seat, attempt, messages: attempt === 0 && !this.o.conversation ? messages : messages.slice(attempt === 0 ? -1 : -2), answer: text, finish: answer.finish, parsed });
+      this.transcript?.write({
+        ...call,
+        ...(answered.retry ? { retry: answered.retry } : {}),
+        answer: text,
+        // A reasoning model's thinking is kept here, never read as the answer.
+        ...(answer.reasoning ? { reasoning: answer.reasoning } : {}),
+        finish: answer.finish,
+        latencyMs: Math.round(answered.latencyMs),
+        tokens: { prompt: spent.promptTokens, cached: spent.cachedTokens, completion: spent.completionTokens, reasoning: spent.reasoningTokens },
+        ...(spent.cost !== null ? { cost: spent.cost } : {}),
+        parsed,
+        ...(parsed.ok ? { action: parsed.action, words: actionWords(obs, parsed.action) } : {}),
+      });
       if (parsed.ok) {
         if (parsed.plainText) this.usage.plainTextAnswers++;
         if (attempt === 0) kind.firstTry++;
@@ -481,46 +411,49 @@ export class LlmAgent implements Agent {
     kind.fallbacks++;
     if (serverFailed) this.usage.faultFallbacks++;
     const a = this.o.fallback === 'random' ? legal[randInt(this.rng, legal.length)] : legal[0];
-    this.log({ game: this.game, seat: obs.seat, fallback: a });
+    this.transcript?.write({ ...key, fallback: true, action: a, words: actionWords(obs, a), cause: serverFailed ? 'server' : 'model' });
     remember(JSON.stringify({ action: a }));
     return a;
   }
 
-  /** One completion, with fault retries; null when they are exhausted. */
-  private async complete(messages: ChatMessage[]): Promise<Completion | null> {
-    for (let retry = 0; ; retry++) {
+  /**
+   * One completion, with fault retries; null when they are exhausted. Every request gets its
+   * line in the transcript: a fault's here, an answer's by the caller, who reads it.
+   */
+  private async complete(messages: ChatMessage[], call: CallLine): Promise<{ completion: Completion; spent: CallSpend; latencyMs: number; retry: number } | null> {
+    for (let retry = 0, sentBefore = 0; ; retry++, sentBefore++) {
       this.ask();
-      const t0 = performance.now();
+      let t0 = 0;
       const sent = this.params();
+      const line = sentBefore > 0 ? { ...call, retry: sentBefore } : call;
+      let res: Completion;
       try {
         this.usage.requests++;
-        const res = readCompletion(await this.limiter.run(() => this.request({ ...sent, messages })));
-        // Answered: the learned rate-limit window shrinks back, halving with each answer.
-        this.rateWindow.ms = this.rateWindow.ms / 2 < this.o.backoffMs ? 0 : this.rateWindow.ms / 2;
-        this.usage.latenciesMs.push(performance.now() - t0);
-        if (res.model) this.served.add(res.model);
-        this.usage.promptTokens += res.usage?.prompt_tokens ?? 0;
-        this.usage.completionTokens += res.usage?.completion_tokens ?? 0;
-        this.usage.reasoningTokens += res.usage?.completion_tokens_details?.reasoning_tokens ?? 0;
-        // A reasoning model's thinking is kept in the transcript, never read as the answer.
-        if (res.reasoning) this.log({ game: this.game, reasoning: res.reasoning });
-        return res;
+        res = readCompletion(await this.limiter.run(async () => {
+          // Paced while holding a slot of the concurrency limit, so the start booked is the start made.
+          await this.pace();
+          t0 = performance.now();
+          return this.request({ ...sent, messages });
+        }));
       } catch (err) {
+        this.gate?.settle?.(null);
+        const fault = this.redact(describeFault(err));
         const changed = adapt(this.traits, err);
         if (changed) faultListener?.(this.spec, changed);
         // Learned once per server (by this request, or by another agent's while it was on its
         // way): ask again as the server wants, not counted as a fault.
         if (changed || JSON.stringify(sent) !== JSON.stringify(this.params())) {
+          this.transcript?.write({ ...line, error: fault });
           retry--;
           continue;
         }
-        this.lastFault = this.redact(describeFault(err));
+        this.lastFault = fault;
         this.lastFaultKind = faultKind(err);
         faultListener?.(this.spec, this.lastFault);
         // A rate limit is waited out, as long as maxWaitMs allows, however many retries it takes.
         const limited = this.lastFaultKind === 'rate-limited';
         if (!retryable(err) || (retry >= this.o.maxRetries && !limited)) {
-          this.log({ game: this.game, error: String((err as Error).message ?? err) });
+          this.transcript?.write({ ...line, error: fault });
           return null;
         }
         const asked = err instanceof OpenAI.APIError ? retryAfterMs(err.headers as Headers | undefined) : null;
@@ -535,14 +468,40 @@ export class LlmAgent implements Agent {
           // A daily cap's Retry-After of an hour is not slept through, retry after retry.
           this.lastFault = `${this.lastFault}; waiting ${Math.ceil(delay / 1000)} s more would pass maxWaitMs (${this.o.maxWaitMs / 1000} s a decision)`;
           faultListener?.(this.spec, this.lastFault);
-          this.log({ game: this.game, error: this.lastFault });
+          this.transcript?.write({ ...line, error: this.lastFault });
           return null;
         }
+        this.transcript?.write({ ...line, error: fault });
         this.usage.faultRetries++;
         this.waitedMs += delay;
         await this.sleep(delay);
+        continue;
       }
+      const latencyMs = performance.now() - t0;
+      const spent = spendOf(res);
+      this.gate?.settle?.(spent);
+      // Answered: the learned rate-limit window shrinks back, halving with each answer.
+      this.rateWindow.ms = this.rateWindow.ms / 2 < this.o.backoffMs ? 0 : this.rateWindow.ms / 2;
+      this.usage.latenciesMs.push(latencyMs);
+      if (res.model) this.served.add(res.model);
+      const u = this.usage;
+      u.promptTokens += spent.promptTokens;
+      u.cachedTokens += spent.cachedTokens;
+      u.completionTokens += spent.completionTokens;
+      u.reasoningTokens += spent.reasoningTokens;
+      if (spent.cost !== null) {
+        u.providerCost += spent.cost;
+        u.costReports++;
+      }
+      return { completion: res, spent, latencyMs, retry: sentBefore };
     }
+  }
+
+  /** Waits for the start the pace (rpm) books for this request; a wait of ours, not counted in waitedMs. */
+  private async pace(): Promise<void> {
+    if (!this.pacer) return;
+    const wait = this.pacer.book(this.now()) - this.now();
+    if (wait > 0) await this.sleep(wait);
   }
 
   /** Asks the gate for one request; a spent budget sends nothing and stops the decision. */
@@ -551,7 +510,4 @@ export class LlmAgent implements Agent {
     if (refused) throw new BudgetSpentError(refused);
   }
 
-  private log(entry: Record<string, unknown>): void {
-    if (this.o.transcript) fs.appendFileSync(this.o.transcript, `${this.redact(JSON.stringify({ time: new Date().toISOString(), agent: this.spec, ...entry }))}\n`);
-  }
 }

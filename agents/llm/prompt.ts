@@ -4,7 +4,7 @@
  * and its text view, which ends with the legal actions as a numbered list in words.
  * Everything comes from the seat's own observation, so nothing hidden can leak in.
  */
-import { narrateEvents, type Ruleset } from '../../env/index.ts';
+import { describeAction, narrateEvents, type Ruleset } from '../../env/index.ts';
 import type { AgentObservation } from '../agent.ts';
 import { rulesSummary } from './rules.ts';
 
@@ -44,4 +44,9 @@ export function decisionMessages(obs: AgentObservation, ruleset: Ruleset): ChatM
     { role: 'system', content: systemPrompt(ruleset) },
     { role: 'user', content: decisionPrompt(obs, ruleset) },
   ];
+}
+
+/** An action's words as the decision prompt lists it (its text view's legal actions come from the same describeAction). */
+export function actionWords(obs: AgentObservation, action: number): string {
+  return describeAction(action, obs.seat, obs.players);
 }
