@@ -74,6 +74,8 @@ export interface Agent {
    * asks the gate, and a refused one is not sent (the agent throws BudgetSpentError).
    */
   useGate?(gate: CallGate): void;
+  /** Set by agents that keep a transcript of what they sent and were answered (llm): from then on they append it to `file`. */
+  useTranscript?(file: string): void;
 }
 
 /** What a model-backed agent spent and how it went, summed over decisions. */

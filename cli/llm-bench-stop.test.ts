@@ -17,6 +17,8 @@ import { main } from './main.ts';
 const BIN = new URL('../bin/czech-pub.js', import.meta.url).pathname;
 let server: Server;
 let base = '';
+/** Completions the fake server has answered. */
+let answered = 0;
 let tmp = '';
 
 beforeAll(async () => {
@@ -29,6 +31,7 @@ beforeAll(async () => {
       const user = messages.filter((m) => m.content.includes('Your legal actions:')).pop()?.content;
       const legal = user === undefined ? [0] : [...user.split('Your legal actions:')[1].matchAll(/^\s+(\d+): /gm)].map((m) => Number(m[1]));
       setTimeout(() => {
+        answered++;
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify({
           id: 'x', object: 'chat.completion', created: 0, model: 'fake',
@@ -139,4 +142,56 @@ describe('llm-bench stopped with Ctrl-C', () => {
     expect(await main(['leaderboard', runs[0], other], refused)).toBe(1);
     expect(refused.stderr.join('\n')).toMatch(/llm:fake-model was sent another prompt \(promptHash 0000000000000000, not [0-9a-f]{16}\) than in .*board-one; runs under other prompts do not compare/);
   }, 120_000);
+
+  it('--max-cost stops the run before its spend would pass the budget; --resume with a higher one plays the rest', async () => {
+    // $1,000 per million tokens: 100 prompt and 5 completion tokens are $0.105 a call.
+    const prices = join(tmp, 'prices.json');
+    writeFileSync(prices, JSON.stringify({ 'fake-model': { promptPerMillion: 1000, completionPerMillion: 1000 } }));
+    const dir = join(tmp, 'budget');
+    const before = answered;
+    const io = bufferIo();
+    expect(await main([...ARGS().map((a) => (a === 'stop' ? 'budget' : a)), '--prices', prices, '--max-cost', '3', '--out', dir], io)).toBe(1);
+    const sent = answered - before;
+    // The preflight's connection check, then 28 calls of $0.105 within $3: the 29th would pass it and was not sent.
+    expect(sent).toBe(1 + 28);
+    const err = io.stderr.join('\n');
+    expect(err).toMatch(/stopped after \d+ of 8 games: bot 'llm:fake-model' would pass the run's cost budget of \$3/);
+    expect(err).toMatch(/spent \$2\.9400 of --max-cost \$3; raise --max-cost and --resume to play the rest/);
+    const stopped = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'));
+    expect(stopped).toMatchObject({ complete: false, stop: { kind: 'budget', budget: { scope: 'cost', limit: 3, entry: 'llm:fake-model' } } });
+    expect(stopped.gamesPlayed).toBeLessThan(8);
+
+    const resumed = bufferIo();
+    expect(await main([...ARGS().map((a) => (a === 'stop' ? 'budget' : a)), '--prices', prices, '--max-cost', '1000', '--out', dir, '--resume'], resumed)).toBe(0);
+    expect(gameLines(dir)).toBe(8);
+    expect(resumed.stderr.join('\n')).toMatch(/spent \$\d+\.\d{4} of --max-cost \$1000 \(the earlier part of the run included\)\./);
+
+    // The dry run says how many of the run's games a budget pays for.
+    const dry = bufferIo();
+    expect(await main([...ARGS(), '--prices', prices, '--max-cost', '3', '--dry-run', '--stand-in', 'random', '--json'], dry)).toBe(0);
+    const d = JSON.parse(dry.stdout[0]);
+    expect(d.maxCost).toBe(3);
+    expect(d.gamesWithinMaxCost).toBe(Math.floor(3 / d.costs[0].costPerGame));
+    // Without a price a budget cannot be kept: refused before anything is sent.
+    const unpriced = bufferIo();
+    const calls = answered;
+    expect(await main([...ARGS(), '--max-cost', '3'], unpriced)).toBe(2);
+    expect(unpriced.stderr.join('\n')).toMatch(/--max-cost needs a price in --prices for every model.*'fake-model'/);
+    expect(answered).toBe(calls);
+  }, 120_000);
+
+  it("the leaderboard page pairs every answer of a real run's transcript with the model's move", async () => {
+    const dir = join(tmp, 'page');
+    expect(await main([...ARGS().map((a) => (a === 'stop' ? 'page' : a)), '--out', dir], bufferIo())).toBe(0);
+    const lines = readFileSync(join(dir, 'transcript.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const played = lines.filter((l) => l.action !== undefined);
+    expect(played.length).toBeGreaterThan(20);
+    const page = join(tmp, 'page.html');
+    expect(await main(['leaderboard', dir, '--html', page], bufferIo())).toBe(0);
+    const html = readFileSync(page, 'utf8');
+    expect(html).not.toMatch(/unpaired|could not be paired|do not match/i);
+    // Each played answer's words appear beside its move.
+    for (const l of played.slice(0, 10)) expect(html).toContain(l.words.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;'));
+  }, 120_000);
 });
+

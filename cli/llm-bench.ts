@@ -111,7 +111,6 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
     values.timeoutMs !== undefined ? `timeoutMs=${values.timeoutMs}` : '',
     values.reasoningEffort !== undefined ? `reasoningEffort=${values.reasoningEffort}` : '',
     values.temperature !== undefined ? `temperature=${values.temperature}` : '',
-    transcript !== undefined ? `transcript=${transcript}` : '',
   ].filter(Boolean);
   const specs = models.map((m, i) => {
     const own = [
@@ -202,7 +201,6 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
     faults.set(kind, n);
     if (n === 1) io.err(`model fault (${kind}); further faults of this kind are counted`);
   });
-  // Ctrl-C: the games finished so far are written with every report, marked incomplete; --resume goes on.
   // The budget: one set of cells for the whole run, each model's gate pricing its own calls.
   let budget: BigInt64Array | null = null;
   let gates: (GateSpec | null)[] | undefined;
@@ -210,6 +208,7 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
     budget = costCells(values.resume && out !== undefined ? spentBefore(out) : 0);
     gates = agents.map((_, i) => (i < models.length ? { entry: labels[i], cost: { limitUsd: maxCost, cells: budget!, price: priceOf(models[i])! } } : null));
   }
+  // Ctrl-C: the games finished so far are written with every report, marked incomplete; --resume goes on.
   const controller = new AbortController();
   const onSigint = () => {
     io.err('Interrupted: finishing with the games played so far (--resume goes on with the run).');
@@ -220,6 +219,8 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
     const r = await runTournament({
       agents, labels, players, games, seed, workers: 0, parallel: concurrency, prices,
       ruleset, out, resume: values.resume, signal: controller.signal, gates,
+      // The transcript is the models' own, not part of their specs: a run's specs are the same wherever it writes.
+      transcripts: transcript === undefined ? undefined : agents.map((_, i) => (i < models.length ? transcript : null)),
       onGame: (done, total) => {
         if (!values.json && (done === total || done % Math.max(1, Math.floor(total / 10)) === 0)) io.err(`${done}/${total} games`);
       },

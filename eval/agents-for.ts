@@ -16,11 +16,13 @@ export interface GameSetup {
   policy?: { name: string; weights: EncodedWeights };
   /** Per entry: the budgets of its calls to outside servers (shared memory, so every thread counts in one place), or null. */
   gates?: (GateSpec | null)[];
+  /** Per entry: the file its agent writes its transcript to (a run's own, in its folder), or null. Not in the spec, so a run's specs are the same wherever its folder is. */
+  transcripts?: (string | null)[];
 }
 
 /** The setup part of wider options (a run's, a tournament's): what is sent to where games are played. */
 export function gameSetup(o: GameSetup): GameSetup {
-  return { entries: o.entries, ruleset: o.ruleset, askAll: o.askAll, maxDecisions: o.maxDecisions, policy: o.policy, gates: o.gates };
+  return { entries: o.entries, ruleset: o.ruleset, askAll: o.askAll, maxDecisions: o.maxDecisions, policy: o.policy, gates: o.gates, transcripts: o.transcripts };
 }
 
 export function agentsFor(setup: GameSetup): Agent[] {
@@ -32,6 +34,11 @@ export function agentsFor(setup: GameSetup): Agent[] {
     if (gate) {
       if (!agent.useGate) throw new Error(`agent '${spec}' calls no outside server: it takes no budget`);
       agent.useGate(new Gate(gate));
+    }
+    const transcript = setup.transcripts?.[i];
+    if (transcript) {
+      if (!agent.useTranscript) throw new Error(`agent '${spec}' keeps no transcript`);
+      agent.useTranscript(transcript);
     }
     return agent;
   });

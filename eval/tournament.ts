@@ -67,6 +67,8 @@ export interface TournamentOptions {
   runner?: (o: RunOptions) => Promise<RunOutcome>;
   /** Per agent spec: the budgets of its calls to outside servers, or null (a server's tournaments; the CLI sets none). */
   gates?: (GateSpec | null)[];
+  /** Per agent spec: the file its agent's transcript goes to, or null (llm-bench keeps its models' in the run's folder). */
+  transcripts?: (string | null)[];
   /**
    * With `out`: go on with the run whose folder it is (run-folder.ts). Its finished games are
    * kept and not played again; the rest of the same schedule is played; a folder of another
@@ -127,6 +129,7 @@ export function resolveConfig(o: TournamentOptions): TournamentConfig {
   }
   if (o.labels && o.labels.length !== o.agents.length) throw new TournamentConfigError('one label per agent spec');
   if (o.gates && o.gates.length !== o.agents.length) throw new TournamentConfigError('one gate (or null) per agent spec');
+  if (o.transcripts && o.transcripts.length !== o.agents.length) throw new TournamentConfigError('one transcript file (or null) per agent spec');
   if (o.agents.length !== players) {
     throw new TournamentConfigError(
       `${o.agents.length} agents for ${players} players: give one agent spec per seat (repeat a spec to field it twice)`,
@@ -205,6 +208,7 @@ export async function runTournament(o: TournamentOptions): Promise<TournamentRes
     signal: o.signal,
     resourceLimits: o.resourceLimits,
     gates: o.gates,
+    transcripts: o.transcripts,
     onGame: (r: GameResult) => {
       if (gamesFile) appendFileSync(gamesFile, `${gameLine(r, names, config.askAll, fingerprint)}\n`);
       picker.offer(r);

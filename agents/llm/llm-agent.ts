@@ -200,7 +200,7 @@ export class LlmAgent implements Agent {
   private game = '';
   /** Decisions sent to the model in this game so far: the next one's index. */
   private decisionsInGame = 0;
-  private readonly transcript: Transcript | null;
+  private transcript: Transcript | null;
   /** The rules the model is told: the game's own. */
   private ruleset: Ruleset = DEFAULT_RULESET;
   /** With `conversation`: this game's decisions and answers so far. */
@@ -261,6 +261,11 @@ export class LlmAgent implements Agent {
     const u = { ...this.usage, model: this.o.model, provenance, ...(adaptations.length ? { adaptations } : {}) };
     this.usage = emptyUsage();
     return u;
+  }
+
+  /** Writes the transcript to `file` from now on (a run's own, kept in its folder; not part of the spec). */
+  useTranscript(file: string): void {
+    this.transcript = new Transcript(file, this.spec, (text) => this.redact(text));
   }
 
   useGate(gate: CallGate): void {
