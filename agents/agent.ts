@@ -7,7 +7,7 @@
  * first time they are read, so a fast scripted agent pays only for what it uses.
  */
 import { rulesetFingerprint, type CzechPubEnv, type GameEvent, type PlayerView, type Ruleset } from '../env/index.ts';
-import type { CallGate } from './outside-calls.ts';
+import type { CallFaultKind, CallGate } from './outside-calls.ts';
 
 export interface AgentObservation {
   seat: number;
@@ -120,6 +120,8 @@ export interface AgentUsage {
   provenance?: ModelProvenance;
   /** The same counts by kind of decision. */
   byKind?: Record<string, KindUsage>;
+  /** Failed requests by the kind of fault (timeout, rate-limited, server-error, ...): the server's, never the model's. */
+  faults?: Partial<Record<CallFaultKind, number>>;
   /** What the agent changed to be answered, as sent from then on (a parameter the server refused, left out). */
   adaptations?: string[];
   /** Answers cut off before they were whole (at the token limit, or inside reasoning or JSON): never read as a move. */

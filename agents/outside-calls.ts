@@ -15,7 +15,8 @@
  */
 
 /** What a client may be told of a failed call: the kind, never the outside server's own words. */
-export type CallFaultKind = 'authentication' | 'refused' | 'rate-limited' | 'server-error' | 'timeout' | 'unreachable' | 'failed' | 'budget';
+export const CALL_FAULT_KINDS = ['authentication', 'refused', 'rate-limited', 'server-error', 'timeout', 'unreachable', 'failed', 'budget'] as const;
+export type CallFaultKind = (typeof CALL_FAULT_KINDS)[number];
 
 export type BudgetScope = 'game' | 'tournament' | 'client-minute' | 'cost';
 

@@ -1,5 +1,6 @@
 /** Helpers for the AgentUsage records that model-backed agents report (agent.ts). */
 import type { AgentUsage, KindUsage } from './agent.ts';
+import type { CallFaultKind } from './outside-calls.ts';
 
 const KIND_COUNTS = ['decisions', 'firstTry', 'corrected', 'fallbacks', 'truncations'] as const;
 
@@ -20,6 +21,10 @@ export function addUsage(into: AgentUsage, u: AgentUsage): void {
     into.byKind ??= {};
     const to = (into.byKind[kind] ??= emptyKindUsage());
     for (const c of KIND_COUNTS) to[c] += k[c];
+  }
+  for (const [kind, n] of Object.entries(u.faults ?? {}) as [CallFaultKind, number][]) {
+    into.faults ??= {};
+    into.faults[kind] = (into.faults[kind] ?? 0) + n;
   }
   if (u.provenance) into.provenance = { ...u.provenance, servedModels: [...new Set([...(into.provenance?.servedModels ?? []), ...u.provenance.servedModels])] };
   if (u.adaptations?.length) into.adaptations = [...new Set([...(into.adaptations ?? []), ...u.adaptations])];

@@ -72,6 +72,10 @@ export function leaderboardMarkdown(r: TournamentResult): string {
         `${fallbacksText(u)} | ${u.truncations} | ${num(u.latencyMedianMs, 0)} / ${num(u.latencyP95Ms, 0)} ms | ${u.promptTokens} (${u.cachedTokens}) / ${u.completionTokens} (${u.reasoningTokens}) | ` +
         `${cost(u.estimatedCost)} |`));
     for (const u of r.usage.filter((x) => x.adaptations.length > 0)) lines.push('', `\`${u.spec}\` was asked as its server takes it: ${u.adaptations.join('; ')}.`);
+    for (const u of r.usage) {
+      const faults = Object.entries(u.faults ?? {}).map(([kind, n]) => `${n} ${kind}`);
+      if (faults.length) lines.push('', `\`${u.spec}\`: failed requests by kind of fault: ${faults.join(', ')} (retried, or the decision fell back as the server's fault; never counted as the model's answer).`);
+    }
     const kinds = r.usage.flatMap((u) => Object.entries(u.byKind).map(([kind, k]) => ({ spec: u.spec, kind, k })));
     if (kinds.length > 0) {
       lines.push('', 'By kind of decision:', '', '| agent | kind | decisions | legal at the first try | after corrections | fell back | cut off |', '|---|---|---|---|---|---|---|',

@@ -6,13 +6,13 @@
  * RESULTS_FORMAT's version.
  */
 import { z } from 'zod';
+import { CALL_FAULT_KINDS } from '../agents/index.ts';
 import { END_REASONS, RulesetSchema } from '../env/index.ts';
 
 /** A figure; null where it is not defined (a mean of no games: JSON has no NaN). */
 const num = z.number().nullable();
 const int = z.number().int();
 const interval = z.tuple([num, num]);
-const FAULT_KINDS = ['authentication', 'refused', 'rate-limited', 'server-error', 'timeout', 'unreachable', 'failed', 'budget'] as const;
 
 const AgentSummarySchema = z.strictObject({
   spec: z.string().describe('the agent as the tables name it (its label)'),
@@ -40,6 +40,8 @@ const UsageSchema = z.strictObject({
   provenance: ProvenanceSchema.nullable(),
   byKind: z.record(z.string(), z.strictObject({ decisions: int, firstTry: int, corrected: int, fallbacks: int, truncations: int, firstTryRate: num }))
     .describe('by kind of decision: play (own turn), discard, reaction, response'),
+  // Optional: results.json files written before it was added lack it.
+  faults: z.partialRecord(z.enum(CALL_FAULT_KINDS), int).optional().describe("failed requests by the kind of fault: the server's, never charged to the model"),
   costPerGame: num, costPerDecision: num, costPerWin: num,
   // Optional: results.json files written before these were added lack them.
   costSource: z.enum(['provider', 'prices']).nullable().optional().describe("what costPerGame, costPerDecision and costPerWin are from: the server's reported cost (every answer had one) or the price table"),
@@ -67,7 +69,7 @@ export const ResultsSchema = z.strictObject({
   complete: z.boolean().describe('false when the run was stopped: the figures are of the finished games'),
   stoppedBy: z.string().optional(),
   stop: z.strictObject({
-    entry: int, kind: z.enum(FAULT_KINDS),
+    entry: int, kind: z.enum(CALL_FAULT_KINDS),
     budget: z.strictObject({ entry: z.string(), scope: z.enum(['game', 'tournament', 'client-minute', 'cost']), limit: num }).optional(),
   }).optional(),
   elapsedSec: num, gamesPerSec: num, startedAt: z.string(), finishedAt: z.string(),

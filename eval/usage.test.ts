@@ -15,9 +15,9 @@ describe('model usage summary', () => {
     const entries = ['llm:m', 'heuristic'];
     const results = [
       // llm in seat 0: 4 decisions, 6 requests, of which 1 fault retry → 5 answers, 1 invalid.
-      game(0, [0, 1], [u({ model: 'm', decisions: 4, requests: 6, faultRetries: 1, invalidAnswers: 1, fallbacks: 0, latenciesMs: [100, 300], promptTokens: 1000, completionTokens: 50 }), null]),
+      game(0, [0, 1], [u({ model: 'm', decisions: 4, requests: 6, faultRetries: 1, faults: { timeout: 1 }, invalidAnswers: 1, fallbacks: 0, latenciesMs: [100, 300], promptTokens: 1000, completionTokens: 50 }), null]),
       // llm in seat 1: 2 decisions, 3 requests, 1 invalid, 1 fallback.
-      game(1, [1, 0], [null, u({ decisions: 2, requests: 3, invalidAnswers: 1, fallbacks: 1, latenciesMs: [200], promptTokens: 500, completionTokens: 25 })]),
+      game(1, [1, 0], [null, u({ decisions: 2, requests: 3, faults: { timeout: 2, 'rate-limited': 1 }, invalidAnswers: 1, fallbacks: 1, latenciesMs: [200], promptTokens: 500, completionTokens: 25 })]),
     ];
     const [s] = summarizeUsage(entries, results, { m: { promptPerMillion: 2, completionPerMillion: 8 } });
     expect(s.spec).toBe('llm:m');
@@ -28,6 +28,7 @@ describe('model usage summary', () => {
     expect(s.latencyMedianMs).toBe(200);
     expect(s.latencyP95Ms).toBe(300);
     expect(s.requestsPerGame).toBe(4.5);
+    expect(s.faults).toEqual({ timeout: 3, 'rate-limited': 1 });
     // 1,500 prompt tokens at $2/M + 75 completion tokens at $8/M.
     expect(s.estimatedCost).toBeCloseTo((1500 * 2 + 75 * 8) / 1e6, 12);
     expect(summarizeUsage(entries, results)[0].estimatedCost).toBeNull();

@@ -4,7 +4,7 @@
  * percentile), tokens, the cost the server reported (OpenRouter's usage.cost) and one estimated
  * from a price table given by the user.
  */
-import { addUsage, emptyUsage, tokenCost, type AgentUsage, type KindUsage, type ModelProvenance, type Price } from '../agents/index.ts';
+import { addUsage, emptyUsage, tokenCost, type AgentUsage, type CallFaultKind, type KindUsage, type ModelProvenance, type Price } from '../agents/index.ts';
 import { percentile, winShares } from './stats.ts';
 import type { GameResult } from './summary.ts';
 
@@ -27,6 +27,8 @@ export interface UsageSummary {
   faultFallbacks: number;
   /** By kind of decision (play, discard, reaction, response): decisions, legal at the first try, after corrections, fallbacks, truncations. */
   byKind: Record<string, KindUsage & { firstTryRate: number }>;
+  /** Failed requests by the kind of fault (timeout, rate-limited, server-error, ...): the server's, never charged to the model. */
+  faults: Partial<Record<CallFaultKind, number>>;
   /** The cost per game played, per decision sent and per win, from costSource (null without either, or without a win). */
   costPerGame: number | null;
   costPerDecision: number | null;
@@ -128,6 +130,7 @@ export function summarizeUsage(
       costPerDecision: per(a.decisions),
       costPerWin: per(a.wins),
       byKind,
+      faults: a.faults ?? {},
       invalid: fallbackRate > maxFallbackRate,
     };
   });

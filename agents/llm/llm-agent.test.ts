@@ -144,6 +144,8 @@ describe('llm agent against an OpenAI-compatible server', () => {
     expect(r.stats.faultRetries).toBe(2 * r.stats.decisions);
     expect(r.waits.filter((w) => w === 2000).length).toBe(r.stats.decisions);
     expect(r.waits.filter((w) => w === 20).length).toBe(r.stats.decisions); // second retry: 10 · 2¹
+    // Faults by kind, the server's: one 429 and one 500 a decision.
+    expect(r.stats.faults).toEqual({ 'rate-limited': r.stats.decisions, 'server-error': r.stats.decisions });
   });
 
   it('times out slow answers, retries, and falls back when faults persist', async () => {
@@ -152,6 +154,7 @@ describe('llm agent against an OpenAI-compatible server', () => {
     expect(r.stats.fallbacks).toBe(r.stats.decisions);
     expect(r.stats.faultFallbacks).toBe(r.stats.decisions); // the server's, named apart from the model's
     expect(r.stats.faultRetries).toBe(r.stats.decisions);
+    expect(r.stats.faults).toEqual({ timeout: 2 * r.stats.decisions });
     await expect(play(spec(':timeoutMs=50:maxRetries=0:maxFaultStreak=3'), (_k, legal) => ({ delayMs: 200, content: JSON.stringify({ action: legal[0] }) })))
       .rejects.toThrow(/3 decisions in a row failed \(last: no whole answer within 0.05 s \(timeout\)\); stopping/);
   }, 30_000);

@@ -454,6 +454,8 @@ export class LlmAgent implements Agent {
         }
         this.lastFault = fault;
         this.lastFaultKind = faultKind(err);
+        const faults = (this.usage.faults ??= {});
+        faults[this.lastFaultKind] = (faults[this.lastFaultKind] ?? 0) + 1;
         faultListener?.(this.spec, this.lastFault);
         // A rate limit is waited out, as long as maxWaitMs allows, however many retries it takes.
         const limited = this.lastFaultKind === 'rate-limited';
