@@ -3,16 +3,20 @@
  * into an empty project outside the checkout with no dev dependencies (so no tsx and no
  * TypeScript sources), and there the env imported from plain JavaScript and from TypeScript,
  * a seeded game played to the same end as in the repository, and the `czech-pub` binary run
- * (a tournament's worker threads included).
+ * (a tournament's worker threads included). No container builder runs here, so the Dockerfile
+ * and the systemd unit are checked against the same package: every path the image copies, and
+ * their start commands run from the installed, compiled tree.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CzechPubEnv, randInt, seedRng } from '../env/index.ts';
+import { loadConfig } from '../server/index.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -64,8 +68,9 @@ describe('the npm package, installed from its tarball', () => {
   }, 600_000);
 
   afterAll(() => {
+    // Hundreds of megabytes of node_modules.
     if (work) rmSync(work, { recursive: true, force: true });
-  });
+  }, 120_000);
 
   it('holds the compiled code, the shipped models and the web page, and no tests, sources or experiment records', () => {
     const paths = files.map((f) => f.path);
@@ -124,4 +129,81 @@ ${extra}
     expect(r).toMatchObject({ games: 4, complete: true, workers: 2 });
     expect(r.agents.map((a) => a.spec).sort()).toEqual(['heuristic', 'ppo']);
   });
+
+  it("builds the image from paths that exist, and the image's CMD and HEALTHCHECK serve from the packed package", async () => {
+    const docker = readFileSync(join(ROOT, 'Dockerfile'), 'utf8').replace(/\\\n\s*/g, ' ');
+    const lines = docker.split('\n').filter((l) => l.trim() && !l.startsWith('#'));
+    const stages = lines.filter((l) => l.startsWith('FROM ')).map((l) => /^FROM (\S+) AS (\S+)$/.exec(l)?.[2]);
+    expect(stages).toEqual(['build', 'runtime']);
+    const ignored = readFileSync(join(ROOT, '.dockerignore'), 'utf8').split('\n').filter(Boolean);
+    for (const l of lines.filter((x) => x.startsWith('COPY ') && !x.includes('--from='))) {
+      for (const src of l.split(/\s+/).slice(1, -1)) {
+        expect(existsSync(join(ROOT, src)), `${src} (${l})`).toBe(true);
+        expect(ignored, `${src} is in .dockerignore`).not.toContain(src.replace(/\/$/, ''));
+      }
+    }
+    // npm pack's tarball holds the package under package/; the runtime copies that.
+    expect(lines).toContain('COPY --from=build /pkg/package/ ./');
+    loadConfig(join(ROOT, 'deploy/config.json'));
+    expect(lines.filter((l) => l.startsWith('USER '))).toEqual(['USER node']);
+    const cmd = JSON.parse(/^CMD (.*)$/m.exec(docker)![1]) as string[];
+    const health = JSON.parse(/^HEALTHCHECK .*?CMD (\[.*\])$/m.exec(docker)![1]) as string[];
+    expect(cmd.slice(0, 3)).toEqual(['node', 'bin/czech-pub.js', 'serve']);
+    expect(files.map((f) => f.path)).toContain(cmd[1]);
+    const port = cmd[cmd.indexOf('--port') + 1];
+    expect(health.join(' ')).toContain(`http://127.0.0.1:${port}/healthz`);
+    // The CMD as the image runs it, in the installed package (WORKDIR /app), on a free loopback port.
+    const mounts = { '/config/config.json': join(ROOT, 'deploy/config.json'), '/models': join(work, 'models') };
+    await serveAndCheck(cmd, join(app, 'node_modules/czech-pub-gym'), mounts, (url) => health.map((a) => a.replace(`127.0.0.1:${port}`, new URL(url).host)));
+  });
+
+  it('the systemd unit starts the same compiled server from the installed package', async () => {
+    const unit = readFileSync(join(ROOT, 'deploy/czech-pub.service'), 'utf8');
+    const exec = /^ExecStart=(.*)$/m.exec(unit)![1].split(/\s+/);
+    expect(exec.slice(0, 3)).toEqual(['/usr/bin/node', '/opt/czech-pub/node_modules/czech-pub-gym/bin/czech-pub.js', 'serve']);
+    const cmd = [process.execPath, exec[1].replace('/opt/czech-pub', app), ...exec.slice(2)];
+    const mounts = { '/etc/czech-pub/config.json': join(ROOT, 'deploy/config.json'), '/var/lib/czech-pub/models': join(work, 'models') };
+    await serveAndCheck(cmd, app, mounts, null);
+  });
 });
+
+/**
+ * Starts the server as `cmd` says (paths mapped to the test's own, the port 0 and the host
+ * loopback), checks /healthz, the web page and the health check command, then stops it with
+ * SIGTERM, as docker and systemd do.
+ */
+async function serveAndCheck(cmd: readonly string[], cwd: string, mounts: Record<string, string>, healthCheck: ((url: string) => string[]) | null) {
+  mkdirSync(join(work, 'models'), { recursive: true });
+  const args = cmd.slice(1).map((a, i, all) => (all[i - 1] === '--port' ? '0' : all[i - 1] === '--host' ? '127.0.0.1' : (mounts[a] ?? a)));
+  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, NODE_OPTIONS: '' }, stdio: ['ignore', 'ignore', 'pipe'] });
+  try {
+    let err = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no 'listening' line in 60 s: ${err}`)), 60_000);
+      child.stderr!.on('data', (d: Buffer) => {
+        err += d.toString();
+        const m = /listening on (http:\/\/\S+?) /.exec(err);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[1]);
+        }
+      });
+      child.once('exit', (code) => reject(new Error(`the server exited ${code}: ${err}`)));
+    });
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    const page = await fetch(`${url}/`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<html');
+    if (healthCheck) {
+      const [exe, ...rest] = healthCheck(url);
+      expect(exe).toBe('node');
+      expect(spawnSync(process.execPath, rest, { timeout: 30_000 }).status).toBe(0);
+    }
+    child.kill('SIGTERM');
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(0);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+}
+
