@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI through tsx's loader, so `npx czech-pub` needs no build step.
-import { register } from 'tsx/esm/api';
+// The `czech-pub` command. In a checkout it runs the TypeScript CLI through tsx's loader, so no
+// build step is needed; in the installed package (which ships no TypeScript) it runs the CLI
+// compiled into dist/ by `npm run build`.
+import { existsSync } from 'node:fs';
 
 // `czech-pub play | head` closes the pipe early: stop quietly instead of crashing on EPIPE.
 process.stdout.on('error', (err) => {
@@ -8,6 +10,13 @@ process.stdout.on('error', (err) => {
   throw err;
 });
 
-register();
-const { main } = await import('../cli/main.ts');
-process.exitCode = await main(process.argv.slice(2));
+const source = new URL('../cli/main.ts', import.meta.url);
+let cli;
+if (existsSync(source)) {
+  const { register } = await import('tsx/esm/api');
+  register();
+  cli = await import(source.href);
+} else {
+  cli = await import('../dist/cli/main.js');
+}
+process.exitCode = await cli.main(process.argv.slice(2));

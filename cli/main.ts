@@ -4,11 +4,11 @@
  * Each command declares its options once (options.ts); every usage error is one line on
  * standard error, with the hint to --help on the same line.
  */
-import fs from 'node:fs';
 import {
   ACTION_SPACE_VERSION, DEFAULT_RULESET, ENGINE_VERSION, NUM_ACTIONS, OBS_SIZE, OBSERVATION_VERSION, RULESET_SCHEMA_VERSION,
   rulesetFingerprint,
 } from '../env/index.ts';
+import { PACKAGE } from '../eval/index.ts';
 import { benchCommand } from './bench.ts';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, processIo, UsageError, type Io } from './io.ts';
 import { playCommand } from './play.ts';
@@ -43,9 +43,8 @@ Run 'czech-pub <command> --help' for a command's options; 'czech-pub --version' 
 
 /** The package's version and the versions that make results comparable (env/spec.ts). */
 export function versionText(): string {
-  const pkg = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { name: string; version: string };
   return [
-    `${pkg.name} ${pkg.version}`,
+    `${PACKAGE.name} ${PACKAGE.version}`,
     `engine ${ENGINE_VERSION}, action space ${ACTION_SPACE_VERSION} (${NUM_ACTIONS} actions), observation ${OBSERVATION_VERSION} (${OBS_SIZE} floats), ruleset schema ${RULESET_SCHEMA_VERSION}`,
     `default ruleset ${DEFAULT_RULESET.name} (fingerprint ${rulesetFingerprint(DEFAULT_RULESET)})`,
     `Node ${process.version}`,

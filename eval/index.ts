@@ -8,6 +8,7 @@
  */
 export * from './game.ts';
 export * from './tournament.ts';
+export { HARNESS, PACKAGE } from './harness.ts';
 export * from './ladder.ts';
 export * from './schedule.ts';
 export * from './stats.ts';

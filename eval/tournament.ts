@@ -6,7 +6,7 @@
  * ends, and results.json, leaderboard.md and report.html are written at the end, also when
  * the run is interrupted, from the games finished so far.
  */
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { ResourceLimits } from 'node:worker_threads';
@@ -16,6 +16,7 @@ import {
 } from '../env/index.ts';
 import type { RunStop } from './game.ts';
 import { gameLine } from './game-line.ts';
+import { HARNESS } from './harness.ts';
 import { checkViewerUrl, DEFAULT_VIEWER, HighlightPicker, type Highlight } from './highlights.ts';
 import { leaderboardMarkdown, reportHtml } from './report.ts';
 import { runGames, type RunOptions, type RunOutcome } from './runner.ts';
@@ -25,9 +26,6 @@ import { roundedGames, schedule } from './schedule.ts';
 import { summarize, type GameResult, type Summary } from './summary.ts';
 import { DEFAULT_MAX_FALLBACK_RATE, summarizeUsage, type Price, type UsageSummary } from './usage.ts';
 
-const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { name: string; version: string };
-/** What plays a run, as results.json records it. */
-export const HARNESS = { package: `${pkg.name} ${pkg.version}`, node: process.version };
 
 /** results.json's format and version: eval/results-schema.ts describes it. */
 export const RESULTS_FORMAT = 'czech-pub-tournament/2';
