@@ -3,10 +3,10 @@
  * into an empty project outside the checkout with no dev dependencies (so no tsx and no
  * TypeScript sources), and there the env imported from plain JavaScript and from TypeScript,
  * a seeded game played to the same end as in the repository, and the `czech-pub` binary run
- * (a tournament's worker threads included).
+ * (a tournament's worker threads included), its `bridge` serving the Python package.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -123,5 +123,17 @@ ${extra}
     const r = JSON.parse(t) as { games: number; complete: boolean; workers: number; agents: { spec: string; games: number }[] };
     expect(r).toMatchObject({ games: 4, complete: true, workers: 2 });
     expect(r.agents.map((a) => a.spec).sort()).toEqual(['heuristic', 'ppo']);
+  });
+
+  it.skipIf(process.env.CZECH_PUB_SKIP_PYTHON === '1')('serves `czech-pub bridge` to the Python package: its handshake, a vector env on worker threads', () => {
+    const script = 'import czech_pub\nvec = czech_pub.vector_env(num_envs=32, players=4, seed=1, threads=2)\nobs, mask, info = vec.reset()\nvec.step(mask.argmax(axis=1))\nprint(vec.threads, vec._bridge.info()["package"])';
+    const r = spawnSync('/usr/bin/python3', ['-c', script], {
+      cwd: app,
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: { ...process.env, NODE_OPTIONS: '', PYTHONPATH: join(ROOT, 'python'), CZECH_PUB_BRIDGE: `${join(app, 'node_modules/.bin/czech-pub')} bridge` },
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe(`2 ${JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version}`);
   });
 });
