@@ -25,7 +25,11 @@ export function engineMain(argv: readonly string[], io: Io = processIo): number 
     io.out(versionText());
     return EXIT_OK;
   }
+  if (cmd === '--help' || cmd === '-h') {
+    io.out(ENGINE_USAGE);
+    return EXIT_OK;
+  }
   io.err(ENGINE_USAGE);
-  return cmd === '--help' || cmd === '-h' ? EXIT_OK : EXIT_USAGE;
+  return EXIT_USAGE;
 }
 

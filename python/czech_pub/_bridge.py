@@ -78,7 +78,12 @@ def default_command() -> list[str]:
     if cmd:
         return shlex.split(cmd)
     repo = _find_repo()
-    script = repo / "bin" / "czech-pub.js" if repo is not None else BUNDLED_ENGINE if BUNDLED_ENGINE.is_file() else None
+    if repo is not None:
+        script = repo / "bin" / "czech-pub.js"
+    elif BUNDLED_ENGINE.is_file():
+        script = BUNDLED_ENGINE
+    else:
+        script = None
     if script is not None:
         node = find_node()
         if node is None:
