@@ -47,6 +47,7 @@ export const INTEGRATION: Record<string, string> = {
   'test/hostile-clients.test.ts': 'czech-pub serve in child processes',
   'test/hostile.test.ts': 'czech-pub serve in child processes, listening servers',
   'test/queue.test.ts': 'redis-server and queue worker processes, training runs',
+  'test/wheel.test.ts': 'pip building the Python wheel (esbuild bundling the engine), a venv, Python and the bundled engine (worker threads) in child processes',
   'test/package.test.ts': 'npm pack (tsc building dist/), npm install of the tarball into a temporary project, the installed CLI in child processes',
   'test/readme-examples.test.ts': 'the README\'s commands and examples: the CLI, tsx and Python in child processes',
   'training/train.test.ts': 'training runs',

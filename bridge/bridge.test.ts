@@ -1,7 +1,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { MAX_REQUEST_BYTES, NO_SEAT, OP, STATUS } from './protocol.ts';
+import { PACKAGE } from '../eval/index.ts';
+import { MAX_REQUEST_BYTES, NO_SEAT, OP, PROTOCOL_VERSION, STATUS } from './protocol.ts';
 import { BridgeSession, MAX_VECTOR_WORKERS } from './session.ts';
 
 const req = (op: number, body: Buffer | string = Buffer.alloc(0)) => Buffer.concat([Buffer.from([op]), typeof body === 'string' ? Buffer.from(body) : body]);
@@ -32,6 +33,19 @@ describe('bridge protocol', () => {
     for (const [k, v] of Object.entries(STATUS)) expect(value(`STATUS_${k}`), `STATUS_${k}`).toBe(v);
     expect(value('MAX_REQUEST_BYTES')).toBe(MAX_REQUEST_BYTES);
     expect(value('NO_SEAT')).toBe(NO_SEAT);
+    expect(value('PROTOCOL_VERSION')).toBe(PROTOCOL_VERSION);
+  });
+
+  it("the Python package's version is the npm package's (the handshake refuses any other)", () => {
+    const py = fs.readFileSync(new URL('../python/czech_pub/_version.py', import.meta.url), 'utf8');
+    expect(/^__version__ = "([^"]+)"$/m.exec(py)?.[1]).toBe(PACKAGE.version);
+  });
+
+  it('INFO, the handshake, names the protocol and the package versions', () => {
+    const res = new BridgeSession().handle(req(OP.INFO));
+    expect(res[0]).toBe(STATUS.OK);
+    const info = JSON.parse(res.subarray(1).toString());
+    expect(info).toMatchObject({ protocol: PROTOCOL_VERSION, package: PACKAGE.version });
   });
 });
 

@@ -9,11 +9,19 @@
  * observations go as raw float32 and masks as raw uint8, never as JSON (JSON carries only the
  * rare configuration messages: creating an env, INFO).
  *
- * The op codes, the status codes and the frame limit are also in python/czech_pub/_protocol.py;
- * bridge/protocol.test.ts fails if the two disagree.
+ * A client's first request is INFO, its handshake: the answer names the protocol's version and
+ * the package's (czech-pub-gym's), and the Python package refuses an engine whose either
+ * differs from its own (a wheel carries its own engine, built from the same sources).
+ *
+ * The op codes, the status codes, the frame limit and the protocol's version are also in
+ * python/czech_pub/_protocol.py; bridge/bridge.test.ts fails if the two disagree.
  */
+
+/** The version of this wire format: a change to any op's body, answer or meaning bumps it. */
+export const PROTOCOL_VERSION = 1;
+
 export const OP = {
-  /** → JSON: versions, sizes, agents. */
+  /** → JSON {protocol, package, engineVersion, …sizes, agents}: the handshake (see above). */
   INFO: 1,
   /** JSON {players, seed?, ruleset?, reward?, askAll?} → u32 handle. */
   ENV_NEW: 2,

@@ -10,9 +10,10 @@ import {
   CzechPubEnv, DEFAULT_RULESET, envSpec, NUM_ACTIONS, OBS_SIZE, parseRuleset, REWARD_SCHEMES, SeatChannel, type RewardScheme,
   type Ruleset,
 } from '../env/index.ts';
+import { PACKAGE } from '../eval/index.ts';
 import type { LearnerBatchEnv } from './learner-vector.ts';
 import { makeVectorEnv, parseThreads, threadsFor, type Threads } from './vector-threads.ts';
-import { NO_SEAT, OP, STATUS } from './protocol.ts';
+import { NO_SEAT, OP, PROTOCOL_VERSION, STATUS } from './protocol.ts';
 
 /** Envs one client may hold at once. */
 export const MAX_HANDLES = 4096;
@@ -73,7 +74,7 @@ export class BridgeSession {
   private serve(op: number, body: Buffer): Buffer {
     switch (op) {
       case OP.INFO:
-        return this.ok(JSON.stringify({ ...envSpec(DEFAULT_RULESET), agents: knownAgents().map((a) => a.name) }));
+        return this.ok(JSON.stringify({ protocol: PROTOCOL_VERSION, package: PACKAGE.version, ...envSpec(DEFAULT_RULESET), agents: knownAgents().map((a) => a.name) }));
       case OP.ENV_NEW: {
         const o = json(body);
         const players = int(o.players, 'players');

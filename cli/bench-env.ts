@@ -4,10 +4,14 @@
  * the player to act into a reused Float32Array, write the legal mask into a reused
  * Uint8Array). Each part runs for a fixed time after a short warm-up.
  */
+import { cpus } from 'node:os';
 import {
-  applyStep, createState, DEFAULT_MAX_DECISIONS, encodeObservation, legalActionsFast, NUM_ACTIONS, OBS_SIZE, randInt, seedRng,
-  type RngState,
+  ACTION_SPACE_VERSION, applyStep, createState, DEFAULT_MAX_DECISIONS, DEFAULT_RULESET, encodeObservation, legalActionsFast, NUM_ACTIONS,
+  OBS_SIZE, OBSERVATION_VERSION, randInt, seedRng, type RngState,
 } from '../env/index.ts';
+import { EXIT_OK, type Io } from './io.ts';
+import { helpText, parseOptions, PLAYERS_MAX, PLAYERS_MIN, type CommandSpec } from './options.ts';
+import { formatNumber, formatTable } from './table.ts';
 
 export interface LoopResult {
   decisions: number;
@@ -65,4 +69,80 @@ export function benchEnv(players: number, seconds: number): EnvBenchResult {
   runLoop(players, warmupSeconds(seconds), true, rng, 2_000_000);
   const encoded = runLoop(players, seconds, true, rng, 0);
   return { players, seconds, engine, encoded };
+}
+
+export const BENCH_ENV = {
+  name: 'bench env',
+  description: `Measures, on one core with random legal actions:
+  (a) engine-only decisions per second (legal actions + step, no log),
+  (b) decisions per second with the observation encoded and the legal mask written
+      for the player to act at every decision, as a training loop does,
+  (c) games per second and decisions per game.
+Each part runs for T seconds after a short warm-up.`,
+  options: {
+    players: { type: 'int', arg: 'N', min: PLAYERS_MIN, max: PLAYERS_MAX, default: 4, help: 'number of players' },
+    seconds: { type: 'number', arg: 'T', min: 0, above: true, max: 3600, default: 5, help: 'seconds per part' },
+    json: { type: 'flag', help: 'print one JSON object instead of a table' },
+  },
+} as const satisfies CommandSpec;
+
+/** The figures as one flat, machine-readable record. */
+export function benchRecord(r: EnvBenchResult): Record<string, number | string> {
+  return {
+    decisionsPerSec: Math.round(r.engine.decisions / r.engine.seconds),
+    encodedDecisionsPerSec: Math.round(r.encoded.decisions / r.encoded.seconds),
+    gamesPerSec: Number((r.engine.games / r.engine.seconds).toFixed(1)),
+    decisionsPerGame: Number((r.engine.decisions / r.engine.games).toFixed(1)),
+    encodedGamesPerSec: Number((r.encoded.games / r.encoded.seconds).toFixed(1)),
+    games: r.engine.games,
+    encodedGames: r.encoded.games,
+    truncatedGames: r.engine.truncated + r.encoded.truncated,
+    players: r.players,
+    seconds: r.seconds,
+    warmupSeconds: warmupSeconds(r.seconds),
+    node: process.version,
+    cpu: cpus()[0]?.model ?? 'unknown',
+    obsSize: OBS_SIZE,
+    numActions: NUM_ACTIONS,
+    observationVersion: OBSERVATION_VERSION,
+    actionSpaceVersion: ACTION_SPACE_VERSION,
+    ruleset: DEFAULT_RULESET.name,
+    date: new Date().toISOString(),
+  };
+}
+
+function report(r: EnvBenchResult, rec: ReturnType<typeof benchRecord>): string[] {
+  const row = (label: string, l: EnvBenchResult['engine']) => [
+    label,
+    formatNumber(l.decisions / l.seconds),
+    formatNumber(l.games / l.seconds, 1),
+    formatNumber(l.decisions / l.games, 1),
+    formatNumber(l.games),
+  ];
+  return [
+    `Czech Pub env benchmark: ${r.players} players, ${r.seconds} s per part after ${rec.warmupSeconds} s warm-up, ` +
+      `one core, Node ${rec.node} (${rec.cpu})`,
+    `Observation ${OBS_SIZE} floats, ${NUM_ACTIONS} actions, random legal actions.`,
+    '',
+    ...formatTable(
+      ['part', 'decisions/s', 'games/s', 'decisions/game', 'games'],
+      [row('engine only (legal + step)', r.engine), row('with encoding + mask', r.encoded)],
+    ),
+    ...(Number(rec.truncatedGames) > 0 ? [`  (${rec.truncatedGames} games stopped at the decision cap)`] : []),
+  ];
+}
+
+export function benchEnvCommand(args: readonly string[], io: Io): number {
+  const parsed = parseOptions(BENCH_ENV, args);
+  if (!parsed) {
+    io.out(helpText(BENCH_ENV));
+    return EXIT_OK;
+  }
+  const { players, seconds, json } = parsed.values;
+  if (!json) io.err(`Measuring for about ${Math.ceil(2 * (seconds + warmupSeconds(seconds)))} s...`);
+  const result = benchEnv(players, seconds);
+  const rec = benchRecord(result);
+  if (json) io.out(JSON.stringify(rec));
+  else for (const line of report(result, rec)) io.out(line);
+  return EXIT_OK;
 }

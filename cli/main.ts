@@ -4,16 +4,12 @@
  * Each command declares its options once (options.ts); every usage error is one line on
  * standard error, with the hint to --help on the same line.
  */
-import {
-  ACTION_SPACE_VERSION, DEFAULT_RULESET, ENGINE_VERSION, NUM_ACTIONS, OBS_SIZE, OBSERVATION_VERSION, RULESET_SCHEMA_VERSION,
-  rulesetFingerprint,
-} from '../env/index.ts';
-import { PACKAGE } from '../eval/index.ts';
 import { benchCommand } from './bench.ts';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, processIo, UsageError, type Io } from './io.ts';
 import { playCommand } from './play.ts';
 import { replayCommand } from './replay.ts';
 import { tournamentCommand } from './tournament.ts';
+import { versionText } from './version.ts';
 
 type Run = (args: readonly string[], io: Io) => number | Promise<number>;
 
@@ -40,16 +36,6 @@ Commands:
 ${Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(12)}${c.summary}`).join('\n')}
 
 Run 'czech-pub <command> --help' for a command's options; 'czech-pub --version' for the versions.`;
-
-/** The package's version and the versions that make results comparable (env/spec.ts). */
-export function versionText(): string {
-  return [
-    `${PACKAGE.name} ${PACKAGE.version}`,
-    `engine ${ENGINE_VERSION}, action space ${ACTION_SPACE_VERSION} (${NUM_ACTIONS} actions), observation ${OBSERVATION_VERSION} (${OBS_SIZE} floats), ruleset schema ${RULESET_SCHEMA_VERSION}`,
-    `default ruleset ${DEFAULT_RULESET.name} (fingerprint ${rulesetFingerprint(DEFAULT_RULESET)})`,
-    `Node ${process.version}`,
-  ].join('\n');
-}
 
 /** One line, whatever the message holds. */
 const oneLine = (s: string) => s.replace(/\s*\n\s*/g, ' ').trim();

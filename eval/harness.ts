@@ -1,12 +1,13 @@
 /**
  * This package's name and version, and what plays a run (results.json's `harness`). The
- * package.json is one folder up from a source folder in a checkout (eval/), and two from the
- * compiled one in an installed package (dist/eval/).
+ * package.json is one folder up from a source folder in a checkout (eval/), two from the
+ * compiled one in an installed package (dist/eval/), and beside the single-file engine, whose
+ * modules all have its URL (scripts/bundle-bridge.mjs writes one there).
  */
 import { existsSync, readFileSync } from 'node:fs';
 
 function readPackage(): { name: string; version: string } {
-  for (const rel of ['../package.json', '../../package.json']) {
+  for (const rel of ['../package.json', '../../package.json', './package.json']) {
     const url = new URL(rel, import.meta.url);
     if (!existsSync(url)) continue;
     const pkg = JSON.parse(readFileSync(url, 'utf8')) as { name?: string; version?: string };

@@ -95,7 +95,9 @@ export const RESULTS_SCHEMA_FILE = new URL('../docs/results.schema.json', import
 /** The file's text as resultsJsonSchema makes it. */
 export const resultsSchemaText = () => `${JSON.stringify(resultsJsonSchema(), null, 2)}\n`;
 
-if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()!)) {
+// Run as a script (npm run docs:schema), not when imported. Its own name is checked as well as the
+// program's: in the single-file engine every module's URL is the bundle's, which is the program.
+if (import.meta.url.endsWith('/results-schema.ts') && process.argv[1]?.endsWith('results-schema.ts')) {
   const { writeFileSync } = await import('node:fs');
   writeFileSync(RESULTS_SCHEMA_FILE, resultsSchemaText());
   console.log('docs/results.schema.json written');

@@ -3,9 +3,10 @@
  * into an empty project outside the checkout with no dev dependencies (so no tsx and no
  * TypeScript sources), and there the env imported from plain JavaScript and from TypeScript,
  * a seeded game played to the same end as in the repository, and the `czech-pub` binary run
- * (a tournament's worker threads included). No container builder runs here, so the Dockerfile
- * and the systemd unit are checked against the same package: every path the image copies, and
- * their start commands run from the installed, compiled tree.
+ * (a tournament's worker threads included), its `bridge` serving the Python package. No
+ * container builder runs here, so the Dockerfile and the systemd unit are checked against the
+ * same package: every path the image copies, and their start commands run from the installed,
+ * compiled tree.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
@@ -164,6 +165,18 @@ ${extra}
     const cmd = [process.execPath, exec[1].replace('/opt/czech-pub', app), ...exec.slice(2)];
     const mounts = { '/etc/czech-pub/config.json': join(ROOT, 'deploy/config.json'), '/var/lib/czech-pub/models': join(work, 'models') };
     await serveAndCheck(cmd, app, mounts, null);
+  });
+
+  it.skipIf(process.env.CZECH_PUB_SKIP_PYTHON === '1')('serves `czech-pub bridge` to the Python package: its handshake, a vector env on worker threads', () => {
+    const script = 'import czech_pub\nvec = czech_pub.vector_env(num_envs=32, players=4, seed=1, threads=2)\nobs, mask, info = vec.reset()\nvec.step(mask.argmax(axis=1))\nprint(vec.threads, vec._bridge.info()["package"])';
+    const r = spawnSync('/usr/bin/python3', ['-c', script], {
+      cwd: app,
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: { ...process.env, NODE_OPTIONS: '', PYTHONPATH: join(ROOT, 'python'), CZECH_PUB_BRIDGE: `${join(app, 'node_modules/.bin/czech-pub')} bridge` },
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe(`2 ${JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version}`);
   });
 });
 

@@ -15,12 +15,20 @@ import { argmaxMasked, JsNet, loadCheckpoint, sampleMasked, type Checkpoint } fr
 import { rulesetMismatch, type Agent, type AgentObservation, type GameStart } from '../agent.ts';
 import { SeatInput } from './input.ts';
 
+/**
+ * The shipped models' folder: models/ two folders up from this module in a checkout
+ * (agents/ppo/) and in the compiled package (dist/agents/ppo/, where build-package.mjs copies
+ * them to dist/models/), and models/ beside the single-file engine, whose modules all have its
+ * URL (scripts/bundle-bridge.mjs copies them there).
+ */
+const MODELS = ['../../models/', './models/'].map((rel) => new URL(rel, import.meta.url)).find((dir) => fs.existsSync(new URL('ppo-4p.json', dir))) ?? new URL('../../models/', import.meta.url);
+
 /** The model that `ppo` alone plays at a table size without a model of its own. */
-export const DEFAULT_MODEL = fileURLToPath(new URL('../../models/ppo-4p.json', import.meta.url));
+export const DEFAULT_MODEL = fileURLToPath(new URL('ppo-4p.json', MODELS));
 
 /** The shipped model for a table of `players`: its own if one was shipped, else DEFAULT_MODEL. */
 export function shippedModel(players: number): string {
-  const own = fileURLToPath(new URL(`../../models/ppo-${players}p.json`, import.meta.url));
+  const own = fileURLToPath(new URL(`ppo-${players}p.json`, MODELS));
   return fs.existsSync(own) ? own : DEFAULT_MODEL;
 }
 

@@ -6,11 +6,12 @@ PettingZoo-style AEC env and a batched vector env.
     vec = czech_pub.vector_env(num_envs=64, players=4, opponents="heuristic", seed=1)
 """
 
-from ._bridge import Bridge, BridgeClosed, BridgeError, default_command
+from ._version import __version__
+from ._bridge import Bridge, BridgeClosed, BridgeError, EngineMismatch, default_command
 from .aec import CzechPubAEC
 from .vector import CzechPubVectorEnv
 
-__all__ = ["env", "vector_env", "Bridge", "BridgeError", "BridgeClosed", "CzechPubAEC", "CzechPubVectorEnv", "default_command"]
+__all__ = ["__version__", "env", "vector_env", "Bridge", "BridgeError", "BridgeClosed", "EngineMismatch", "CzechPubAEC", "CzechPubVectorEnv", "default_command"]
 
 
 def env(players: int = 4, seed=None, ruleset: dict | None = None, reward: str = "win", render_mode: str | None = None, **kw) -> CzechPubAEC:

