@@ -37,6 +37,7 @@ export const INTEGRATION: Record<string, string> = {
   'server/bot-pool.test.ts': 'bot pool worker threads',
   'server/budgets.test.ts': 'the server listening, worker threads',
   'server/edges.test.ts': 'the server listening, its bot pool\'s worker threads',
+  'server/openapi.test.ts': 'the server (built, not listening) for its OpenAPI document',
   'server/operator.test.ts': 'the server listening, its bot pool\'s worker threads',
   'server/replays.test.ts': 'the server and its bot pool\'s worker threads',
   'server/tables.test.ts': 'the server listening, its bot pool\'s worker threads',
