@@ -33,6 +33,7 @@ export const INTEGRATION: Record<string, string> = {
   'eval/highlights.test.ts': 'a tournament on worker threads',
   'eval/tournament.test.ts': 'tournaments on worker threads',
   'python/python.test.ts': 'Python and bridge processes',
+  'server/api-client.test.ts': 'the server listening, its bot pool\'s worker threads',
   'server/app.test.ts': 'the server listening, its bot pool\'s worker threads',
   'server/bot-pool.test.ts': 'bot pool worker threads',
   'server/budgets.test.ts': 'the server listening, worker threads',

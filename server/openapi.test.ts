@@ -1,15 +1,19 @@
 /**
  * The OpenAPI document (/docs/json) is made for client generators: every operation has a
  * unique camelCase operationId (what a generator names its method), a one-line summary, a
- * tag and its security, and documents its errors with the one named Error shape; and
- * Redocly's recommended rules find nothing in it. A route added without these fails here.
+ * tag and its security, and documents its errors with the one named Error shape; Redocly's
+ * recommended rules find nothing in it; and server/api-types.ts is what openapi-typescript
+ * makes of it. A route added without these fails here.
  */
 import { createConfig, lintFromString } from '@redocly/openapi-core';
+import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import type { OpenAPI3 } from 'openapi-typescript';
 import { buildServer } from './app.ts';
+import { API_TYPES_FILE, apiTypesText } from './openapi-types.ts';
 
 /** The document as a server with the default configuration serves it. */
-async function served(): Promise<unknown> {
+async function served(): Promise<OpenAPI3> {
   const app = await buildServer({ rateLimit: 0 });
   try {
     return (await app.inject({ url: '/docs/json' })).json();
@@ -18,7 +22,8 @@ async function served(): Promise<unknown> {
   }
 }
 
-const doc = (await served()) as Doc;
+const document = await served();
+const doc = document as unknown as Doc;
 
 interface Operation {
   operationId?: string;
@@ -82,5 +87,9 @@ describe('the OpenAPI document', () => {
     const said = (severity: string) => problems.filter((p) => p.severity === severity).map((p) => `${p.ruleId}: ${p.message} (${p.location[0]?.pointer})`);
     expect(said('error')).toEqual([]);
     expect(said('warn')).toEqual([]);
+  });
+
+  it('is what server/api-types.ts was made from (npm run docs:api-types)', async () => {
+    expect(fs.readFileSync(API_TYPES_FILE, 'utf8'), 'server/api-types.ts is out of date: npm run docs:api-types').toBe(await apiTypesText(document));
   });
 });
