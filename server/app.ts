@@ -25,7 +25,9 @@
  * | DELETE | /v1/tournaments/:id          | stops it (finished games kept), or drops a finished one |
  * | GET    | /healthz                     | for load balancers: 200 while the server serves         |
  *
- * The OpenAPI document is at /docs/json, its UI at /docs.
+ * The OpenAPI document is at /docs/json, its UI at /docs. Every operation declares where it is
+ * defined its operationId (what generated clients name their methods), a summary, a tag and its
+ * security; server/openapi.test.ts fails for one that does not, and lints the document.
  *
  * A seat token (Authorization: Bearer) opens only its seat's view and events: everything a
  * token reaches is built from that seat's view, so no other hand or the draw pile's order can
@@ -42,7 +44,7 @@ import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { randomBytes } from 'node:crypto';
 import sjson from 'secure-json-parse';
 import { z } from 'zod';
@@ -144,10 +146,22 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
   });
   await app.register(swagger, {
     openapi: {
-      info: { title: 'czech-pub-gym API', version: '1.0.0', description: 'Czech Pub games with per-seat secrecy, bot serving and tournaments.' },
+      info: {
+        title: 'czech-pub-gym API', version: '1.0.0', description: 'Czech Pub games with per-seat secrecy, bot serving and tournaments.',
+        license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
+      },
+      // Relative: the API is served where the document is, whatever name and port clients reach it by.
+      servers: [{ url: '/', description: 'The server this document was fetched from.' }],
+      tags: S.TAGS,
       components: { securitySchemes: S.SECURITY_SCHEMES },
     },
     transform: jsonSchemaTransform,
+    // The library also names an input twin (ErrorInput) of each named schema; only responses use them here.
+    transformObject: (doc) => {
+      const out = jsonSchemaTransformObject(doc) as { components: { schemas: Record<string, unknown> } };
+      out.components.schemas = Object.fromEntries(Object.entries(out.components.schemas).filter(([id]) => S.NAMED.includes(id)));
+      return out as ReturnType<typeof jsonSchemaTransformObject>;
+    },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   if (config.corsOrigins?.length) await app.register(cors, { origin: config.corsOrigins, methods: ['GET', 'POST', 'DELETE'] });
@@ -216,16 +230,23 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
   const seedSchema = z.union([z.string().max(200), z.number().int()]);
   const started = Date.now();
 
-  app.get('/healthz', { schema: { response: { 200: S.health } }, config: { rateLimit: false } }, async () => ({ status: 'ok' as const, uptimeSec: Math.round((Date.now() - started) / 1000), ruleset: rulesetId }));
+  app.get('/healthz', {
+    schema: { operationId: 'getHealth', summary: 'Whether the server serves, and the rules it plays', tags: ['server'], security: S.NO_TOKEN, response: { 200: S.health, ...S.errors() } },
+    config: { rateLimit: false },
+  }, async () => ({ status: 'ok' as const, uptimeSec: Math.round((Date.now() - started) / 1000), ruleset: rulesetId }));
 
   // The catalogue is fixed when the server starts: its listing is made (and checked) once.
   const botListing = JSON.stringify(S.botList.parse({ bots: catalogue.list() }));
-  app.get('/v1/bots', { schema: { response: { 200: S.botList } } }, async (_req, reply) =>
+  app.get('/v1/bots', {
+    schema: { operationId: 'listBots', summary: 'The bots that can fill a seat, with the options a client may set', tags: ['bots'], security: S.NO_TOKEN, response: { 200: S.botList, ...S.errors(429) } },
+  }, async (_req, reply) =>
     // A string body goes out as it is (fastify serializes only objects); the type provider expects the object.
     reply.type('application/json; charset=utf-8').send(botListing as unknown as z.infer<typeof S.botList>));
 
   const texts = cardTexts(ruleset);
-  app.get('/v1/ruleset', { schema: { response: { 200: S.rulesetAnswer } } }, async () => ({
+  app.get('/v1/ruleset', {
+    schema: { operationId: 'getRuleset', summary: "The rules' numbers, the cards' names and texts, and a glossary", tags: ['server'], security: S.NO_TOKEN, response: { 200: S.rulesetAnswer, ...S.errors(429) } },
+  }, async () => ({
     ruleset: ruleset as unknown as Record<string, unknown>,
     fingerprint: rulesetId.fingerprint,
     cards: CARD_IDS.map((id, type) => ({ id, type, name: cardName(type), kind: cardKind(type), text: texts[id] })),
@@ -242,6 +263,7 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
   const actRules = compileRuleset(ruleset);
   app.post('/v1/bots/:spec/act', {
     schema: {
+      operationId: 'askBot', summary: "A bot's action for a posted view and its legal actions (stateless)", tags: ['bots'], security: S.NO_TOKEN,
       params: z.object({ spec: specString }),
       body: z.object({
         view: z.unknown().describe("A seat's view as GET /v1/games/{id}/view gives it (PlayerView); checked field by field."),
@@ -298,6 +320,7 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
 
   app.post('/v1/games', {
     schema: {
+      operationId: 'createGame', summary: 'A game: its seats filled by bots, remote players or the lobby; the seat tokens', tags: ['games'], security: S.NO_TOKEN,
       body: z.object({
         seats: z.array(specString).min(min).max(max).describe("Per seat: 'remote' for a seat played through the API (its token comes back here), 'open' for a seat anyone may take from the lobby (POST /v1/games/{id}/join), or a bot from GET /v1/bots."),
         seed: seedSchema.optional().describe("Deals the game. Without one, a random seed is drawn. Every game commits to its seed (`seed.commitment`, in every view and the lobby) and reveals it with the commitment's salt in the replay. Refused for a game with an 'open' seat; a table of 'remote' and bot seats may set one, and its views say so (`seed.chosen`)."),
@@ -315,7 +338,11 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
   const tokenRoute = { security: S.SEAT_TOKEN, params: idParams };
 
   app.get('/v1/games/:id/view', {
-    schema: { ...tokenRoute, querystring: z.object({ at: decimal.optional() }).strict(), response: { 200: S.seatState, ...S.errors(400, 401, 403, 404, 429) } },
+    schema: {
+      operationId: 'getView', summary: "The token's view: legal actions, whose turn, the last action's events", tags: ['games'],
+      ...tokenRoute, querystring: z.object({ at: decimal.optional() }).strict(),
+      response: { 200: S.seatState, ...S.errors(400, 401, 403, 404, 429) },
+    },
   }, async (req) => {
     const game = store.get(req.params.id);
     const viewer = store.viewerOf(game, bearer(req));
@@ -323,7 +350,11 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
   });
 
   app.post('/v1/games/:id/actions', {
-    schema: { ...tokenRoute, body: z.object({ action: z.number().int().min(0) }).strict(), response: { 200: S.seatState, ...S.errors(400, 401, 403, 404, 409, 429) } },
+    schema: {
+      operationId: 'playAction', summary: "The token's seat plays an action; bot seats then play on", tags: ['games'],
+      ...tokenRoute, body: z.object({ action: z.number().int().min(0) }).strict(),
+      response: { 200: S.seatState, ...S.errors(400, 401, 403, 404, 409, 429) },
+    },
   }, async (req, reply) => {
     const game = store.get(req.params.id);
     const seat = store.seatOf(game, bearer(req));
@@ -334,7 +365,11 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
   const sinceQuery = z.object({ since: decimal.optional() }).strict();
 
   app.get('/v1/games/:id/events', {
-    schema: { ...tokenRoute, querystring: sinceQuery, response: { 200: S.eventsAnswer, ...S.errors(400, 401, 403, 404, 429) } },
+    schema: {
+      operationId: 'listEvents', summary: "What the token's seat saw, from its N-th event on", tags: ['games'],
+      ...tokenRoute, querystring: sinceQuery,
+      response: { 200: S.eventsAnswer, ...S.errors(400, 401, 403, 404, 429) },
+    },
   }, async (req) => {
     const game = store.get(req.params.id);
     const viewer = store.viewerOf(game, bearer(req));
@@ -344,9 +379,10 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
 
   app.get('/v1/games/:id/stream', {
     schema: {
+      operationId: 'streamEvents', summary: "The token's events as Server-Sent Events, live", tags: ['games'],
       ...tokenRoute, querystring: sinceQuery,
       description: 'Server-Sent Events: each event\'s id is the seat\'s event count, so a reconnect with Last-Event-ID resumes; `step` (no id) when the game moved on without an event the seat sees, or a seat was joined; a comment line every heartbeat; ends with `end` or `gone`.',
-      response: { 200: z.string().describe('text/event-stream'), ...S.errors(400, 401, 403, 404, 429) },
+      response: { 200: { description: 'The event stream.', content: { 'text/event-stream': { schema: z.string() } } }, ...S.errors(400, 401, 403, 404, 429) },
     },
   }, async (req, reply) => {
     const game = store.get(req.params.id);
@@ -354,7 +390,12 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
     streams.serve(req, reply, game, viewer, Streams.cursor(req, req.query.since, game.env.eventCount));
   });
 
-  app.get('/v1/games/:id/replay', { schema: { ...tokenRoute, response: { 200: S.replayAnswer, ...S.errors(401, 403, 404, 409, 429) } } }, async (req) => {
+  app.get('/v1/games/:id/replay', {
+    schema: {
+      operationId: 'getReplay', summary: 'A finished game: its seed, seats and every action', tags: ['replays'],
+      ...tokenRoute, response: { 200: S.replayAnswer, ...S.errors(401, 403, 404, 409, 429) },
+    },
+  }, async (req) => {
     const game = finishedGame(req.params.id, bearer(req));
     const c = game.env.config;
     return { seed: c.seed, salt: game.seed.salt, seedCommitment: game.seed.commitment, seedChosen: game.seed.chosen, players: c.players, seats: game.seats, reward: c.reward, actions: [...game.env.actions], scores: game.env.scores(), faults: game.faults };
@@ -362,7 +403,11 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
 
   // Each step of a finished game with every seat's view and the choice made there.
   app.get('/v1/games/:id/replay/:step', {
-    schema: { security: S.SEAT_TOKEN, params: idParams.extend({ step: decimal }), response: { 200: S.replayFrame, ...S.errors(400, 401, 403, 404, 409, 429) } },
+    schema: {
+      operationId: 'getReplayFrame', summary: "A finished game's step: every seat's view and the choice made", tags: ['replays'],
+      security: S.SEAT_TOKEN, params: idParams.extend({ step: decimal }),
+      response: { 200: S.replayFrame, ...S.errors(400, 401, 403, 404, 409, 429) },
+    },
   }, async (req) => {
     const game = finishedGame(req.params.id, bearer(req));
     const steps = game.env.actions.length;
@@ -392,6 +437,7 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
 
   app.post('/v1/tournaments', {
     schema: {
+      operationId: 'startTournament', summary: 'A tournament of catalogue bots, run as a background job', tags: ['tournaments'], security: S.NO_TOKEN,
       body: z.object({
         agents: z.array(specString).min(min).max(max).describe('A bot from GET /v1/bots per seat (repeat one to field it twice).'),
         games: z.number().int().min(1).max(limits.maxJobGames),
@@ -405,10 +451,19 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
     return reply.code(202).send(jobs.report(job));
   });
 
-  app.get('/v1/tournaments/:id', { schema: { params: idParams, response: { 200: S.jobAnswer, ...S.errors(404, 429) } } }, async (req) => jobs.report(jobs.get(req.params.id)));
+  app.get('/v1/tournaments/:id', {
+    schema: {
+      operationId: 'getTournament', summary: "A tournament's progress; once ended, its summary", tags: ['tournaments'], security: S.NO_TOKEN,
+      params: idParams, response: { 200: S.jobAnswer, ...S.errors(404, 429) },
+    },
+  }, async (req) => jobs.report(jobs.get(req.params.id)));
 
   app.delete('/v1/tournaments/:id', {
-    schema: { params: idParams, description: 'Stops a running tournament (its finished games are kept and summarised), or drops a finished one.', response: { 200: S.jobAnswer, ...S.errors(404, 429) } },
+    schema: {
+      operationId: 'stopTournament', summary: 'Stops a tournament, or drops a finished one', tags: ['tournaments'], security: S.NO_TOKEN,
+      params: idParams, description: 'Stops a running tournament (its finished games are kept and summarised), or drops a finished one.',
+      response: { 200: S.jobAnswer, ...S.errors(404, 429) },
+    },
   }, async (req) => jobs.report(await jobs.cancel(req.params.id)));
 
   return app;

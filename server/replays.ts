@@ -34,6 +34,7 @@ const seatNames = z.array(seatName).max(6);
 export function replayRoutes(app: FastifyInstance, store: GameStore, ruleset: Ruleset): void {
   app.withTypeProvider<ZodTypeProvider>().post('/v1/replays', {
     schema: {
+      operationId: 'openReplay', summary: "A tournament's game (link, line or record), replayed and held for its frames", tags: ['replays'], security: S.NO_TOKEN,
       description: "A finished game from its replay link (a report's `#replay=` part), a tournament's games.jsonl line as it is (its agents name the seats), or a record: replayed under this server's rules, every action checked, then served like any finished game's replay (GET /v1/games/{id}/replay/{step} with the watch token).",
       body: z.union([
         z.object({ link: z.string().min(1).max(MAX_LINK), seats: seatNames.optional() }).strict(),

@@ -1,13 +1,24 @@
 /**
  * Response shapes of the API, for the OpenAPI document (/docs/json) and the serializer: every
- * route lists its success status (200, 201, 202) and its errors, which all share one shape.
+ * route lists its success status (200, 201, 202) and its errors, which all share one shape,
+ * named once in the document (components.schemas.Error) and referenced by every error response.
  * Views are described as objects (their fields: env/observation/view.ts); the rest exactly.
  */
 import { z } from 'zod';
 
+const namedAction = z.object({ id: z.number().int(), name: z.string() });
+
 export const errorBody = z.looseObject({
   error: z.string().describe('What was wrong with the request (never what the server holds).'),
-}).describe('An error. 409 answers to an action also carry `legalActions`.');
+  legalActions: z.array(namedAction).optional()
+    .describe("Only in a 409 answer to an action: the seat's legal actions now (none when it is not its turn or the game is over)."),
+}).meta({ id: 'Error', description: 'An error: every 4xx and 5xx answer has this shape.' });
+
+/**
+ * The schemas the document names in components.schemas and references where they are used:
+ * those with an id in zod's registry (`.meta({ id })`), as fastify-type-provider-zod reads it.
+ */
+export const NAMED = ['Error'];
 
 const ERROR_TEXT: Record<number, string> = {
   400: 'Malformed request: the message names the field.',
@@ -15,18 +26,21 @@ const ERROR_TEXT: Record<number, string> = {
   403: 'The token opens no seat of this game, or may only watch; or the server runs no tournaments.',
   404: 'No such game, bot, tournament or step.',
   409: 'Not now: not your turn, an illegal action, the game not over (replays), or already over; no open seat left.',
-  422: 'A replay that cannot be played here: another ruleset, an illegal action, or a record that stops early.',
   413: 'Request body too large.',
+  421: 'The Host header names no host this server answers to (a guard against DNS rebinding).',
+  422: 'A replay that cannot be played here: another ruleset, an illegal action, or a record that stops early.',
   429: 'A limit: requests per second, live games or tournaments (in all or yours), event streams.',
 };
 
-/** The error responses of a route, by status. */
-export function errors(...codes: number[]): Record<number, z.ZodType> {
-  return Object.fromEntries(codes.map((c) => [c, errorBody.describe(ERROR_TEXT[c] ?? 'Error')]));
+/** The error responses of a route, by status: those named, and 421, which any route gives a Host it does not serve. */
+export function errors(...codes: number[]) {
+  return Object.fromEntries([...codes, 421].map((c) => [c, { description: ERROR_TEXT[c], content: { 'application/json': { schema: errorBody } } }]));
 }
 
 /** Routes that read a game need a seat token or the watch token. */
 export const SEAT_TOKEN = [{ seatToken: [] as string[] }];
+/** Routes anyone may call (limited per client, as every route). */
+export const NO_TOKEN: { [scheme: string]: string[] }[] = [];
 
 export const SECURITY_SCHEMES = {
   seatToken: {
@@ -36,7 +50,15 @@ export const SECURITY_SCHEMES = {
   },
 };
 
-const namedAction = z.object({ id: z.number().int(), name: z.string() });
+/** The operations' groups (each operation names one). */
+export const TAGS = [
+  { name: 'server', description: 'The server: its health and the rules every game here is played under.' },
+  { name: 'bots', description: "The operator's bots: the catalogue, and one decision for a posted view." },
+  { name: 'games', description: 'Games held on the server: create, join from the lobby, and play a seat with its token.' },
+  { name: 'replays', description: 'Finished games, step by step: a game played here, or one a tournament sent.' },
+  { name: 'tournaments', description: 'Tournaments of catalogue bots, run as background jobs.' },
+];
+
 const seatAction = namedAction.extend({
   note: z.string().optional().describe('What choosing it costs or causes, when its name does not say (points lost, an abstinence).'),
   plays: z.string().optional().describe('The card id it plays from the hand (orders and pub cards).'),

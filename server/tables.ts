@@ -39,6 +39,7 @@ export function tableRoutes(app: FastifyInstance, store: GameStore): void {
 
   typed.get('/v1/games', {
     schema: {
+      operationId: 'listOpenGames', summary: 'The lobby: games in progress with a seat open to anyone', tags: ['games'], security: S.NO_TOKEN,
       description: 'The lobby: games in progress with a seat open to anyone (created with an `open` seat), newest first. Public facts only.',
       response: { 200: S.lobbyAnswer, ...S.errors(429) },
     },
@@ -46,6 +47,7 @@ export function tableRoutes(app: FastifyInstance, store: GameStore): void {
 
   typed.post('/v1/games/:id/join', {
     schema: {
+      operationId: 'joinGame', summary: "Takes an open seat of a lobby game: the seat's token", tags: ['games'], security: S.NO_TOKEN,
       params: idParams,
       body: z.object({ seat: z.number().int().min(0).max(5).optional().describe('An open seat; default: the first open one.') }).strict(),
       description: "Takes an open seat: its token, handed out once. Anyone may join a lobby game; that is what an open seat is for (a client holds at most maxJoinedSeatsPerClient such seats in games in progress: 429).",
@@ -58,6 +60,7 @@ export function tableRoutes(app: FastifyInstance, store: GameStore): void {
 
   typed.get('/v1/games/:id/preview', {
     schema: {
+      operationId: 'getPreview', summary: 'For the seat to play: what digesting would give, now and after each order', tags: ['games'],
       security: S.SEAT_TOKEN, params: idParams,
       description: "For the seat choosing what to play: what digesting would give now, and after each order or Flattery it may play. Worked out from what the seat may see and the die's faces (the engine's digestion once per face, never the game's dice to come): points and the roll's total are certain; passing the roll, moving on a level, being wasted and leaving the game come as chances, and `thrownOut` only when it is certain. Empty at any other decision.",
       response: { 200: S.previewAnswer, ...S.errors(401, 403, 404, 429) },

@@ -1,0 +1,1863 @@
+/**
+ * The OpenAPI document's types (/docs/json), made by openapi-typescript: npm run docs:api-types.
+ * Do not edit; server/openapi-types.ts explains.
+ */
+
+export interface paths {
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the server serves, and the rules it plays */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/bots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The bots that can fill a seat, with the options a client may set */
+        get: operations["listBots"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ruleset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The rules' numbers, the cards' names and texts, and a glossary */
+        get: operations["getRuleset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/bots/{spec}/act": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A bot's action for a posted view and its legal actions (stateless) */
+        post: operations["askBot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The lobby: games in progress with a seat open to anyone
+         * @description The lobby: games in progress with a seat open to anyone (created with an `open` seat), newest first. Public facts only.
+         */
+        get: operations["listOpenGames"];
+        put?: never;
+        /** A game: its seats filled by bots, remote players or the lobby; the seat tokens */
+        post: operations["createGame"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{id}/view": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The token's view: legal actions, whose turn, the last action's events */
+        get: operations["getView"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{id}/actions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The token's seat plays an action; bot seats then play on */
+        post: operations["playAction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the token's seat saw, from its N-th event on */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{id}/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The token's events as Server-Sent Events, live
+         * @description Server-Sent Events: each event's id is the seat's event count, so a reconnect with Last-Event-ID resumes; `step` (no id) when the game moved on without an event the seat sees, or a seat was joined; a comment line every heartbeat; ends with `end` or `gone`.
+         */
+        get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A finished game: its seed, seats and every action */
+        get: operations["getReplay"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{id}/replay/{step}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A finished game's step: every seat's view and the choice made */
+        get: operations["getReplayFrame"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{id}/join": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Takes an open seat of a lobby game: the seat's token
+         * @description Takes an open seat: its token, handed out once. Anyone may join a lobby game; that is what an open seat is for (a client holds at most maxJoinedSeatsPerClient such seats in games in progress: 429).
+         */
+        post: operations["joinGame"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{id}/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * For the seat to play: what digesting would give, now and after each order
+         * @description For the seat choosing what to play: what digesting would give now, and after each order or Flattery it may play. Worked out from what the seat may see and the die's faces (the engine's digestion once per face, never the game's dice to come): points and the roll's total are certain; passing the roll, moving on a level, being wasted and leaving the game come as chances, and `thrownOut` only when it is certain. Empty at any other decision.
+         */
+        get: operations["getPreview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/replays": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A tournament's game (link, line or record), replayed and held for its frames
+         * @description A finished game from its replay link (a report's `#replay=` part), a tournament's games.jsonl line as it is (its agents name the seats), or a record: replayed under this server's rules, every action checked, then served like any finished game's replay (GET /v1/games/{id}/replay/{step} with the watch token).
+         */
+        post: operations["openReplay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A tournament of catalogue bots, run as a background job */
+        post: operations["startTournament"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A tournament's progress; once ended, its summary */
+        get: operations["getTournament"];
+        put?: never;
+        post?: never;
+        /**
+         * Stops a tournament, or drops a finished one
+         * @description Stops a running tournament (its finished games are kept and summarised), or drops a finished one.
+         */
+        delete: operations["stopTournament"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /** @description An error: every 4xx and 5xx answer has this shape. */
+        Error: {
+            /** @description What was wrong with the request (never what the server holds). */
+            error: string;
+            /** @description Only in a 409 answer to an action: the seat's legal actions now (none when it is not its turn or the game is over). */
+            legalActions?: {
+                id: number;
+                name: string;
+            }[];
+        } & {
+            [key: string]: unknown;
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                        uptimeSec: number;
+                        /** @description The rules every game here is played under. */
+                        ruleset: {
+                            name: string;
+                            fingerprint: string;
+                        };
+                    };
+                };
+            };
+            /** @description The Host header names no host this server answers to (a guard against DNS rebinding). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listBots: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        bots: {
+                            /** @description What to name in a seat, a tournament or the act route: `name` or `name:option=value:...`. */
+                            name: string;
+                            /** @description The kind of agent it plays. */
+                            agent: string;
+                            description: string;
+                            /** @description Options a client may set, with their range or values. */
+                            options: {
+                                [key: string]: {
+                                    min: number;
+                                    max: number;
+                                    integer?: boolean;
+                                } | {
+                                    values: (string | number | boolean)[];
+                                };
+                            };
+                            /** @description Whether POST /v1/bots/{spec}/act can ask it (search and language-model bots need a game held here). */
+                            servesPostedViews: boolean;
+                            /** @description Whether it can fill a seat of a game made by POST /v1/games (the page offers only these). */
+                            seatsLiveGames: boolean;
+                            /** @description Its decisions run on the bot worker threads, under a time and memory limit. */
+                            heavy: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description The Host header names no host this server answers to (a guard against DNS rebinding). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A limit: requests per second, live games or tournaments (in all or yours), event streams. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRuleset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Every number of the game (env/ruleset.ts). */
+                        ruleset: {
+                            [key: string]: unknown;
+                        };
+                        /** @description The ruleset's fingerprint (env/spec.ts): results and checkpoints made under these rules record it. */
+                        fingerprint: string;
+                        cards: {
+                            id: string;
+                            type: number;
+                            name: string;
+                            kind: string;
+                            /** @description What the card does, from the ruleset (env/card-text.ts). */
+                            text: string;
+                        }[];
+                        closingTime: {
+                            name: string;
+                            text: string;
+                        };
+                        /** @description The terms of the table (points and score, the chart, PAUSE, abstinence), from the ruleset. */
+                        glossary: {
+                            term: string;
+                            text: string;
+                        }[];
+                        players: {
+                            min: number;
+                            max: number;
+                        };
+                        actionSpaceVersion: number;
+                        actionGroups: {
+                            first: number;
+                            last: number;
+                            kind: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The Host header names no host this server answers to (a guard against DNS rebinding). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A limit: requests per second, live games or tournaments (in all or yours), event streams. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    askBot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                spec: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A seat's view as GET /v1/games/{id}/view gives it (PlayerView); checked field by field. */
+                    view: unknown;
+                    legalActions: number[];
+                    /** @description Ignored: the server encodes the posted view itself, so any bot (ppo included) needs only the view. Accepted so that older clients sending it keep working. */
+                    encoding?: number[];
+                    /** @description An opaque name for the game this decision belongs to (what an `http:` agent sends): bots that draw at random are seeded from it, so one game's decisions share a stream. */
+                    game?: string;
+                    /** @description Older clients' name for `game`. */
+                    seed?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        action: number;
+                        name: string;
+                    };
+                };
+            };
+            /** @description Malformed request: the message names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such game, bot, tournament or step. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers to (a guard against DNS rebinding). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A limit: requests per second, live games or tournaments (in all or yours), event streams. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listOpenGames: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        games: {
+                            id: string;
+                            players: number;
+                            seats: {
+                                seat: number;
+                                /** @description 'person' or the bot's name */
+                                who: string;
+                                open: boolean;
+                            }[];
+                            turn: number;
+                            seed: {
+                                /** @description SHA-256 (hex) of the salt followed by the seed: fixed before the deal; the replay reveals the seed and the salt, so anyone can check it. */
+                                commitment: string;
+                                /** @description The creator chose the seed (only a table without open seats may): they could know every hand. */
+                                chosen: boolean;
+                            };
+                            ageSec: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description The Host header names no host this server answers to (a guard against DNS rebinding). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A limit: requests per second, live games or tournaments (in all or yours), event streams. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createGame: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Per seat: 'remote' for a seat played through the API (its token comes back here), 'open' for a seat anyone may take from the lobby (POST /v1/games/{id}/join), or a bot from GET /v1/bots. */
+                    seats: string[];
+                    /** @description Deals the game. Without one, a random seed is drawn. Every game commits to its seed (`seed.commitment`, in every view and the lobby) and reveals it with the commitment's salt in the replay. Refused for a game with an 'open' seat; a table of 'remote' and bot seats may set one, and its views say so (`seed.chosen`). */
+                    seed?: string | number;
+                    /** @enum {string} */
+                    reward?: "win" | "rank" | "score";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        players: number;
+                        /** @description 'remote' or the bot's name with its options, per seat. */
+                        seats: string[];
+                        /** @description One secret token per remote seat. */
+                        tokens: {
+                            seat: number;
+                            token: string;
+                        }[];
+                        watchToken: string;
+                        seed: {
+                            /** @description SHA-256 (hex) of the salt followed by the seed: fixed before the deal; the replay reveals the seed and the salt, so anyone can check it. */
+                            commitment: string;
+                            /** @description The creator chose the seed (only a table without open seats may): they could know every hand. */
+                            chosen: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request: the message names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers to (a guard against DNS rebinding). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A limit: requests per second, live games or tournaments (in all or yours), event streams. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getView: {
+        parameters: {
+            query?: {
+                at?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description The token's seat; null for the watch token. */
+                        seat: number | null;
+                        /** @description 'remote' or the bot's name with its options, per seat. */
+                        seats: string[];
+                        done: boolean;
+                        /** @description The seat deciding now; null once the game is over. */
+                        actor: number | null;
+                        yourTurn: boolean;
+                        /** @description A seat's view (PlayerView, env/observation/view.ts), or the public view for the watch token. */
+                        view: {
+                            [key: string]: unknown;
+                        };
+                        text: string | null;
+                        legalActions: {
+                            id: number;
+                            name: string;
+                            /** @description What choosing it costs or causes, when its name does not say (points lost, an abstinence). */
+                            note?: string;
+                            /** @description The card id it plays from the hand (orders and pub cards). */
+                            plays?: string;
+                        }[];
+                        /** @description Seats waiting for someone to join from the lobby. */
+                        openSeats: number[];
+                        seed: {
+                            /** @description SHA-256 (hex) of the salt followed by the seed: fixed before the deal; the replay reveals the seed and the salt, so anyone can check it. */
+                            commitment: string;
+                            /** @description The creator chose the seed (only a table without open seats may): they could know every hand. */
+                            chosen: boolean;
+                        };
+                        scores: number[] | null;
+                        step: number;
+                        steps: number;
+                        events: ({
+                            k: string;
+                            text: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        lastAction: {
+                            seat: number;
+                            id: number;
+                            name: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Malformed request: the message names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token: send Authorization: Bearer <token>. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token opens no seat of this game, or may only watch; or the server runs no tournaments. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such game, bot, tournament or step. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers to (a guard against DNS rebinding). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A limit: requests per second, live games or tournaments (in all or yours), event streams. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    playAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    action: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description The token's seat; null for the watch token. */
+                        seat: number | null;
+                        /** @description 'remote' or the bot's name with its options, per seat. */
+                        seats: string[];
+                        done: boolean;
+                        /** @description The seat deciding now; null once the game is over. */
+                        actor: number | null;
+                        yourTurn: boolean;
+                        /** @description A seat's view (PlayerView, env/observation/view.ts), or the public view for the watch token. */
+                        view: {
+                            [key: string]: unknown;
+                        };
+                        text: string | null;
+                        legalActions: {
+                            id: number;
+                            name: string;
+                            /** @description What choosing it costs or causes, when its name does not say (points lost, an abstinence). */
+                            note?: string;
+                            /** @description The card id it plays from the hand (orders and pub cards). */
+                            plays?: string;
+                        }[];
+                        /** @description Seats waiting for someone to join from the lobby. */
+                        openSeats: number[];
+                        seed: {
+                            /** @description SHA-256 (hex) of the salt followed by the seed: fixed before the deal; the replay reveals the seed and the salt, so anyone can check it. */
+                            commitment: string;
+                            /** @description The creator chose the seed (only a table without open seats may): they could know every hand. */
+                            chosen: boolean;
+                        };
+                        scores: number[] | null;
+                        step: number;
+                        steps: number;
+                        events: ({
+                            k: string;
+                            text: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        lastAction: {
+                            seat: number;
+                            id: number;
+                            name: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Malformed request: the message names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token: send Authorization: Bearer <token>. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token opens no seat of this game, or may only watch; or the server runs no tournaments. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such game, bot, tournament or step. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not now: not your turn, an illegal action, the game not over (replays), or already over; no open seat left. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers to (a guard against DNS rebinding). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A limit: requests per second, live games or tournaments (in all or yours), event streams. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                since?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        events: ({
+                            k: string;
+                            text: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        next: number;
+                        done: boolean;
+                    };
+                };
+            };
+            /** @description Malformed request: the message names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token: send Authorization: Bearer <token>. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token opens no seat of this game, or may only watch; or the server runs no tournaments. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such game, bot, tournament or step. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers to (a guard against DNS rebinding). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A limit: requests per second, live games or tournaments (in all or yours), event streams. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: {
+                since?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Malformed request: the message names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token: send Authorization: Bearer <token>. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token opens no seat of this game, or may only watch; or the server runs no tournaments. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such game, bot, tournament or step. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers to (a guard against DNS rebinding). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A limit: requests per second, live games or tournaments (in all or yours), event streams. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getReplay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        seed: string | number;
+                        /** @description With the seed, what the commitment hashed: SHA-256(salt + seed) equals seedCommitment. */
+                        salt: string;
+                        seedCommitment: string;
+                        seedChosen: boolean;
+                        players: number;
+                        seats: string[];
+                        reward: string;
+                        actions: number[];
+                        scores: number[];
+                        /** @description Decisions a bot could not make in time or memory: the seat played its first legal action. */
+                        faults: {
+                            step: number;
+                            seat: number;
+                            reason: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No token: send Authorization: Bearer <token>. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token opens no seat of this game, or may only watch; or the server runs no tournaments. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such game, bot, tournament or step. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not now: not your turn, an illegal action, the game not over (replays), or already over; no open seat left. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers to (a guard against DNS rebinding). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A limit: requests per second, live games or tournaments (in all or yours), event streams. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getReplayFrame: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                step: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        step: number;
+                        steps: number;
+                        views: {
+                            [key: string]: unknown;
+                        }[];
+                        decision: {
+                            [key: string]: unknown;
+                        };
+                        legalActions: {
+                            id: number;
+                            name: string;
+                        }[];
+                        next: {
+                            seat: number;
+                            id: number;
+                            name: string;
+                        } | null;
+                        events: ({
+                            k: string;
+                            text: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        scores: number[];
+                    };
+                };
+            };
+            /** @description Malformed request: the message names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token: send Authorization: Bearer <token>. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token opens no seat of this game, or may only watch; or the server runs no tournaments. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such game, bot, tournament or step. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not now: not your turn, an illegal action, the game not over (replays), or already over; no open seat left. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers to (a guard against DNS rebinding). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A limit: requests per second, live games or tournaments (in all or yours), event streams. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    joinGame: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description An open seat; default: the first open one. */
+                    seat?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        seat: number;
+                        token: string;
+                        seed: {
+                            /** @description SHA-256 (hex) of the salt followed by the seed: fixed before the deal; the replay reveals the seed and the salt, so anyone can check it. */
+                            commitment: string;
+                            /** @description The creator chose the seed (only a table without open seats may): they could know every hand. */
+                            chosen: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request: the message names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such game, bot, tournament or step. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not now: not your turn, an illegal action, the game not over (replays), or already over; no open seat left. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers to (a guard against DNS rebinding). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A limit: requests per second, live games or tournaments (in all or yours), event streams. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPreview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        step: number;
+                        /** @description Digesting what is in front now (saying done with no reaction); null at any decision but choosing what to play. */
+                        now: {
+                            /** @description The seat skips this digestion (it played I'll get the same): nothing happens. */
+                            skips: boolean;
+                            /** @description Nothing giving drunkenness is in front: an abstinence, no roll. */
+                            abstinence: boolean;
+                            /** @description Points the digestion adds (negative for an abstinence); the die never changes them. */
+                            points: number;
+                            /** @description Drunkenness of the cards in front (0 for an abstinence). */
+                            drunkenness: number;
+                            /** @description Drunkenness plus the chart space's number, which the die must reach; null without a roll. */
+                            total: number | null;
+                            /** @description The chance the die reaches the total (the usual one space forward); null without a roll. */
+                            passChance: number | null;
+                            /** @description Spaces the figure is sent and their chances, fewest first: forward after a roll, back (negative) after an abstinence; a row's end turns the rest of a move into leaving the row. Empty when skipping or thrown out. */
+                            moves: {
+                                spaces: number;
+                                chance: number;
+                            }[];
+                            /** @description The chance of moving past the row's last space onto the next level (then a PAUSE turn). */
+                            levelUpChance: number;
+                            /** @description The chance of moving past the last space of the chart's last row: wasted, out of the game, keeping the points. */
+                            wastedChance: number;
+                            /** @description Thrown out whatever the die shows (a third abstinence in a row, unless insulted). */
+                            thrownOut: boolean;
+                            /** @description The chance of leaving the game this digestion, wasted or thrown out. */
+                            outChance: number;
+                        } | null;
+                        /** @description The same after playing each order or Flattery that is legal now. */
+                        actions: {
+                            /** @description The seat skips this digestion (it played I'll get the same): nothing happens. */
+                            skips: boolean;
+                            /** @description Nothing giving drunkenness is in front: an abstinence, no roll. */
+                            abstinence: boolean;
+                            /** @description Points the digestion adds (negative for an abstinence); the die never changes them. */
+                            points: number;
+                            /** @description Drunkenness of the cards in front (0 for an abstinence). */
+                            drunkenness: number;
+                            /** @description Drunkenness plus the chart space's number, which the die must reach; null without a roll. */
+                            total: number | null;
+                            /** @description The chance the die reaches the total (the usual one space forward); null without a roll. */
+                            passChance: number | null;
+                            /** @description Spaces the figure is sent and their chances, fewest first: forward after a roll, back (negative) after an abstinence; a row's end turns the rest of a move into leaving the row. Empty when skipping or thrown out. */
+                            moves: {
+                                spaces: number;
+                                chance: number;
+                            }[];
+                            /** @description The chance of moving past the row's last space onto the next level (then a PAUSE turn). */
+                            levelUpChance: number;
+                            /** @description The chance of moving past the last space of the chart's last row: wasted, out of the game, keeping the points. */
+                            wastedChance: number;
+                            /** @description Thrown out whatever the die shows (a third abstinence in a row, unless insulted). */
+                            thrownOut: boolean;
+                            /** @description The chance of leaving the game this digestion, wasted or thrown out. */
+                            outChance: number;
+                            id: number;
+                            name: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description No token: send Authorization: Bearer <token>. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token opens no seat of this game, or may only watch; or the server runs no tournaments. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such game, bot, tournament or step. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers to (a guard against DNS rebinding). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A limit: requests per second, live games or tournaments (in all or yours), event streams. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    openReplay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    link: string;
+                    seats?: string[];
+                } | {
+                    line: string;
+                } | {
+                    record: {
+                        players: number;
+                        seed: string;
+                        askAll: boolean;
+                        ruleset: string;
+                        actions: number[];
+                    };
+                    seats?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        players: number;
+                        seats: string[];
+                        /** @description Opens the replay frames: GET /v1/games/{id}/replay/{step}. */
+                        watchToken: string;
+                        steps: number;
+                        scores: number[];
+                    };
+                };
+            };
+            /** @description Malformed request: the message names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers to (a guard against DNS rebinding). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A replay that cannot be played here: another ruleset, an illegal action, or a record that stops early. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A limit: requests per second, live games or tournaments (in all or yours), event streams. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    startTournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A bot from GET /v1/bots per seat (repeat one to field it twice). */
+                    agents: string[];
+                    games: number;
+                    /** @description Default: a random seed, reported in the summary. */
+                    seed?: string | number;
+                    duplicate?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {string} */
+                        status: "running" | "done" | "failed" | "cancelled" | "timed-out";
+                        done: number;
+                        total: number;
+                        agents: string[];
+                        error?: string;
+                        /** @description Once ended: the headline figures per agent (as `czech-pub tournament --json`). */
+                        summary?: {
+                            [key: string]: unknown;
+                        };
+                        leaderboard?: string;
+                    };
+                };
+            };
+            /** @description Malformed request: the message names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token opens no seat of this game, or may only watch; or the server runs no tournaments. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers to (a guard against DNS rebinding). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A limit: requests per second, live games or tournaments (in all or yours), event streams. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {string} */
+                        status: "running" | "done" | "failed" | "cancelled" | "timed-out";
+                        done: number;
+                        total: number;
+                        agents: string[];
+                        error?: string;
+                        /** @description Once ended: the headline figures per agent (as `czech-pub tournament --json`). */
+                        summary?: {
+                            [key: string]: unknown;
+                        };
+                        leaderboard?: string;
+                    };
+                };
+            };
+            /** @description No such game, bot, tournament or step. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers to (a guard against DNS rebinding). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A limit: requests per second, live games or tournaments (in all or yours), event streams. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    stopTournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {string} */
+                        status: "running" | "done" | "failed" | "cancelled" | "timed-out";
+                        done: number;
+                        total: number;
+                        agents: string[];
+                        error?: string;
+                        /** @description Once ended: the headline figures per agent (as `czech-pub tournament --json`). */
+                        summary?: {
+                            [key: string]: unknown;
+                        };
+                        leaderboard?: string;
+                    };
+                };
+            };
+            /** @description No such game, bot, tournament or step. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers to (a guard against DNS rebinding). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A limit: requests per second, live games or tournaments (in all or yours), event streams. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+}
