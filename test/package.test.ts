@@ -182,8 +182,8 @@ ${extra}
 
 /**
  * Starts the server as `cmd` says (paths mapped to the test's own, the port 0 and the host
- * loopback), checks /healthz, the web page and the health check command, then stops it with
- * SIGTERM, as docker and systemd do.
+ * loopback), checks /healthz, the web page, a game its bot pool's worker threads play and the
+ * health check command, then stops it with SIGTERM, as docker and systemd do.
  */
 async function serveAndCheck(cmd: readonly string[], cwd: string, mounts: Record<string, string>, healthCheck: ((url: string) => string[]) | null) {
   mkdirSync(join(work, 'models'), { recursive: true });
@@ -207,6 +207,17 @@ async function serveAndCheck(cmd: readonly string[], cwd: string, mounts: Record
     const page = await fetch(`${url}/`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<html');
+    // A game of the catalogue's search bots, which the server's bot pool plays on worker threads.
+    const made = await fetch(`${url}/v1/games`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seats: ['ismcts', 'random'], seed: 'pool' }) });
+    expect(made.status).toBe(201);
+    const { id, watchToken } = (await made.json()) as { id: string; watchToken: string };
+    let view: { done: boolean; steps: number } = { done: false, steps: 0 };
+    for (let k = 0; k < 600 && !view.done; k++) {
+      if (k > 0) await new Promise((r) => setTimeout(r, 100));
+      view = (await (await fetch(`${url}/v1/games/${id}/view`, { headers: { authorization: `Bearer ${watchToken}` } })).json()) as typeof view;
+    }
+    expect(view.done).toBe(true);
+    expect(view.steps).toBeGreaterThan(10);
     if (healthCheck) {
       const [exe, ...rest] = healthCheck(url);
       expect(exe).toBe('node');
