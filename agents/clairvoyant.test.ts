@@ -36,4 +36,17 @@ describe('clairvoyant reference', () => {
     // Same seed and options, different information: the two searches do not play the same game.
     expect([a.decisions, ...a.scores]).not.toEqual([b.decisions, ...b.scores]);
   });
+
+  it('clairvoyant-search is ppo-search on the true game: marked, labelled, the same options checked', async () => {
+    const seer = createAgent('clairvoyant-search:iterations=8');
+    const fair = createAgent('ppo-search:iterations=8');
+    expect(seer.clairvoyant).toBe(true);
+    expect(fair.clairvoyant).toBeUndefined();
+    expect(() => createAgent('clairvoyant-search:iterations=0')).toThrow("option 'iterations' must be an integer ≥ 1");
+    expect(() => createAgent('ppo-search:rollout=clairvoyant-search')).toThrow("option 'rollout' must be a fast synchronous agent");
+    const a = await playGame([seer, createAgent('heuristic'), createAgent('heuristic')], { seed: 'seer-search' });
+    const b = await playGame([fair, createAgent('heuristic'), createAgent('heuristic')], { seed: 'seer-search' });
+    expect(a.agentDecisions[0]).toBeGreaterThan(0);
+    expect([a.decisions, ...a.scores]).not.toEqual([b.decisions, ...b.scores]);
+  }, 60_000);
 });

@@ -3,7 +3,7 @@
  * `ppo-search` searches on top of it (search.ts). Both take the shipped models, one per table
  * size where there is one, or a checkpoint file named first: `ppo:<checkpoint>[:options]`.
  */
-import { parseOptions, type AgentFamily } from '../registry.ts';
+import { parseOptions, type AgentFamily, type AgentRegistry } from '../registry.ts';
 import { DEFAULT_MODEL, loadPolicy, PpoAgent, shippedModel } from './ppo-agent.ts';
 import { HORIZONS, PPO_SEARCH_DEFAULTS, PpoSearchAgent } from './search.ts';
 
@@ -30,6 +30,36 @@ function load(spec: string, file: string) {
 /** For the shipped models (no file named): the model of each table size. All are trained under the standard rules. */
 const bySize = (file: string) => (file === '' ? (players: number) => loadPolicy(shippedModel(players)) : undefined);
 
+/** `ppo-search` (and the clairvoyant reference's search, `Search` = its class) from a spec's options, checked. */
+export function createPpoSearch(spec: string, options: string, registry: AgentRegistry, Search: typeof PpoSearchAgent = PpoSearchAgent): PpoSearchAgent {
+  const { file, rest } = splitSpec(options);
+  const o = parseOptions(spec, rest, PPO_SEARCH_DEFAULTS);
+  const fail = (key: string, want: string): never => {
+    throw new Error(`agent '${spec}': option '${key}' must be ${want}, got '${o[key as keyof typeof o]}'`);
+  };
+  if (!Number.isInteger(o.iterations) || o.iterations < 1) fail('iterations', 'an integer ≥ 1');
+  if (!(o.mass > 0 && o.mass <= 1)) fail('mass', 'in (0, 1]');
+  if (!Number.isInteger(o.candidates) || o.candidates < 1) fail('candidates', 'an integer ≥ 1');
+  if (!(o.confidence >= 0)) fail('confidence', '≥ 0');
+  if (!(HORIZONS as readonly string[]).includes(o.horizon)) fail('horizon', HORIZONS.join(' or '));
+  if (o.rollout === '' || o.rollout.startsWith('ppo-search') || o.rollout.startsWith('clairvoyant') || o.rollout.startsWith('ismcts')) {
+    fail('rollout', 'a fast synchronous agent (heuristic, cautious, greedy, random, ppo)');
+  }
+  const makeAgent = (s: string) => registry.create(s);
+  try {
+    makeAgent(o.rollout);
+  } catch (e) {
+    fail('rollout', `a registered agent's spec (${(e as Error).message})`);
+  }
+  return new Search(spec, load(spec, file), o, makeAgent, bySize(file));
+}
+
+/** The search's label: the checkpoint by its file's name, then the options. */
+export function searchLabel(kind: string, options: string): string {
+  const { named, rest } = splitSpec(options);
+  return `${kind}${named}${rest === '' ? '' : `:${rest}`}`;
+}
+
 export const PPO_AGENTS = {
   ppo: {
     description: 'a trained policy: ppo (the shipped models) or ppo:<checkpoint.json>[:sample=true]',
@@ -47,29 +77,7 @@ export const PPO_AGENTS = {
     description: `search on the trained policy: its prior picks candidates, its value head judges them in resampled worlds (options: ${Object.keys(PPO_SEARCH_DEFAULTS).join(', ')})`,
     needs: 'world',
     heavy: true,
-    label: (options) => {
-      const { named, rest } = splitSpec(options);
-      return `ppo-search${named}${rest === '' ? '' : `:${rest}`}`;
-    },
-    create: (spec, options, registry) => {
-      const { file, rest } = splitSpec(options);
-      const o = parseOptions(spec, rest, PPO_SEARCH_DEFAULTS);
-      const fail = (key: string, want: string): never => {
-        throw new Error(`agent '${spec}': option '${key}' must be ${want}, got '${o[key as keyof typeof o]}'`);
-      };
-      if (!Number.isInteger(o.iterations) || o.iterations < 1) fail('iterations', 'an integer ≥ 1');
-      if (!(o.mass > 0 && o.mass <= 1)) fail('mass', 'in (0, 1]');
-      if (!Number.isInteger(o.candidates) || o.candidates < 1) fail('candidates', 'an integer ≥ 1');
-      if (!(o.confidence >= 0)) fail('confidence', '≥ 0');
-      if (!(HORIZONS as readonly string[]).includes(o.horizon)) fail('horizon', HORIZONS.join(' or '));
-      if (o.rollout === '' || o.rollout.startsWith('ppo-search') || o.rollout.startsWith('ismcts')) fail('rollout', 'a fast synchronous agent (heuristic, cautious, greedy, random, ppo)');
-      const makeAgent = (s: string) => registry.create(s);
-      try {
-        makeAgent(o.rollout);
-      } catch (e) {
-        fail('rollout', `a registered agent's spec (${(e as Error).message})`);
-      }
-      return new PpoSearchAgent(spec, load(spec, file), o, makeAgent, bySize(file));
-    },
+    label: (options) => searchLabel('ppo-search', options),
+    create: (spec, options, registry) => createPpoSearch(spec, options, registry),
   },
 } satisfies AgentFamily;
