@@ -161,6 +161,14 @@ describe('llm-bench stopped with Ctrl-C', () => {
     expect(stopped).toMatchObject({ complete: false, stop: { kind: 'budget', budget: { scope: 'cost', limit: 3, entry: 'llm:fake-model' } } });
     expect(stopped.gamesPlayed).toBeLessThan(8);
 
+    // Without results.json (a run killed outright) its spend so far is unknown: refused, saying how to make it.
+    const results = readFileSync(join(dir, 'results.json'), 'utf8');
+    rmSync(join(dir, 'results.json'));
+    const unknown = bufferIo();
+    expect(await main([...ARGS().map((a) => (a === 'stop' ? 'budget' : a)), '--prices', prices, '--max-cost', '1000', '--out', dir, '--resume'], unknown)).toBe(2);
+    expect(unknown.stderr.join('\n')).toMatch(/--max-cost with --resume counts what the run spent so far from .*results\.json, which cannot be read: make it with 'czech-pub report /);
+    writeFileSync(join(dir, 'results.json'), results);
+
     const resumed = bufferIo();
     expect(await main([...ARGS().map((a) => (a === 'stop' ? 'budget' : a)), '--prices', prices, '--max-cost', '1000', '--out', dir, '--resume'], resumed)).toBe(0);
     expect(gameLines(dir)).toBe(8);

@@ -132,6 +132,8 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
     const unpriced = models.filter((m) => priceOf(m) === undefined);
     if (unpriced.length > 0) throw new UsageError(`--max-cost needs a price in --prices for every model, to know what a call costs: none for ${unpriced.map((m) => `'${m}'`).join(', ')}`);
   }
+  // What a resumed run spent before counts against its budget.
+  const spentEarlier = maxCost !== undefined && values.resume && out !== undefined ? spentBefore(out) : 0;
   try {
     resolveConfig({ agents, players, games, seed, labels, ruleset });
     if (values.dryRun) resolveConfig({ agents: [values.standIn, ...agents.slice(1)], players, games, seed, ruleset });
@@ -205,7 +207,7 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
   let budget: BigInt64Array | null = null;
   let gates: (GateSpec | null)[] | undefined;
   if (maxCost !== undefined) {
-    budget = costCells(values.resume && out !== undefined ? spentBefore(out) : 0);
+    budget = costCells(spentEarlier);
     gates = agents.map((_, i) => (i < models.length ? { entry: labels[i], cost: { limitUsd: maxCost, cells: budget!, price: priceOf(models[i])! } } : null));
   }
   // Ctrl-C: the games finished so far are written with every report, marked incomplete; --resume goes on.
@@ -252,11 +254,15 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
 
 /** What a run folder's earlier part spent on its models, from its results.json (0 where it has none). */
 function spentBefore(dir: string): number {
+  const file = path.join(dir, 'results.json');
+  if (!fs.existsSync(path.join(dir, 'games.jsonl'))) return 0; // nothing played yet: --resume starts the run
+  let r: { usage?: Partial<UsageSummary>[] };
   try {
-    const r = JSON.parse(fs.readFileSync(path.join(dir, 'results.json'), 'utf8')) as { usage?: Partial<UsageSummary>[] };
-    // As the summary costs it: the server's reported cost where every answer gave one, else the prices'.
-    return (r.usage ?? []).reduce((sum, u) => sum + ((u.costSource === 'provider' ? u.providerCost : u.estimatedCost) ?? 0), 0);
+    r = JSON.parse(fs.readFileSync(file, 'utf8')) as typeof r;
   } catch {
-    return 0;
+    // A run killed before it wrote its reports: its spend so far is not known here.
+    throw new UsageError(`--max-cost with --resume counts what the run spent so far from ${file}, which cannot be read: make it with 'czech-pub report ${dir}' first`);
   }
+  // As the summary costs it: the server's reported cost where every answer gave one, else the prices'.
+  return (r.usage ?? []).reduce((sum, u) => sum + ((u.costSource === 'provider' ? u.providerCost : u.estimatedCost) ?? 0), 0);
 }
