@@ -11,7 +11,7 @@ export { initBackend, type BackendChoice } from './backend.ts';
 export {
   CHANGEABLE_ON_RESUME, TRAIN_DEFAULTS, TRAIN_OPTIONS, UNBOUNDED_STEPS, type TrainOptionName, type TrainOptions,
 } from './options.ts';
-export { NothingToTrainError, readRunOptions, runTraining } from './run.ts';
+export { NothingToTrainError, readRunOptions, runTraining, type RunEvents, type RunResult } from './run.ts';
 export { train, type IterationMetrics } from './ppo.ts';
 export type { EvalResult } from './evaluate.ts';
 export { TfNet } from './net.ts';
