@@ -21,12 +21,13 @@ const END = '<!-- end of generated -->';
 /** Every command's declaration (the bench targets as `bench env`, …), in the order of the reference. */
 export async function commandSpecs(): Promise<CommandSpec[]> {
   const { TRAIN } = await import('./train.ts');
+  const { EXPLOIT } = await import('./exploit.ts');
   const { LLM_BENCH } = await import('./llm-bench.ts');
   const { SERVE } = await import('./serve.ts');
   const { WORKER } = await import('./worker.ts');
   const { LADDER } = await import('./ladder.ts');
   const { BRIDGE } = await import('./bridge.ts');
-  return [PLAY, REPLAY, ...(await benchSpecs()), TOURNAMENT, REPORT, LEADERBOARD, LADDER, TRAIN, LLM_BENCH, SERVE, WORKER, BRIDGE];
+  return [PLAY, REPLAY, ...(await benchSpecs()), TOURNAMENT, REPORT, LEADERBOARD, LADDER, TRAIN, EXPLOIT, LLM_BENCH, SERVE, WORKER, BRIDGE];
 }
 
 const block = (title: string, text: string) => `${title}:\n\n\`\`\`text\n${text}\n\`\`\``;

@@ -7,7 +7,7 @@ import cliProgress from 'cli-progress';
 import { createAgent, rulesetMismatch } from '../agents/index.ts';
 import {
   CHANGEABLE_ON_RESUME, initBackend, NothingToTrainError, parsePool, readRunOptions, runTraining, TRAIN_OPTIONS, UNBOUNDED_STEPS,
-  type BackendChoice, type EvalResult, type IterationMetrics, type PoolEntry, type TrainOptionName, type TrainOptions,
+  type BackendChoice, type EvalResult, type IterationMetrics, type PoolEntry, type RunEvents, type TrainOptionName, type TrainOptions,
 } from '../training/index.ts';
 import { loadCheckpoint } from '../policy/index.ts';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Io } from './io.ts';
@@ -114,6 +114,63 @@ function runOptions(parsed: NonNullable<ReturnType<typeof parseOptions<typeof TR
   return o;
 }
 
+/**
+ * A run's progress on standard error (a bar on a terminal: steps/s, the latest evaluation; a
+ * line per iteration otherwise) and Ctrl-C as a clean stop after the current iteration: the
+ * events runTraining is given, for `train` and `exploit` alike. `close` stops the bar and
+ * gives Ctrl-C back.
+ */
+export function trainingProgress(io: Io, o: TrainOptions, label = 'train'): { events: Pick<RunEvents, 'log' | 'iteration' | 'shouldStop'>; stopped(): boolean; close(): void } {
+  let stop = false;
+  const onSigint = () => {
+    io.err('Interrupted: stopping after this iteration (final evaluation and checkpoint follow).');
+    stop = true;
+  };
+  process.once('SIGINT', onSigint);
+  const tty = process.stderr.isTTY === true;
+  const budget = o.minutes > 0 ? o.minutes * 60 : o.totalSteps;
+  const bar = tty
+    ? new cliProgress.SingleBar(
+        { format: `${label} {bar} {percentage}% | {steps} steps | {rate} steps/s | {eval} | ETA {eta_formatted}`, stream: process.stderr, etaBuffer: 20 },
+        cliProgress.Presets.shades_classic,
+      )
+    : null;
+  let barStarted = false;
+  const stopBar = () => {
+    if (bar && barStarted) bar.stop();
+    barStarted = false;
+  };
+  const iteration = (m: IterationMetrics, e: EvalResult[] | null) => {
+    const rate = Math.round(m.steps / Math.max(m.seconds, 1e-9));
+    const done = o.minutes > 0 ? Math.min(m.seconds, budget) : Math.min(m.steps, budget);
+    if (bar) {
+      if (!barStarted) bar.start(budget, 0, { steps: 0, rate: 0, eval: '' });
+      barStarted = true;
+      bar.update(done, { steps: m.steps, rate, eval: evalText(e) });
+    } else {
+      io.err(
+        `iter ${m.iteration}: ${m.steps} steps, ${rate} steps/s, rollout ${Math.round(m.rolloutStepsPerSec)} env steps/s, update ${Math.round(m.updateSamplesPerSec)} samples/s, ` +
+          `${Number.isNaN(m.winShare) ? 'no game ended' : `win share ${(100 * m.winShare).toFixed(1)}%`}, entropy ${m.entropy.toFixed(3)}, kl ${m.approxKl.toFixed(4)}, ev ${m.explainedVariance.toFixed(2)} | ${evalText(e)}`,
+      );
+    }
+  };
+  return {
+    events: {
+      log: (line) => {
+        stopBar();
+        io.err(line);
+      },
+      iteration,
+      shouldStop: () => stop,
+    },
+    stopped: () => stop,
+    close: () => {
+      stopBar();
+      process.removeListener('SIGINT', onSigint);
+    },
+  };
+}
+
 export async function trainCommand(args: readonly string[], io: Io): Promise<number> {
   const parsed = parseOptions(TRAIN, args);
   if (!parsed) {
@@ -128,58 +185,15 @@ export async function trainCommand(args: readonly string[], io: Io): Promise<num
   const evalRunner = queue?.queueRunner(queueUrl!, { log: (line) => io.err(line) });
   const rollouts = queue ? await queue.queueRollouts(queueUrl!, { log: (line) => io.err(line) }) : undefined;
 
-  let stop = false;
-  const onSigint = () => {
-    io.err('Interrupted: stopping after this iteration (final evaluation and checkpoint follow).');
-    stop = true;
-  };
-  process.once('SIGINT', onSigint);
-  const tty = process.stderr.isTTY === true;
-  const budget = o.minutes > 0 ? o.minutes * 60 : o.totalSteps;
-  const bar = tty
-    ? new cliProgress.SingleBar(
-        { format: `train {bar} {percentage}% | {steps} steps | {rate} steps/s | {eval} | ETA {eta_formatted}`, stream: process.stderr, etaBuffer: 20 },
-        cliProgress.Presets.shades_classic,
-      )
-    : null;
-  let barStarted = false;
-  const onIteration = (m: IterationMetrics, e: EvalResult[] | null) => {
-    const rate = Math.round(m.steps / Math.max(m.seconds, 1e-9));
-    const done = o.minutes > 0 ? Math.min(m.seconds, budget) : Math.min(m.steps, budget);
-    if (bar) {
-      if (!barStarted) bar.start(budget, 0, { steps: 0, rate: 0, eval: '' });
-      barStarted = true;
-      bar.update(done, { steps: m.steps, rate, eval: evalText(e) });
-    } else {
-      io.err(
-        `iter ${m.iteration}: ${m.steps} steps, ${rate} steps/s, rollout ${Math.round(m.rolloutStepsPerSec)} env steps/s, update ${Math.round(m.updateSamplesPerSec)} samples/s, ` +
-          `${Number.isNaN(m.winShare) ? 'no game ended' : `win share ${(100 * m.winShare).toFixed(1)}%`}, entropy ${m.entropy.toFixed(3)}, kl ${m.approxKl.toFixed(4)}, ev ${m.explainedVariance.toFixed(2)} | ${evalText(e)}`,
-      );
-    }
-  };
+  const progress = trainingProgress(io, o);
   try {
-    const r = await runTraining(
-      o,
-      {
-        log: (line) => {
-          if (barStarted && bar) bar.stop();
-          barStarted = false;
-          io.err(line);
-        },
-        iteration: onIteration,
-        shouldStop: () => stop,
-        evalRunner,
-        rollouts,
-      },
-      resume,
-      ['czech-pub', 'train', ...args],
-    );
-    if (bar && barStarted) bar.stop();
+    const r = await runTraining(o, { ...progress.events, evalRunner, rollouts }, resume, ['czech-pub', 'train', ...args]);
+    progress.close();
     const last = r.metrics[r.metrics.length - 1];
     io.out(`Run directory: ${r.dir}`);
     if (last) io.out(`${last.steps} learner decisions in ${last.seconds.toFixed(0)} s; latest: ${evalText(r.evals[r.evals.length - 1] ?? null)}`);
     io.out(`Play it: czech-pub tournament --agents ppo:${r.dir}/model.json,heuristic,heuristic,heuristic`);
-    if (stop) {
+    if (progress.stopped()) {
       io.out(`interrupted: stopped before the budget; continue with czech-pub train --resume ${r.dir}`);
       return EXIT_FAILURE;
     }
@@ -189,8 +203,7 @@ export async function trainCommand(args: readonly string[], io: Io): Promise<num
     if (e instanceof NothingToTrainError) throw new UsageError(e.message);
     throw e;
   } finally {
-    if (bar && barStarted) bar.stop();
-    process.removeListener('SIGINT', onSigint);
+    progress.close();
     await rollouts?.close();
   }
 }

@@ -33,7 +33,7 @@ const FORBIDDEN_IMPORTS: [RegExp, string][] = [
 const FORBIDDEN_CALLS: [RegExp, string][] = [
   [/\.listen\(/, 'a listening socket'],
   [/\bworkers\s*[,}]|\bworkers:(?!\s*0\b)|'--workers',\s*'(?!0')/, 'a tournament on worker threads (workers 0 plays in this thread)'],
-  [/\b(main\(\[|run\()\s*'(train|serve|bridge|worker)'(?!,\s*'--help')/, 'a training run, a server, the bridge or a queue worker from the command line'],
+  [/\b(main\(\[|run\()\s*'(train|exploit|serve|bridge|worker)'(?!,\s*'--help')/, 'a training run (train, exploit), a server, the bridge or a queue worker from the command line'],
   [/\bpython3?\b|CZECH_PUB_PYTHON|bin\/czech-pub/, 'Python, or the command line in another process'],
 ];
 /** This file names the APIs in its rule. */

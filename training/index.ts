@@ -2,19 +2,23 @@
  * Training: PPO self-play with TensorFlow.js, what other folders import of training/. The
  * option declarations (`TRAIN_OPTIONS`, their defaults, which may change on resume), a run
  * (`runTraining`: a run directory, checkpoints, evaluations, resume) and the trainer under it
- * (`train`, its metrics); the backend choice; and rollouts: how chunks of games are specified,
- * played (`ChunkPlayer`), encoded to cross a thread or a queue and replayed by the learner,
- * the sources that play them (`RolloutSource`), and the module a chunk thread runs with the
- * messages it exchanges. Importing this loads TensorFlow.js.
+ * (`train`, its metrics); an exploiter's summary (exploit.json, .md, .svg); the backend
+ * choice; and rollouts: how chunks of games are specified, played (`ChunkPlayer`), encoded to
+ * cross a thread or a queue and replayed by the learner, the sources that play them
+ * (`RolloutSource`), and the module a chunk thread runs with the messages it exchanges.
+ * Importing this loads TensorFlow.js.
  */
 export { initBackend, type BackendChoice } from './backend.ts';
 export {
   CHANGEABLE_ON_RESUME, TRAIN_DEFAULTS, TRAIN_OPTIONS, UNBOUNDED_STEPS, type TrainOptionName, type TrainOptions,
 } from './options.ts';
-export { NothingToTrainError, readRunOptions, runTraining } from './run.ts';
+export { NothingToTrainError, readRunOptions, runTraining, type RunEvents, type RunResult } from './run.ts';
 export { train, type IterationMetrics } from './ppo.ts';
 export type { EvalResult } from './evaluate.ts';
 export { TfNet } from './net.ts';
+export {
+  EXPLOIT_FORMAT, EXPLOIT_MEANING, evaluationSeed, exploitMarkdown, exploitSeeds, exploitSvg, type ExploiterRecord, type ExploitRecord,
+} from './exploit.ts';
 export {
   ChunkPlayer, decodeChunk, encodeChunk, parsePool, replayChunk, RolloutBuffer, RolloutTally, type ChunkGame, type ChunkSpec,
   type EncodedChunkGame, type PoolEntry,

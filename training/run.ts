@@ -72,7 +72,18 @@ export function readRunOptions(dir: string): TrainOptions {
  * Trains with `o`, writing the run directory. With `resume`, continues the run in that
  * directory (its own options, except the step and time budgets given here).
  */
-export async function runTraining(o: TrainOptions, events: RunEvents = {}, resume?: string, argv: string[] = []): Promise<{ dir: string; metrics: IterationMetrics[]; evals: EvalResult[][] }> {
+/** What a run did: its directory, its iterations, and this session's evaluations, each with when it was made. */
+export interface RunResult {
+  dir: string;
+  metrics: IterationMetrics[];
+  evals: EvalResult[][];
+  /** This session's evaluations (those of a resumed run's earlier sessions are in metrics.jsonl), in order. */
+  curve: { iteration: number; steps: number; seconds: number; results: EvalResult[] }[];
+  /** The backend that ran, as options.json records it. */
+  backend: string;
+}
+
+export async function runTraining(o: TrainOptions, events: RunEvents = {}, resume?: string, argv: string[] = []): Promise<RunResult> {
   const log = events.log ?? (() => {});
   const started = Date.now();
   let dir: string;
@@ -124,6 +135,7 @@ export async function runTraining(o: TrainOptions, events: RunEvents = {}, resum
   }
   const opponents = o.evalOpponents;
   const evals: EvalResult[][] = [];
+  const curve: RunResult['curve'] = [];
   const latestEval = () => evals[evals.length - 1] ?? null;
   let backendName = '';
 
@@ -145,6 +157,7 @@ export async function runTraining(o: TrainOptions, events: RunEvents = {}, resum
     const results: EvalResult[] = [];
     for (const opp of opponents) results.push(await evaluatePolicy(weights, opp, o.evalDeals, o.players, `${o.seed}`, o.ruleset, events.evalRunner));
     evals.push(results);
+    curve.push({ iteration: m.iteration, steps: m.steps, seconds: m.seconds, results });
     evalHistory.push({ steps: m.steps, results });
     fs.appendFileSync(metricsFile, `${JSON.stringify({ kind: 'eval', iteration: m.iteration, steps: m.steps, results })}\n`);
     log(`eval at ${m.steps} steps: ${results.map((r) => `vs ${r.opponent} ${(100 * r.winRate).toFixed(1)}% (${(100 * r.winRateCI[0]).toFixed(1)}–${(100 * r.winRateCI[1]).toFixed(1)})`).join(', ')}`);
@@ -187,5 +200,5 @@ export async function runTraining(o: TrainOptions, events: RunEvents = {}, resum
       if (evalNow || m.iteration % o.checkpointEvery !== 0) await checkpoint(m, st);
     },
   });
-  return { dir, metrics: result.metrics, evals };
+  return { dir, metrics: result.metrics, evals, curve, backend: backendName };
 }
