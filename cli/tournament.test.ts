@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -18,6 +18,33 @@ describe('czech-pub tournament', () => {
     expect(s.agents[0]).toMatchObject({ spec: 'random', games: 27 });
     for (const key of ['wins', 'winRate', 'winRateCI', 'meanScore', 'rating']) expect(s.agents[0]).toHaveProperty(key);
     expect(s.agents[0].winRateCI).toHaveLength(2);
+  });
+
+  it('--resume plays the rest of a stopped run, giving the results of a run never stopped', async () => {
+    const args = (dir: string) => ['tournament', '--agents', 'random,greedy,cautious', '--games', '9', '--seed', 'again', '--workers', '0', '--out', dir, '--json'];
+    const results = (dir: string) => {
+      const { elapsedSec, gamesPerSec, startedAt, finishedAt, summary, ...r } = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'));
+      return { ...r, summary: { ...summary, agents: summary.agents.map(({ msPerDecision, ...a }: Record<string, unknown>) => a) } };
+    };
+    const whole = mkdtempSync(join(tmpdir(), 'czech-pub-whole-'));
+    expect(await main(args(whole), bufferIo())).toBe(0);
+    // A run stopped after four games: its games.jsonl holds them, the last line cut off.
+    const stopped = mkdtempSync(join(tmpdir(), 'czech-pub-stopped-'));
+    expect(await main(args(stopped), bufferIo())).toBe(0);
+    const lines = readFileSync(join(stopped, 'games.jsonl'), 'utf8').split('\n').filter(Boolean);
+    writeFileSync(join(stopped, 'games.jsonl'), `${lines.slice(0, 4).join('\n')}\n${lines[4].slice(0, 50)}`);
+    const resumed = bufferIo();
+    expect(await main([...args(stopped), '--resume'], resumed)).toBe(0);
+    expect(JSON.parse(resumed.stdout[0]).games).toBe(9);
+    expect(readFileSync(join(stopped, 'games.jsonl'), 'utf8').split('\n').filter(Boolean)).toHaveLength(9);
+    expect(results(stopped)).toEqual(results(whole));
+    // Another run's options are refused, saying what differs; --resume needs --out.
+    const other = bufferIo();
+    expect(await main([...args(stopped).map((a) => (a === 'again' ? 'other' : a)), '--resume'], other)).toBe(2);
+    expect(other.stderr.join('\n')).toMatch(/is the folder of another run: seed is "again" there, "other" here/);
+    const noOut = bufferIo();
+    expect(await main(['tournament', '--agents', 'random,random', '--resume'], noOut)).toBe(2);
+    expect(noOut.stderr.join('\n')).toMatch(/--resume goes on with the run in --out DIR: give --out/);
   });
 
   it('prints a Markdown leaderboard by default', async () => {

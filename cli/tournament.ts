@@ -33,6 +33,7 @@ sits in every seat equally often, and (by default) each deal played once per rot
     },
     batch: { type: 'int', arg: 'B', min: 1, max: 100_000, defaultText: 'sized to about 1 s of play', help: 'with --queue: games per queued job' },
     out: { type: 'folder', help: 'write games.jsonl, results.json, leaderboard.md and report.html here' },
+    resume: { type: 'flag', help: 'go on with the run in --out: its finished games are kept, the rest of its schedule played (give the same options; the worker count may differ)' },
     viewer: { type: 'string', arg: 'URL', default: DEFAULT_VIEWER, help: "the web viewer report.html links its games worth watching to ('czech-pub serve')" },
     'no-duplicate': { type: 'flag', help: 'a fresh deal for every game instead of duplicated deals' },
     'ask-all': { type: 'flag', help: 'ask every eligible player at every window' },
@@ -97,6 +98,7 @@ export async function tournamentCommand(args: readonly string[], io: Io): Promis
   const players = parsed.values.players ?? agents.length;
   const workers = parsed.given.has('parallel') ? 0 : (parsed.values.workers ?? availableParallelism());
   if (parsed.given.has('batch') && !parsed.given.has('queue')) throw new UsageError('--batch sizes queued jobs: give --queue too');
+  if (parsed.values.resume && out === undefined) throw new UsageError('--resume goes on with the run in --out DIR: give --out');
   let viewer: string;
   try {
     viewer = checkViewerUrl(parsed.values.viewer);
@@ -111,7 +113,7 @@ export async function tournamentCommand(args: readonly string[], io: Io): Promis
 
   const controller = new AbortController();
   const onSigint = () => {
-    io.err('Interrupted: finishing with the games played so far.');
+    io.err(`Interrupted: finishing with the games played so far${out ? ' (--resume goes on with the run)' : ''}.`);
     controller.abort();
   };
   process.once('SIGINT', onSigint);
@@ -119,7 +121,7 @@ export async function tournamentCommand(args: readonly string[], io: Io): Promis
   try {
     const result = await runTournament({
       agents, players, games, seed, workers, parallel, duplicate: !parsed.values.noDuplicate, askAll: parsed.values.askAll,
-      ruleset: parsed.ruleset, out, viewer, signal: controller.signal, runner,
+      ruleset: parsed.ruleset, out, resume: parsed.values.resume, viewer, signal: controller.signal, runner,
       onGame: (done, total) => bar.update(done, total),
     });
     bar.stop();
