@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  ASSUMED_ANSWER_TOKENS, jsonSummary, leaderboardMarkdown, measurePrompts, resolveConfig, roundedGames, runTournament, type Price, type UsageSummary,
+  ASSUMED_ANSWER_TOKENS, jsonSummary, leaderboardMarkdown, measurePrompts, resolveConfig, roundedGames, runTournament, spentOf, type Price, type UsageSummary,
 } from '../eval/index.ts';
 import { costCells, costSpent, createAgent, tokenCost, LlmAgent, LlmServerError, onLlmFault, type GateSpec } from '../agents/index.ts';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Io } from './io.ts';
@@ -263,6 +263,5 @@ function spentBefore(dir: string): number {
     // A run killed before it wrote its reports: its spend so far is not known here.
     throw new UsageError(`--max-cost with --resume counts what the run spent so far from ${file}, which cannot be read: make it with 'czech-pub report ${dir}' first`);
   }
-  // As the summary costs it: the server's reported cost where every answer gave one, else the prices'.
-  return (r.usage ?? []).reduce((sum, u) => sum + ((u.costSource === 'provider' ? u.providerCost : u.estimatedCost) ?? 0), 0);
+  return (r.usage ?? []).reduce((sum, u) => sum + (spentOf({ costSource: u.costSource ?? null, providerCost: u.providerCost ?? null, estimatedCost: u.estimatedCost ?? null }) ?? 0), 0);
 }

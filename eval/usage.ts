@@ -61,6 +61,11 @@ export interface UsageSummary {
 /** The share of a model's decisions that may fall back before its results are marked invalid. */
 export const DEFAULT_MAX_FALLBACK_RATE = 0.05;
 
+/** What a summary says was spent, as costPerGame reads it: the server's reported cost where every answer gave one, else the prices'. */
+export function spentOf(u: Pick<UsageSummary, 'costSource' | 'providerCost' | 'estimatedCost'>): number | null {
+  return u.costSource === 'provider' ? u.providerCost : u.estimatedCost;
+}
+
 export function summarizeUsage(
   entries: readonly string[], results: readonly GameResult[], prices: Record<string, Price> = {}, maxFallbackRate = DEFAULT_MAX_FALLBACK_RATE,
   unfinished: readonly (AgentUsage | null)[] = [],
