@@ -14,7 +14,7 @@ export { EnvObservation, maskOf } from './observation.ts';
 export { RandomAgent } from './random.ts';
 export { agentSeed, opaqueGameId } from './seed.ts';
 export { addUsage, emptyUsage } from './usage.ts';
-export { PpoAgent } from './ppo/ppo-agent.ts';
+export { loadPolicy, PpoAgent, shippedModel } from './ppo/ppo-agent.ts';
 export { SeatInput, SeatInputs } from './ppo/input.ts';
 export { LlmAgent, LlmServerError, onLlmFault } from './llm/llm-agent.ts';
 export { decisionPrompt, systemPrompt } from './llm/prompt.ts';

@@ -2,13 +2,18 @@
  * Training: PPO self-play with TensorFlow.js, what other folders import of training/. The
  * option declarations (`TRAIN_OPTIONS`, their defaults, which may change on resume), a run
  * (`runTraining`: a run directory, checkpoints, evaluations, resume) and the trainer under it
- * (`train`, its metrics); an exploiter's summary (exploit.json, .md, .svg); the backend
+ * (`train`, its metrics); an exploiter's summary (exploit.json, .md, .svg); expert
+ * iteration's training on a search's games (`teacherDecisions`, `fitToTeacher`); the backend
  * choice; and rollouts: how chunks of games are specified, played (`ChunkPlayer`), encoded to
  * cross a thread or a queue and replayed by the learner, the sources that play them
  * (`RolloutSource`), and the module a chunk thread runs with the messages it exchanges.
  * Importing this loads TensorFlow.js.
  */
-export { initBackend, type BackendChoice } from './backend.ts';
+export { BACKENDS, initBackend, type BackendChoice } from './backend.ts';
+export {
+  agreement, fitToTeacher, ReplayMismatchError, splitByGame, teacherDecisions, type DistillData, type EpochMetrics, type FitOptions, type FitResult,
+  type PlayedGame,
+} from './distill.ts';
 export {
   CHANGEABLE_ON_RESUME, TRAIN_DEFAULTS, TRAIN_OPTIONS, UNBOUNDED_STEPS, type TrainOptionName, type TrainOptions,
 } from './options.ts';
