@@ -77,6 +77,23 @@ export async function startBackend(choice: BackendChoice): Promise<void> {
   }
 }
 
+/**
+ * With --init, the net's shape is the checkpoint's (its trunk, and its adviser if it reads one;
+ * one that does not may be given one, which run.ts widens it with). A checkpoint that cannot be
+ * read, was trained under other rules, or reads another adviser than --advice names is a usage error.
+ */
+export function takeInitShape(o: TrainOptions, adviceGiven: boolean): void {
+  if (o.init === '') return;
+  try {
+    const shape = loadCheckpoint(o.init, o.ruleset, 'play').weights.shape;
+    o.hidden = shape.hidden;
+    if (shape.advice && adviceGiven && o.advice !== shape.advice) throw new Error(`the checkpoint reads ${shape.advice}'s advice, not ${o.advice}'s`);
+    o.advice = shape.advice ?? o.advice;
+  } catch (e) {
+    throw new UsageError(`--init: ${(e as Error).message.split('\n')[0]}`);
+  }
+}
+
 /** The run's options: a fresh run's from the command line, a resumed run's from its directory with what may change. */
 function runOptions(parsed: NonNullable<ReturnType<typeof parseOptions<typeof TRAIN.options>>>): TrainOptions {
   const { resume, queue: _queue, ...v } = parsed.values;
@@ -92,20 +109,7 @@ function runOptions(parsed: NonNullable<ReturnType<typeof parseOptions<typeof TR
     for (const name of CHANGEABLE_ON_RESUME) if (parsed.given.has(name)) changes[camel(name)] = (v as Record<string, unknown>)[camel(name)];
   } else {
     o = v;
-    if (o.init !== '') {
-      // The net's shape is the checkpoint's; one that cannot be read, or was trained under other rules, is a usage error.
-      try {
-        const shape = loadCheckpoint(o.init, o.ruleset, 'play').weights.shape;
-        o.hidden = shape.hidden;
-        // A checkpoint that reads advice keeps its adviser; one that does not may be given one (run.ts widens it).
-        if (shape.advice && parsed.given.has('advice') && o.advice !== shape.advice) {
-          throw new Error(`the checkpoint reads ${shape.advice}'s advice, not ${v.advice}'s`);
-        }
-        o.advice = shape.advice ?? o.advice;
-      } catch (e) {
-        throw new UsageError(`--init: ${(e as Error).message.split('\n')[0]}`);
-      }
-    }
+    takeInitShape(o, parsed.given.has('advice'));
   }
   // The budget is --total-steps or --minutes (never both): given minutes, steps do not end the run.
   if (parsed.given.has('minutes') && o.minutes > 0) o.totalSteps = UNBOUNDED_STEPS;
