@@ -189,10 +189,8 @@ export function fitToTeacher(start: NetWeights, d: DistillData, o: FitOptions, l
   let best = { epoch: 0, agree: held.length > 0 ? startAgreement : -Infinity, loss: held.length > 0 ? total(startLoss) : Infinity, weights: start };
   const epochs: EpochMetrics[] = [];
   const mb = Math.min(o.minibatch, train.length);
-  const xs = new Float32Array(mb * width);
-  const ms = new Float32Array(mb * NUM_ACTIONS);
-  const acts = new Int32Array(mb);
-  const rets = new Float32Array(mb);
+  const batch = newBatch(mb, width);
+  const { xs, ms, acts, rets } = batch;
   for (let e = 1; e <= o.epochs; e++) {
     const order = train.slice();
     shuffle(rng, order);
@@ -200,12 +198,7 @@ export function fitToTeacher(start: NetWeights, d: DistillData, o: FitOptions, l
     let valueSum = 0;
     let batches = 0;
     for (let s = 0; s + mb <= order.length; s += mb) {
-      for (let j = 0; j < mb; j++) {
-        const r = order[s + j];
-        gatherRow(d.obs, d.mask, r, xs, ms, j, width, NUM_ACTIONS);
-        acts[j] = d.action[r];
-        rets[j] = d.ret[r];
-      }
+      gatherBatch(d, order, s, mb, batch);
       const [pl, vl] = tf.tidy(() => {
         const x = tf.tensor2d(xs, [mb, width]);
         const m = tf.tensor2d(ms, [mb, NUM_ACTIONS]);
@@ -245,6 +238,29 @@ export function fitToTeacher(start: NetWeights, d: DistillData, o: FitOptions, l
   return { weights: best.weights, best: best.epoch, epochs, trainRows: train.length, heldOutRows: held.length, startAgreement, seconds: (performance.now() - t0) / 1000 };
 }
 
+/** A minibatch's buffers: inputs, mask biases, the teacher's actions and the rewards. */
+interface Batch {
+  xs: Float32Array;
+  ms: Float32Array;
+  acts: Int32Array;
+  rets: Float32Array;
+}
+
+const newBatch = (n: number, width: number): Batch => ({
+  xs: new Float32Array(n * width), ms: new Float32Array(n * NUM_ACTIONS), acts: new Int32Array(n), rets: new Float32Array(n),
+});
+
+/** Fills `b` with rows[from … from + n) of `d`. */
+function gatherBatch(d: DistillData, rows: readonly number[], from: number, n: number, b: Batch): Batch {
+  for (let j = 0; j < n; j++) {
+    const r = rows[from + j];
+    gatherRow(d.obs, d.mask, r, b.xs, b.ms, j, d.width, NUM_ACTIONS);
+    b.acts[j] = d.action[r];
+    b.rets[j] = d.ret[r];
+  }
+  return b;
+}
+
 /** Mean cross-entropy and value error of `net` over `rows`, in batches. */
 function losses(net: TfNet, d: DistillData, rows: readonly number[]): { policy: number; value: number } {
   const B = 1024;
@@ -253,16 +269,7 @@ function losses(net: TfNet, d: DistillData, rows: readonly number[]): { policy: 
   let value = 0;
   for (let s = 0; s < rows.length; s += B) {
     const n = Math.min(B, rows.length - s);
-    const xs = new Float32Array(n * width);
-    const ms = new Float32Array(n * NUM_ACTIONS);
-    const acts = new Int32Array(n);
-    const rets = new Float32Array(n);
-    for (let j = 0; j < n; j++) {
-      const r = rows[s + j];
-      gatherRow(d.obs, d.mask, r, xs, ms, j, width, NUM_ACTIONS);
-      acts[j] = d.action[r];
-      rets[j] = d.ret[r];
-    }
+    const { xs, ms, acts, rets } = gatherBatch(d, rows, s, n, newBatch(n, width));
     const [p, v] = tf.tidy(() => {
       const { logits, value: val } = net.forward(tf.tensor2d(xs, [n, width]), tf.tensor2d(ms, [n, NUM_ACTIONS]));
       const ce = tf.neg(tf.sum(tf.mul(tf.logSoftmax(logits), tf.oneHot(tf.tensor1d(acts, 'int32'), NUM_ACTIONS))));
