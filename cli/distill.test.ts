@@ -62,6 +62,7 @@ describe('czech-pub distill', () => {
     await bad(['--opponents', 'nobody', '--out', path.join(dir, 'b')], /--opponents: .*nobody/);
     await bad(['--search', 'iterations=0', '--out', path.join(dir, 'c')], /--search: .*iterations/);
     await bad(['--init', path.join(dir, 'missing.json'), '--out', path.join(dir, 'd')], /--init: /);
+    await bad(['--out', path.join(dir, 'a:b')], /cannot be named in an agent spec/);
     fs.writeFileSync(path.join(dir, 'e'), '');
     await bad(['--resume', dir], /holds no distill\.json/);
     expect(fs.readdirSync(dir)).toEqual(['e']);

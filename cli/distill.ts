@@ -164,6 +164,8 @@ export async function distillCommand(args: readonly string[], io: Io): Promise<n
     out = outOption;
     const o: Options = { ...given, init: given.init === '' ? shippedModel(given.players) : given.init };
     check(o);
+    // Each round's model is named in the next round's agent spec, where ':' separates options.
+    if (out.includes(':')) throw new UsageError(`--out ${out}: a folder whose path holds ':' cannot be named in an agent spec; choose another`);
     if (fs.existsSync(out) && fs.readdirSync(out).length > 0) throw new UsageError(`--out ${out} already holds files; name a new or empty folder, or --resume it`);
     fs.mkdirSync(out, { recursive: true });
     record = { format: DISTILL_FORMAT, players: o.players, options: o, start: null, rounds: [], command: ['czech-pub', 'distill', ...args] };
