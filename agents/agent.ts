@@ -74,7 +74,7 @@ export interface Agent {
    * asks the gate, and a refused one is not sent (the agent throws BudgetSpentError).
    */
   useGate?(gate: CallGate): void;
-  /** Set by agents that keep a transcript of what they sent and were answered (llm): from then on they append it to `file`. */
+  /** Set by agents that keep a transcript (llm: what they sent and were answered; ppo-search: each search's candidates and values): from then on they append it to `file`. */
   useTranscript?(file: string): void;
 }
 

@@ -16,5 +16,6 @@ export { agentSeed, opaqueGameId } from './seed.ts';
 export { addUsage, emptyUsage } from './usage.ts';
 export { loadPolicy, PpoAgent, shippedModel } from './ppo/ppo-agent.ts';
 export { SeatInput, SeatInputs } from './ppo/input.ts';
+export type { SearchCandidate, SearchLine } from './ppo/index.ts';
 export { LlmAgent, LlmServerError, onLlmFault } from './llm/llm-agent.ts';
 export { decisionPrompt, systemPrompt } from './llm/prompt.ts';

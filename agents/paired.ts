@@ -4,10 +4,10 @@
  */
 
 /**
- * Whether `x` beats `base` by more than `z` standard errors of the mean paired difference
- * (over the pairs both have); null when there are fewer than two pairs to judge by.
+ * The mean paired difference x − base over the pairs both have, and its standard error; null
+ * when there are fewer than two pairs to judge by.
  */
-export function beatsPaired(x: readonly number[], base: readonly number[], z: number): boolean | null {
+export function pairedDifference(x: readonly number[], base: readonly number[]): { mean: number; se: number; n: number } | null {
   const n = Math.min(x.length, base.length);
   if (n < 2) return null;
   let sum = 0;
@@ -19,5 +19,14 @@ export function beatsPaired(x: readonly number[], base: readonly number[], z: nu
   }
   const mean = sum / n;
   const variance = Math.max(0, sq / n - mean * mean) / (n - 1);
-  return mean > z * Math.sqrt(variance);
+  return { mean, se: Math.sqrt(variance), n };
+}
+
+/**
+ * Whether `x` beats `base` by more than `z` standard errors of the mean paired difference
+ * (over the pairs both have); null when there are fewer than two pairs to judge by.
+ */
+export function beatsPaired(x: readonly number[], base: readonly number[], z: number): boolean | null {
+  const d = pairedDifference(x, base);
+  return d === null ? null : d.mean > z * d.se;
 }

@@ -51,6 +51,20 @@ describe('czech-pub distill', () => {
     expect(k.rounds[1].rows + k.rounds[1].heldOutRows).toBeGreaterThan(asked);
   }, 120_000);
 
+  it("with --labels values, labels every searched decision from the search's transcript", async () => {
+    const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cli-distill-values-')), 'run');
+    const r = await run('distill', ...TINY, '--eval-games', '0', '--labels', 'values', '--seed', '6', '--out', out);
+    expect(r.code, r.err).toBe(0);
+    const lines = fs.readFileSync(path.join(out, 'round-1', 'games', 'search.jsonl'), 'utf8').trim().split('\n');
+    const labelled = Number(/(\d+) labelled by their values/.exec(r.err)?.[1]);
+    // Every line found its decision in the replayed games.
+    expect(labelled).toBe(lines.length);
+    const j = JSON.parse(fs.readFileSync(path.join(out, 'distill.json'), 'utf8'));
+    expect(j.options).toMatchObject({ labels: 'values', labelBeta: 2 });
+    expect(j.start).toBeNull();
+    expect(j.rounds[0].evaluation).toBeNull();
+  }, 120_000);
+
   it('refuses what it cannot run before writing anything', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-distill-bad-'));
     const bad = async (args: string[], message: RegExp) => {

@@ -19,9 +19,9 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { createAgent, loadPolicy, shippedModel } from '../agents/index.ts';
 import { parseGameLine, roundedGames, runTournament, type TournamentResult } from '../eval/index.ts';
-import { REWARD_SCHEMES, type RewardScheme } from '../env/index.ts';
+import { optionDefaults, REWARD_SCHEMES, type RewardScheme } from '../env/index.ts';
 import { saveCheckpoint } from '../policy/index.ts';
-import { BACKENDS, fitToTeacher, teacherDecisions, type EpochMetrics, type PlayedGame } from '../training/index.ts';
+import { BACKENDS, fitToTeacher, LABELS, readSearchLines, teacherDecisions, type EpochMetrics, type PlayedGame } from '../training/index.ts';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Io } from './io.ts';
 import { helpText, parseOptions, PLAYERS_MAX, PLAYERS_MIN, type CommandSpec } from './options.ts';
 import { asUsageError, progress } from './tournament.ts';
@@ -44,6 +44,11 @@ are kept in --out; --resume DIR goes on from where a run stopped.`,
       help: "the search's options, as after ppo-search's checkpoint (e.g. iterations=96:candidates=8)",
     },
     opponents: { type: 'list', arg: 'A,B', default: ['heuristic'], help: 'who plays the other seats: one spec for all, or P - 1 specs' },
+    labels: {
+      type: 'choice', arg: 'L', choices: LABELS, default: 'choice',
+      help: "what the policy learns: the search's choice, or (values) a distribution over its candidates by the values its looks found",
+    },
+    'label-beta': { type: 'number', arg: 'X', min: 0, max: 100, default: 2, help: 'with --labels values: a candidate weighs its prior times exp(X * z), z its advantage in standard errors' },
     epochs: { type: 'int', arg: 'N', min: 1, max: 1000, default: 8, help: "passes over the data per round; the epoch whose play agrees most with the search's on the held-out games is kept" },
     lr: { type: 'number', arg: 'X', min: 0, above: true, max: 1, default: 1e-4, help: 'Adam learning rate' },
     minibatch: { type: 'int', arg: 'N', min: 1, max: 1_000_000, default: 512, help: 'samples per minibatch' },
@@ -60,6 +65,9 @@ are kept in --out; --resume DIR goes on from where a run stopped.`,
 
 type Parsed = NonNullable<ReturnType<typeof parseOptions<typeof DISTILL.options>>>;
 type Options = Omit<Parsed['values'], 'resume' | 'workers' | 'backend' | 'out'> & { init: string };
+
+/** The search's transcript in a round's games folder: one line per search (agents/ppo/search.ts SearchLine). */
+const SEARCH_LINES = 'search.jsonl';
 
 export const DISTILL_FORMAT = 'czech-pub-distill/1';
 const SUMMARY = 'distill.json';
@@ -170,7 +178,10 @@ export async function distillCommand(args: readonly string[], io: Io): Promise<n
     fs.mkdirSync(out, { recursive: true });
     record = { format: DISTILL_FORMAT, players: o.players, options: o, start: null, rounds: [], command: ['czech-pub', 'distill', ...args] };
   }
-  const o = record.options;
+  // Options added since a run began take their defaults.
+  const { resume: _r, workers: _w, backend: _b, out: _o, ...defaults } = optionDefaults(DISTILL.options);
+  const o: Options = { ...defaults, ...record.options };
+  record.options = o;
   const save = () => fs.writeFileSync(path.join(out, SUMMARY), `${JSON.stringify(record, null, 2)}\n`);
   save();
   await startBackend(backend);
@@ -187,12 +198,12 @@ export async function distillCommand(args: readonly string[], io: Io): Promise<n
     controller.abort();
   };
   process.once('SIGINT', onSigint);
-  const play = async (what: string, agents: string[], games: number, seed: string, folder: string): Promise<TournamentResult | null> => {
+  const play = async (what: string, agents: string[], games: number, seed: string, folder: string, transcripts?: (string | null)[]): Promise<TournamentResult | null> => {
     io.err(what);
     const bar = progress(io);
     try {
       const r = await runTournament({
-        agents, players: P, games, seed, workers, ruleset: start.ruleset, out: folder, signal: controller.signal,
+        agents, players: P, games, seed, workers, ruleset: start.ruleset, out: folder, signal: controller.signal, ...(transcripts ? { transcripts } : {}),
         resume: fs.existsSync(path.join(folder, 'run.json')), onGame: (done, total) => bar.update(done, total),
       });
       return r.complete ? r : null;
@@ -226,15 +237,22 @@ export async function distillCommand(args: readonly string[], io: Io): Promise<n
       const model = k === 1 ? o.init : record.rounds[k - 2].model;
       const teacher = teacherSpec(model, o.search);
       const t0 = performance.now();
-      const games = await play(`round ${k}: ${teacher} against ${others(o).join(', ')}`, [teacher, ...others(o)], o.games, `distill-${o.seed}/round-${k}`, path.join(dir, 'games'));
+      const gamesDir = path.join(dir, 'games');
+      fs.mkdirSync(gamesDir, { recursive: true });
+      const games = await play(
+        `round ${k}: ${teacher} against ${others(o).join(', ')}`, [teacher, ...others(o)], o.games, `distill-${o.seed}/round-${k}`, gamesDir,
+        [path.join(gamesDir, SEARCH_LINES), ...others(o).map(() => null)],
+      );
       if (!games) return stopped();
       const playSeconds = (performance.now() - t0) / 1000;
       const search = games.summary.agents.find((a) => a.spec === games.labels[0])!;
       // Every round's games so far: a later teacher's choices add to an earlier one's.
-      const all = Array.from({ length: k }, (_, i) => playedGames(path.join(out, `round-${i + 1}`, 'games'))).flat();
+      const folders = Array.from({ length: k }, (_, i) => path.join(out, `round-${i + 1}`, 'games'));
+      const all = folders.flatMap(playedGames);
       const previous = k === 1 ? start : loadPolicy(model);
-      const data = teacherDecisions(all, 0, previous.weights.shape, P, reward, start.ruleset);
-      io.err(`round ${k}: training on ${data.n} decisions of the search (${all.length} games)`);
+      const lines = o.labels === 'values' ? new Map(folders.flatMap((f) => [...readSearchLines(path.join(f, SEARCH_LINES))])) : undefined;
+      const data = teacherDecisions(all, 0, previous.weights.shape, P, reward, start.ruleset, { labels: o.labels, lines, beta: o.labelBeta });
+      io.err(`round ${k}: training on ${data.n} decisions of the search (${all.length} games)${o.labels === 'values' ? `, ${data.valueLabelled} labelled by their values` : ''}`);
       const fit = fitToTeacher(previous.weights, data, { epochs: o.epochs, lr: o.lr, minibatch: o.minibatch, vfCoef: o.vfCoef, holdout: o.holdout, seed: `${o.seed}/round-${k}` }, (line) => io.err(`round ${k}: ${line}`));
       const file = path.join(dir, 'model.json');
       const kept = fit.epochs[fit.best - 1];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { initBackend } from './backend.ts';
-import { agreement, fitToTeacher, ReplayMismatchError, splitByGame, teacherDecisions, type PlayedGame } from './distill.ts';
+import { agreement, fitToTeacher, ReplayMismatchError, splitByGame, teacherDecisions, valueLabel, type PlayedGame } from './distill.ts';
 import { createAgent } from '../agents/index.ts';
 import { playGame, schedule } from '../eval/index.ts';
 import { initWeights, type NetShape } from '../policy/index.ts';
@@ -67,3 +67,26 @@ describe('fitToTeacher', () => {
     expect(again.epochs).toEqual(fit.epochs);
   }, 60_000);
 });
+
+describe('valueLabel', () => {
+  const line = (candidates: { a: number; p: number; diff: number | null; se: number | null }[]) => ({
+    game: 'g', seat: 0, decision: 0, action: candidates[0].a, candidates: candidates.map((c) => ({ ...c, n: 8, mean: 0 })),
+  });
+  it("weighs each candidate's prior by exp(beta z), z its paired advantage in standard errors, clipped at 3", () => {
+    const out = new Float32Array(NUM_ACTIONS);
+    valueLabel(line([{ a: 5, p: 0.9, diff: null, se: null }, { a: 7, p: 0.1, diff: 0.2, se: 0.1 }, { a: 9, p: 0.05, diff: -1, se: 0.1 }]), 1, out);
+    const w = [0.9, 0.1 * Math.exp(2), 0.05 * Math.exp(-3)];
+    const total = w[0] + w[1] + w[2];
+    expect(out[5]).toBeCloseTo(w[0] / total, 6);
+    expect(out[7]).toBeCloseTo(w[1] / total, 6);
+    expect(out[9]).toBeCloseTo(w[2] / total, 6);
+    expect(out.reduce((x, y) => x + y, 0)).toBeCloseTo(1, 6);
+    // beta 0 is the prior, renormalised over the candidates.
+    valueLabel(line([{ a: 1, p: 0.6, diff: null, se: null }, { a: 2, p: 0.2, diff: 5, se: 0 }]), 0, out);
+    expect([out[1], out[2]]).toEqual([Math.fround(0.75), Math.fround(0.25)]);
+    // A sure difference with no spread counts as the clip.
+    valueLabel(line([{ a: 1, p: 0.5, diff: null, se: null }, { a: 2, p: 0.5, diff: 0.1, se: 0 }]), 1, out);
+    expect(out[2] / out[1]).toBeCloseTo(Math.exp(3), 4);
+  });
+});
+

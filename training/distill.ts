@@ -3,8 +3,12 @@
  * (`ppo-search` on the current policy) plays tournament games, whose games.jsonl lines hold
  * every action; this module replays them, rebuilds the searching seat's net input at each of
  * its real choices (agents/ppo/input.ts, as the `ppo` agent will read them) and trains the
- * policy head by cross-entropy to the search's choice and the value head to the seat's final
- * reward. Nothing but the games' seeds and actions is stored between the two halves, so a round's
+ * policy head by cross-entropy to a label and the value head to the seat's final reward. The
+ * label is the search's choice (`choice`), or (`values`) a distribution over its candidates
+ * made from the values its looks found, read from the search's transcript (`SearchLine`):
+ * each candidate's prior weighted by exp(β·z), z its paired difference from the policy's choice
+ * in standard errors (clipped to ±3), so a departure the search was sure of moves the policy a
+ * long way and one within the noise hardly at all. Nothing but the games' seeds and actions is stored between the two halves, so a round's
  * data is a tournament folder any tool can read, and a stopped round resumes as a tournament does.
  *
  * Overfitting is watched, not guessed: a tenth of the games (by a seeded draw) is held out, and
@@ -15,8 +19,9 @@
  * 83.4% → 81.6%).
  */
 import * as tf from '@tensorflow/tfjs-core';
+import fs from 'node:fs';
 import { CzechPubEnv, NUM_ACTIONS, seedRng, shuffle, terminalRewards, type RewardScheme, type Ruleset } from '../env/index.ts';
-import { agentSeed, SeatInput } from '../agents/index.ts';
+import { agentSeed, SeatInput, type SearchLine } from '../agents/index.ts';
 import { argmaxMasked, JsNet, type NetShape, type NetWeights } from '../policy/index.ts';
 import { gatherRow, TfNet } from './net.ts';
 
@@ -37,6 +42,10 @@ export interface DistillData {
   mask: Uint8Array;
   /** What the teacher played. */
   action: Int32Array;
+  /** Per row, the label: a distribution over the actions (one-hot on `action` for `choice` labels). */
+  target: Float32Array;
+  /** Rows whose label came from a search line (the rest are one-hot on the choice). */
+  valueLabelled: number;
   /** The teacher seat's final reward (the value head's target). */
   ret: Float32Array;
   /** The game each row came from (an index into the games given), for a held-out split by game. */
@@ -48,27 +57,82 @@ export class ReplayMismatchError extends Error {
   override name = 'ReplayMismatchError';
 }
 
+/** How the teacher's decisions are labelled: its choice, or its candidates' values from its search lines. */
+export const LABELS = ['choice', 'values'] as const;
+export type Labels = (typeof LABELS)[number];
+
+/** The z-score clip of a value label: beyond three standard errors a difference is sure enough. */
+const Z_CLIP = 3;
+
+/**
+ * A value label: over the search's candidates, prior × exp(beta · z), z the candidate's paired
+ * difference from the policy's choice in standard errors (0 for the choice itself and where
+ * fewer than two worlds were shared), clipped to ±Z_CLIP; zero elsewhere. Written to `out`.
+ */
+export function valueLabel(line: SearchLine, beta: number, out: Float32Array, offset = 0): void {
+  out.fill(0, offset, offset + NUM_ACTIONS);
+  const z = (c: SearchLine['candidates'][number]) => {
+    if (c.diff === null || c.se === null) return 0;
+    if (c.se === 0) return c.diff === 0 ? 0 : Math.sign(c.diff) * Z_CLIP;
+    return Math.max(-Z_CLIP, Math.min(Z_CLIP, c.diff / c.se));
+  };
+  let total = 0;
+  for (const c of line.candidates) total += out[offset + c.a] = c.p * Math.exp(beta * z(c));
+  for (const c of line.candidates) out[offset + c.a] /= total;
+}
+
+/** The key of a search's decision: the agent's game seed, its seat, the index of its decision. */
+const lineKey = (game: string, seat: number, decision: number) => `${game}\u0000${seat}\u0000${decision}`;
+
+/** A search transcript's lines by decision (a line cut off by a crash is skipped; a decision searched twice, by a resumed run, keeps its last). */
+export function readSearchLines(file: string): Map<string, SearchLine> {
+  const lines = new Map<string, SearchLine>();
+  if (!fs.existsSync(file)) return lines;
+  for (const text of fs.readFileSync(file, 'utf8').split('\n')) {
+    if (text.trim() === '') continue;
+    let l: SearchLine;
+    try {
+      l = JSON.parse(text) as SearchLine;
+    } catch {
+      continue;
+    }
+    lines.set(lineKey(l.game, l.seat, l.decision), l);
+  }
+  return lines;
+}
+
+/** How rows are labelled: with `values`, from these search lines (rows without one fall back to the choice). */
+export interface LabelSource {
+  labels: Labels;
+  lines?: Map<string, SearchLine>;
+  beta?: number;
+}
+
 /**
  * Replays `games` and collects, for every seat played by entry `teacher`, its decisions with a
  * real choice (more than one legal action: the only ones an agent is asked): the net's input
- * for `shape`, the legal mask, the action played and the seat's terminal reward under `reward`.
+ * for `shape`, the legal mask, the action played, its label and the seat's terminal reward
+ * under `reward`.
  */
 export function teacherDecisions(
   games: readonly PlayedGame[], teacher: number, shape: NetShape, players: number, reward: RewardScheme, ruleset?: Ruleset,
+  label: LabelSource = { labels: 'choice' },
 ): DistillData {
   const width = shape.inputs;
-  const rows: { obs: Float32Array; mask: Uint8Array; action: number; seat: number; game: number }[] = [];
+  const rows: { obs: Float32Array; mask: Uint8Array; action: number; seat: number; game: number; line: SearchLine | null }[] = [];
   const rets: number[][] = [];
   games.forEach((g, gi) => {
     if (g.seating.length !== players) throw new ReplayMismatchError(`game ${g.seed} has ${g.seating.length} seats, not ${players}`);
     const env = new CzechPubEnv({ seed: g.seed, players, ruleset, log: false });
+    // The seed the game gave the agent of each seat (eval/game.ts): the adviser then breaks ties as it did, and search lines are found by it.
+    const seeds = g.seating.map((_, seat) => agentSeed(g.seed, seat));
     const inputs = g.seating.map((entry, seat) => {
       if (entry !== teacher) return null;
       const input = new SeatInput(shape);
-      // The seed the game gave the agent of that seat (eval/game.ts): the adviser then breaks ties as it did.
-      input.reset(seat, players, agentSeed(g.seed, seat), ruleset);
+      input.reset(seat, players, seeds[seat], ruleset);
       return input;
     });
+    const asked = g.seating.map(() => 0);
     for (const a of g.actions) {
       if (env.done) throw new ReplayMismatchError(`game ${g.seed} goes on after its end`);
       const legal = env.legalActions();
@@ -80,7 +144,10 @@ export function teacherDecisions(
         input.writeEnv(env, seat, legal, obs);
         const mask = new Uint8Array(NUM_ACTIONS);
         env.legalMask(mask);
-        rows.push({ obs, mask, action: a, seat, game: gi });
+        const line = label.labels === 'values' ? label.lines?.get(lineKey(seeds[seat], seat, asked[seat])) ?? null : null;
+        if (line && line.action !== a) throw new ReplayMismatchError(`game ${g.seed}: the search's line for seat ${seat}'s decision ${asked[seat]} played ${line.action}, the game ${a}`);
+        asked[seat]++;
+        rows.push({ obs, mask, action: a, seat, game: gi, line });
       }
       env.step(a);
     }
@@ -92,12 +159,19 @@ export function teacherDecisions(
   });
   const n = rows.length;
   const d: DistillData = {
-    n, width, obs: new Float32Array(n * width), mask: new Uint8Array(n * NUM_ACTIONS), action: new Int32Array(n), ret: new Float32Array(n), game: new Int32Array(n),
+    n, width, obs: new Float32Array(n * width), mask: new Uint8Array(n * NUM_ACTIONS), action: new Int32Array(n), target: new Float32Array(n * NUM_ACTIONS),
+    valueLabelled: 0, ret: new Float32Array(n), game: new Int32Array(n),
   };
   rows.forEach((r, i) => {
     d.obs.set(r.obs, i * width);
     d.mask.set(r.mask, i * NUM_ACTIONS);
     d.action[i] = r.action;
+    if (r.line) {
+      valueLabel(r.line, label.beta ?? 1, d.target, i * NUM_ACTIONS);
+      d.valueLabelled++;
+    } else {
+      d.target[i * NUM_ACTIONS + r.action] = 1;
+    }
     d.ret[i] = rets[r.game][r.seat];
     d.game[i] = r.game;
   });
@@ -168,7 +242,7 @@ export function splitByGame(d: DistillData, holdout: number, seed: string): { tr
 
 /**
  * Trains `start` on the teacher's rows: Adam, `epochs` passes in a seeded order, the policy by
- * cross-entropy to the teacher's action (illegal actions masked) and the value by squared error
+ * cross-entropy to each row's label (illegal actions masked) and the value by squared error
  * to the final reward; returns the weights of the epoch that agrees most with the teacher on
  * the held-out games (the start's if none does better; the last epoch's with none held out).
  */
@@ -190,7 +264,7 @@ export function fitToTeacher(start: NetWeights, d: DistillData, o: FitOptions, l
   const epochs: EpochMetrics[] = [];
   const mb = Math.min(o.minibatch, train.length);
   const batch = newBatch(mb, width);
-  const { xs, ms, acts, rets } = batch;
+  const { xs, ms, tgs, rets } = batch;
   for (let e = 1; e <= o.epochs; e++) {
     const order = train.slice();
     shuffle(rng, order);
@@ -202,12 +276,12 @@ export function fitToTeacher(start: NetWeights, d: DistillData, o: FitOptions, l
       const [pl, vl] = tf.tidy(() => {
         const x = tf.tensor2d(xs, [mb, width]);
         const m = tf.tensor2d(ms, [mb, NUM_ACTIONS]);
-        const onehot = tf.oneHot(tf.tensor1d(acts, 'int32'), NUM_ACTIONS);
+        const target = tf.tensor2d(tgs, [mb, NUM_ACTIONS]);
         const ret = tf.tensor1d(rets);
         let parts: tf.Scalar[] = [];
         optimizer.minimize(() => {
           const { logits, value } = net.forward(x, m);
-          const ce = tf.neg(tf.mean(tf.sum(tf.mul(tf.logSoftmax(logits), onehot), 1))) as tf.Scalar;
+          const ce = tf.neg(tf.mean(tf.sum(tf.mul(tf.logSoftmax(logits), target), 1))) as tf.Scalar;
           const ve = tf.mul(0.5, tf.mean(tf.square(tf.sub(value, ret)))) as tf.Scalar;
           parts = [tf.keep(ce), tf.keep(ve)];
           return tf.add(ce, tf.mul(o.vfCoef, ve)) as tf.Scalar;
@@ -238,16 +312,16 @@ export function fitToTeacher(start: NetWeights, d: DistillData, o: FitOptions, l
   return { weights: best.weights, best: best.epoch, epochs, trainRows: train.length, heldOutRows: held.length, startAgreement, seconds: (performance.now() - t0) / 1000 };
 }
 
-/** A minibatch's buffers: inputs, mask biases, the teacher's actions and the rewards. */
+/** A minibatch's buffers: inputs, mask biases, the labels and the rewards. */
 interface Batch {
   xs: Float32Array;
   ms: Float32Array;
-  acts: Int32Array;
+  tgs: Float32Array;
   rets: Float32Array;
 }
 
 const newBatch = (n: number, width: number): Batch => ({
-  xs: new Float32Array(n * width), ms: new Float32Array(n * NUM_ACTIONS), acts: new Int32Array(n), rets: new Float32Array(n),
+  xs: new Float32Array(n * width), ms: new Float32Array(n * NUM_ACTIONS), tgs: new Float32Array(n * NUM_ACTIONS), rets: new Float32Array(n),
 });
 
 /** Fills `b` with rows[from … from + n) of `d`. */
@@ -255,7 +329,7 @@ function gatherBatch(d: DistillData, rows: readonly number[], from: number, n: n
   for (let j = 0; j < n; j++) {
     const r = rows[from + j];
     gatherRow(d.obs, d.mask, r, b.xs, b.ms, j, d.width, NUM_ACTIONS);
-    b.acts[j] = d.action[r];
+    b.tgs.set(d.target.subarray(r * NUM_ACTIONS, (r + 1) * NUM_ACTIONS), j * NUM_ACTIONS);
     b.rets[j] = d.ret[r];
   }
   return b;
@@ -269,10 +343,10 @@ function losses(net: TfNet, d: DistillData, rows: readonly number[]): { policy: 
   let value = 0;
   for (let s = 0; s < rows.length; s += B) {
     const n = Math.min(B, rows.length - s);
-    const { xs, ms, acts, rets } = gatherBatch(d, rows, s, n, newBatch(n, width));
+    const { xs, ms, tgs, rets } = gatherBatch(d, rows, s, n, newBatch(n, width));
     const [p, v] = tf.tidy(() => {
       const { logits, value: val } = net.forward(tf.tensor2d(xs, [n, width]), tf.tensor2d(ms, [n, NUM_ACTIONS]));
-      const ce = tf.neg(tf.sum(tf.mul(tf.logSoftmax(logits), tf.oneHot(tf.tensor1d(acts, 'int32'), NUM_ACTIONS))));
+      const ce = tf.neg(tf.sum(tf.mul(tf.logSoftmax(logits), tf.tensor2d(tgs, [n, NUM_ACTIONS]))));
       const ve = tf.mul(0.5, tf.sum(tf.square(tf.sub(val, tf.tensor1d(rets)))));
       return [ce.dataSync()[0], ve.dataSync()[0]];
     });

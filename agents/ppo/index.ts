@@ -8,7 +8,7 @@ import { DEFAULT_MODEL, loadPolicy, PpoAgent, shippedModel } from './ppo-agent.t
 import { HORIZONS, PPO_SEARCH_DEFAULTS, PpoSearchAgent } from './search.ts';
 
 export { DEFAULT_MODEL, loadPolicy, PpoAgent, shippedModel } from './ppo-agent.ts';
-export { PPO_SEARCH_DEFAULTS, PpoSearchAgent } from './search.ts';
+export { PPO_SEARCH_DEFAULTS, PpoSearchAgent, type SearchCandidate, type SearchLine } from './search.ts';
 
 /** The checkpoint a spec names (its first part without '='), the options after it, and the label's name. */
 function splitSpec(options: string): { file: string; rest: string; named: string } {

@@ -1,9 +1,12 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { playGame } from '../../eval/game.ts';
 import type { CzechPubEnv } from '../../env/env.ts';
 import { createAgent } from '../default-registry.ts';
 import { loadPolicy, shippedModel } from './ppo-agent.ts';
-import { valueScale, type PpoSearchAgent } from './search.ts';
+import { valueScale, type PpoSearchAgent, type SearchLine } from './search.ts';
 
 describe('ppo-search', () => {
   it('plays legally at 2–6 players with the shipped models, spending its iterations on the policy’s candidates', async () => {
@@ -26,6 +29,33 @@ describe('ppo-search', () => {
       const g = await playGame(agents, { seed: `search/${players}` });
       expect(g.agentDecisions[0]).toBeGreaterThan(0);
       expect(searched).toBeGreaterThan(0);
+    }
+  });
+
+  it('writes one transcript line per search: its candidates, their looks and values, and what it played', async () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'search-lines-')), 'search.jsonl');
+    const search = createAgent('ppo-search:iterations=8') as PpoSearchAgent;
+    search.useTranscript(file);
+    const played: { action: number; searched: boolean }[] = [];
+    const act = search.act.bind(search);
+    search.act = (obs) => {
+      const a = act(obs) as number;
+      played.push({ action: a, searched: search.lastVisits !== null });
+      return a;
+    };
+    await playGame([search, createAgent('heuristic'), createAgent('heuristic')], { seed: 'lines' });
+    const lines = fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as SearchLine);
+    const searched = played.map((p, i) => ({ ...p, decision: i })).filter((p) => p.searched);
+    expect(lines.map((l) => [l.decision, l.action])).toEqual(searched.map((p) => [p.decision, p.action]));
+    for (const l of lines) {
+      expect(l.seat).toBe(0);
+      expect(l.candidates.length).toBeGreaterThanOrEqual(2);
+      expect(l.candidates.reduce((n, c) => n + c.n, 0)).toBe(8);
+      expect(l.candidates.map((c) => c.a)).toContain(l.action);
+      // The first candidate is the policy's choice, the base of the others' paired differences.
+      expect([l.candidates[0].diff, l.candidates[0].se]).toEqual([null, null]);
+      for (const c of l.candidates.slice(1)) if (c.n >= 2) expect(c.se).toBeGreaterThanOrEqual(0);
+      expect(l.candidates[0].p).toBeGreaterThanOrEqual(l.candidates[1].p);
     }
   });
 

@@ -33,12 +33,18 @@
  *   …:iterations=N:mass=X:candidates=K:rollout=SPEC:confidence=Z:horizon=turn|choice
  *
  * Deterministic: the same game seed gives the same choices.
+ *
+ * With a transcript (`useTranscript`, as a tournament's `transcripts` sets it) every search
+ * appends a line (`SearchLine`): its candidates with their priors, looks and values, each one's
+ * paired difference from the policy's choice, and what was played. Expert iteration
+ * (training/distill.ts) reads its labels from it.
  */
+import fs from 'node:fs';
 import { NUM_ACTIONS, REWARD_SCHEMES, terminalRewards, type CzechPubEnv, type RewardScheme } from '../../env/index.ts';
 import { argmaxMasked, JsNet, type Checkpoint } from '../../policy/index.ts';
 import type { Agent, AgentObservation, DecisionBudget, GameStart } from '../agent.ts';
 import { EnvObservation, maskOf } from '../observation.ts';
-import { beatsPaired } from '../paired.ts';
+import { beatsPaired, pairedDifference } from '../paired.ts';
 import { SeatInput } from './input.ts';
 import { netForGame } from './ppo-agent.ts';
 
@@ -78,6 +84,30 @@ interface Candidate {
 
 const mean = (c: Candidate) => (c.samples.length > 0 ? c.sum / c.samples.length : -Infinity);
 
+/** A candidate as a transcript line gives it. */
+export interface SearchCandidate {
+  a: number;
+  /** The policy's probability of it. */
+  p: number;
+  /** Looks it got, and their mean value. */
+  n: number;
+  mean: number;
+  /** Its mean paired difference from the policy's choice (the first candidate) over the worlds both met, and that mean's standard error; null for the choice itself and where fewer than two worlds were shared. */
+  diff: number | null;
+  se: number | null;
+}
+
+/** One search, as its transcript line: the decision by (agent game seed, seat, index of the seat's decisions asked), what was played, the candidates. */
+export interface SearchLine {
+  game: string;
+  seat: number;
+  decision: number;
+  action: number;
+  candidates: SearchCandidate[];
+}
+
+const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
+
 /** Decisions a rollout may take before it is cut (a safety net: a turn cycle is far shorter). */
 const ROLLOUT_LIMIT = 2000;
 
@@ -97,6 +127,8 @@ export class PpoSearchAgent implements Agent {
   private reward: RewardScheme;
   /** Visits per candidate of the last search, for tests and diagnostics. */
   lastVisits: Map<number, number> | null = null;
+  /** Where each search's line is appended (SearchLine), if anywhere. */
+  private transcript: string | null = null;
 
   constructor(
     readonly spec: string,
@@ -113,6 +145,10 @@ export class PpoSearchAgent implements Agent {
     this.rulesetFingerprint = checkpoint.env?.ruleset.fingerprint;
     this.reward = valueScale(checkpoint);
     makeAgent(o.rollout); // an unknown rollout agent fails now, not mid-game
+  }
+
+  useTranscript(file: string): void {
+    this.transcript = file;
   }
 
   reset(game: GameStart): void {
@@ -192,8 +228,13 @@ export class PpoSearchAgent implements Agent {
     this.lastVisits = new Map(cands.map((c) => [c.a, c.samples.length]));
     let choice = alive[0];
     for (const c of alive) if (mean(c) > mean(choice) || (mean(c) === mean(choice) && c.p > choice.p)) choice = c;
-    if (choice === cands[0] || this.o.confidence <= 0) return choice.a;
-    return (beatsPaired(choice.samples, cands[0].samples, this.o.confidence) ?? false) ? choice.a : cands[0].a;
+    const played = choice === cands[0] || this.o.confidence <= 0 || (beatsPaired(choice.samples, cands[0].samples, this.o.confidence) ?? false) ? choice.a : cands[0].a;
+    if (this.transcript) this.record({ game: this.gameSeed, seat, decision, action: played, candidates: cands.map((c) => describe(c, cands[0])) });
+    return played;
+  }
+
+  private record(line: SearchLine): void {
+    fs.appendFileSync(this.transcript!, `${JSON.stringify(line)}\n`);
   }
 
   /**
@@ -237,6 +278,15 @@ export class PpoSearchAgent implements Agent {
     this.net.forward(this.x, mask, this.logits);
     return argmaxMasked(this.logits, mask, 0, NUM_ACTIONS);
   }
+}
+
+/** A candidate's figures for the transcript, its paired difference taken from `base` (the policy's choice). */
+function describe(c: Candidate, base: Candidate): SearchCandidate {
+  const d = c === base ? null : pairedDifference(c.samples, base.samples);
+  return {
+    a: c.a, p: round6(c.p), n: c.samples.length, mean: round6(c.sum / Math.max(1, c.samples.length)),
+    diff: d ? round6(d.mean) : null, se: d ? round6(d.se) : null,
+  };
 }
 
 /** The reward scheme a checkpoint's value head was trained on (its run's `reward`), else `rank`. */
