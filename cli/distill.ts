@@ -18,7 +18,7 @@ import fs from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { createAgent, loadPolicy, shippedModel } from '../agents/index.ts';
-import { parseGameLine, roundedGames, runTournament, type TournamentResult } from '../eval/index.ts';
+import { entrySummary, parseGameLine, roundedGames, runTournament, type TournamentResult } from '../eval/index.ts';
 import { optionDefaults, REWARD_SCHEMES, type RewardScheme } from '../env/index.ts';
 import { saveCheckpoint } from '../policy/index.ts';
 import { BACKENDS, fitToTeacher, LABELS, readSearchLines, teacherDecisions, type EpochMetrics, type PlayedGame } from '../training/index.ts';
@@ -217,7 +217,7 @@ export async function distillCommand(args: readonly string[], io: Io): Promise<n
     if (o.evalGames === 0) return null;
     const r = await play(`${label}: ppo:${model} against ${others(o).join(', ')}`, [`ppo:${model}`, ...others(o)], o.evalGames, `distill-eval-${o.seed}`, folder);
     if (!r) return null;
-    const mine = r.summary.agents.find((a) => a.spec === r.labels[0])!;
+    const mine = entrySummary(r);
     io.err(`${label}: ${(100 * mine.winRate).toFixed(1)}% (${(100 * mine.winRateCI[0]).toFixed(1)}–${(100 * mine.winRateCI[1]).toFixed(1)}%), ${(mine.winRate / par).toFixed(2)}× par`);
     return { folder, games: mine.games, winRate: mine.winRate, winRateCI: mine.winRateCI, overPar: mine.winRate / par };
   };
@@ -245,11 +245,11 @@ export async function distillCommand(args: readonly string[], io: Io): Promise<n
       );
       if (!games) return stopped();
       const playSeconds = (performance.now() - t0) / 1000;
-      const search = games.summary.agents.find((a) => a.spec === games.labels[0])!;
+      const search = entrySummary(games);
       // Every round's games so far: a later teacher's choices add to an earlier one's.
       const folders = Array.from({ length: k }, (_, i) => path.join(out, `round-${i + 1}`, 'games'));
       const all = folders.flatMap(playedGames);
-      const previous = k === 1 ? start : loadPolicy(model);
+      const previous = loadPolicy(model);
       const lines = o.labels === 'values' ? new Map(folders.flatMap((f) => [...readSearchLines(path.join(f, SEARCH_LINES))])) : undefined;
       const data = teacherDecisions(all, 0, previous.weights.shape, P, reward, start.ruleset, { labels: o.labels, lines, beta: o.labelBeta });
       io.err(`round ${k}: training on ${data.n} decisions of the search (${all.length} games)${o.labels === 'values' ? `, ${data.valueLabelled} labelled by their values` : ''}`);

@@ -23,7 +23,7 @@ import { runGames, type RunOptions, type RunOutcome } from './runner.ts';
 import { ResultsSchema } from './results-schema.ts';
 import { GAMES_FILE, readFinishedGames, readRunFile, RUN_FORMAT, runDifference, RunFolderError, writeRunFile, type RunFile } from './run-folder.ts';
 import { roundedGames, schedule } from './schedule.ts';
-import { summarize, type GameResult, type Summary } from './summary.ts';
+import { summarize, type AgentSummary, type GameResult, type Summary } from './summary.ts';
 import { DEFAULT_MAX_FALLBACK_RATE, summarizeUsage, type Price, type UsageSummary } from './usage.ts';
 
 
@@ -113,6 +113,13 @@ export interface TournamentResult {
   labels: string[];
   /** Games worth watching (highlights.ts), each with its replay link. */
   highlights: Highlight[];
+}
+
+/** The summary row of `config.agents[entry]` (summaries name agents by their labels, so an entry whose label it shares with no other). */
+export function entrySummary(r: Pick<TournamentResult, 'summary' | 'labels'>, entry = 0): AgentSummary {
+  const row = r.summary.agents.find((a) => a.spec === r.labels[entry]);
+  if (!row) throw new Error(`no summary row for entry ${entry} ('${r.labels[entry]}')`);
+  return row;
 }
 
 export class TournamentConfigError extends Error {

@@ -11,8 +11,8 @@
  */
 export { BACKENDS, initBackend, type BackendChoice } from './backend.ts';
 export {
-  agreement, fitToTeacher, LABELS, readSearchLines, ReplayMismatchError, splitByGame, teacherDecisions, valueLabel, type DistillData, type EpochMetrics,
-  type FitOptions, type FitResult, type LabelSource, type Labels, type PlayedGame,
+  fitToTeacher, LABELS, readSearchLines, ReplayMismatchError, teacherDecisions, type DistillData, type EpochMetrics, type FitOptions, type FitResult,
+  type LabelSource, type Labels, type PlayedGame,
 } from './distill.ts';
 export {
   CHANGEABLE_ON_RESUME, TRAIN_DEFAULTS, TRAIN_OPTIONS, UNBOUNDED_STEPS, type TrainOptionName, type TrainOptions,

@@ -228,7 +228,8 @@ export class PpoSearchAgent implements Agent {
     this.lastVisits = new Map(cands.map((c) => [c.a, c.samples.length]));
     let choice = alive[0];
     for (const c of alive) if (mean(c) > mean(choice) || (mean(c) === mean(choice) && c.p > choice.p)) choice = c;
-    const played = choice === cands[0] || this.o.confidence <= 0 || (beatsPaired(choice.samples, cands[0].samples, this.o.confidence) ?? false) ? choice.a : cands[0].a;
+    const takeChoice = choice === cands[0] || this.o.confidence <= 0 || (beatsPaired(choice.samples, cands[0].samples, this.o.confidence) ?? false);
+    const played = takeChoice ? choice.a : cands[0].a;
     if (this.transcript) this.record({ game: this.gameSeed, seat, decision, action: played, candidates: cands.map((c) => describe(c, cands[0])) });
     return played;
   }
