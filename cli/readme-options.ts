@@ -23,12 +23,13 @@ export async function commandSpecs(): Promise<CommandSpec[]> {
   const { TRAIN } = await import('./train.ts');
   const { EXPLOIT } = await import('./exploit.ts');
   const { DISTILL } = await import('./distill.ts');
+  const { RECIPE } = await import('./recipe.ts');
   const { LLM_BENCH } = await import('./llm-bench.ts');
   const { SERVE } = await import('./serve.ts');
   const { WORKER } = await import('./worker.ts');
   const { LADDER } = await import('./ladder.ts');
   const { BRIDGE } = await import('./bridge.ts');
-  return [PLAY, REPLAY, ...(await benchSpecs()), TOURNAMENT, REPORT, LEADERBOARD, LADDER, TRAIN, DISTILL, EXPLOIT, LLM_BENCH, SERVE, WORKER, BRIDGE];
+  return [PLAY, REPLAY, ...(await benchSpecs()), TOURNAMENT, REPORT, LEADERBOARD, LADDER, TRAIN, RECIPE, DISTILL, EXPLOIT, LLM_BENCH, SERVE, WORKER, BRIDGE];
 }
 
 const block = (title: string, text: string) => `${title}:\n\n\`\`\`text\n${text}\n\`\`\``;

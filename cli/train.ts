@@ -3,16 +3,20 @@
  * terminal (steps/s, the latest evaluation), a line per iteration otherwise. Ctrl-C stops
  * after the current iteration and still writes the final evaluation and checkpoint.
  */
+import { availableParallelism } from 'node:os';
 import cliProgress from 'cli-progress';
 import { createAgent, rulesetMismatch } from '../agents/index.ts';
+import type { Ruleset } from '../env/index.ts';
+import { entrySummary, runTournament } from '../eval/index.ts';
 import {
   CHANGEABLE_ON_RESUME, initBackend, NothingToTrainError, parsePool, readRunOptions, runTraining, TRAIN_OPTIONS, UNBOUNDED_STEPS,
-  type BackendChoice, type EvalResult, type IterationMetrics, type PoolEntry, type RunEvents, type TrainOptionName, type TrainOptions,
+  type BackendChoice, type EvalResult, type IterationMetrics, type PoolEntry, type RunEvents, type SeatEvaluation, type TrainOptionName, type TrainOptions,
 } from '../training/index.ts';
 import { loadCheckpoint } from '../policy/index.ts';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Io } from './io.ts';
 import { loadQueue } from './queue-option.ts';
 import { camel, helpText, parseOptions, type CommandSpec } from './options.ts';
+import { asUsageError, progress } from './tournament.ts';
 
 /** What a resumed run keeps from its own options.json: giving one of these with --resume is refused. */
 const FIXED_BY_RUN = (Object.keys(TRAIN_OPTIONS) as TrainOptionName[]).filter((k) => !(CHANGEABLE_ON_RESUME as readonly string[]).includes(k));
@@ -45,7 +49,7 @@ function evalText(e: EvalResult[] | null): string {
  * checked before the run directory is made: a usage error then, not a stack trace and an
  * empty run directory.
  */
-async function checkBeforeRun(o: TrainOptions): Promise<void> {
+export async function checkBeforeRun(o: TrainOptions): Promise<void> {
   const check = (option: string, f: () => unknown) => {
     try {
       f();
@@ -172,6 +176,53 @@ export function trainingProgress(io: Io, o: TrainOptions, label = 'train'): { ev
       stopBar();
       process.removeListener('SIGINT', onSigint);
     },
+  };
+}
+
+/** A duplicate tournament of one seat against P − 1 copies of an opponent: its size, deals and where it is written. */
+export interface SeatTournament {
+  players: number;
+  games: number;
+  /** The tournament seed: deals `<seed>/<deal>`, never training's. */
+  seed: string;
+  /** Worker threads (default one per core; 0 plays in this thread). */
+  workers?: number;
+  ruleset: Ruleset;
+  folder: string;
+}
+
+/**
+ * Plays `spec` in one seat against P − 1 copies of `opponent` (seats rotated, each deal in
+ * every seat), with a progress bar and Ctrl-C as a clean stop; its figures, or null when
+ * interrupted.
+ */
+export async function evaluateSeat(spec: string, opponent: string, t: SeatTournament, io: Io): Promise<SeatEvaluation | null> {
+  const controller = new AbortController();
+  const onSigint = () => {
+    io.err('Interrupted: stopping the evaluation.');
+    controller.abort();
+  };
+  process.once('SIGINT', onSigint);
+  const bar = progress(io);
+  let result;
+  try {
+    result = await runTournament({
+      agents: [spec, ...Array.from({ length: t.players - 1 }, () => opponent)], players: t.players,
+      games: t.games, seed: t.seed, workers: t.workers ?? availableParallelism(),
+      ruleset: t.ruleset, out: t.folder, signal: controller.signal, onGame: (done, total) => bar.update(done, total),
+    });
+  } catch (e) {
+    throw asUsageError(e);
+  } finally {
+    bar.stop();
+    process.removeListener('SIGINT', onSigint);
+  }
+  if (!result.complete) return null;
+  const mine = entrySummary(result);
+  const P = t.players;
+  return {
+    folder: t.folder, games: mine.games, deals: result.summary.deals, winRate: mine.winRate, winRateCI: mine.winRateCI,
+    overPar: mine.winRate * P, overParCI: [mine.winRateCI[0] * P, mine.winRateCI[1] * P],
   };
 }
 

@@ -82,12 +82,13 @@ export function encodeWeights(w: NetWeights): EncodedWeights {
 }
 
 /** The inverse of encodeWeights, checking every layer's size against the shape; errors name `what`. */
-export function decodeWeights(j: EncodedWeights, what: string): NetWeights {
+/** `inputs`: the width the net must read (a policy's: the observation, and its advice); a training-only net (a table critic) gives its own. */
+export function decodeWeights(j: EncodedWeights, what: string, inputs = netInputs(j.shape.advice)): NetWeights {
   if (j.shape.advice !== undefined && !(ADVISERS as readonly string[]).includes(j.shape.advice)) {
     throw new Error(`${what} is malformed: advice '${j.shape.advice}' is none of ${ADVISERS.join(', ')}`);
   }
-  if (j.shape.inputs !== netInputs(j.shape.advice)) {
-    throw new Error(`${what} is malformed: ${j.shape.inputs} inputs, want ${netInputs(j.shape.advice)} (the observation${j.shape.advice ? ` and ${j.shape.advice}'s advice` : ''})`);
+  if (j.shape.inputs !== inputs) {
+    throw new Error(`${what} is malformed: ${j.shape.inputs} inputs, want ${inputs}${inputs === netInputs(j.shape.advice) ? ` (the observation${j.shape.advice ? ` and ${j.shape.advice}'s advice` : ''})` : ''}`);
   }
   const dims = [j.shape.inputs, ...j.shape.hidden];
   const expected = [...dims.slice(0, -1).map((d, i) => [d, dims[i + 1]]), [dims[dims.length - 1], j.shape.actions], [dims[dims.length - 1], 1]];

@@ -4,7 +4,11 @@ import { OBS_SIZE } from '../env/observation/encode.ts';
 import { initWeights, netInputs } from '../policy/weights.ts';
 import * as tf from '@tensorflow/tfjs-core';
 import { initBackend } from './backend.ts';
-import { ChunkPlayer, decodeChunk, encodeChunk, parsePool, replayChunk, RolloutBuffer, RolloutTally, type ChunkGame, type ChunkSpec } from './collect.ts';
+import {
+  ChunkPlayer, decodeChunk, encodeChunk, HIDDEN_HANDS_WIDTH, parsePool, replayChunk, RolloutBuffer, RolloutTally, writeHiddenHands, type ChunkGame, type ChunkSpec,
+} from './collect.ts';
+import { HAND_TYPES } from '../env/cards.ts';
+import { CzechPubEnv } from '../env/env.ts';
 import { TfNet } from './net.ts';
 
 const shape = { inputs: OBS_SIZE, hidden: [8], actions: NUM_ACTIONS };
@@ -127,5 +131,33 @@ describe('rollout chunks', () => {
     }
     net.dispose();
     past.dispose();
+  });
+
+  it("a table critic's rows hold the other seats' hands, relative to the seat, and episodes cover every row once", () => {
+    const env = new CzechPubEnv({ seed: 'hands', players: 3 });
+    const out = new Float32Array(HIDDEN_HANDS_WIDTH + 2).fill(9);
+    writeHiddenHands(env.state, 1, 3, out, 1);
+    expect(out[0]).toBe(9);
+    expect(out[HIDDEN_HANDS_WIDTH + 1]).toBe(9);
+    const hand = (seat: number) => Array.from({ length: HAND_TYPES }, (_, t) => env.state.hand[seat * HAND_TYPES + t] / 4);
+    // Slot 0: the seat to its left (2), slot 1: the next (0); the seat's own hand is not there; slots past the table are zero.
+    expect([...out.subarray(1, 1 + HAND_TYPES)]).toEqual(hand(2));
+    expect([...out.subarray(1 + HAND_TYPES, 1 + 2 * HAND_TYPES)]).toEqual(hand(0));
+    expect(out.subarray(1 + 2 * HAND_TYPES, 1 + HIDDEN_HANDS_WIDTH).every((x) => x === 0)).toBe(true);
+    expect(hand(2).some((x) => x > 0)).toBe(true);
+
+    const s = spec('self,heuristic');
+    const net = new TfNet(initWeights(shape, 'collect'));
+    const past = new TfNet(initWeights(shape, 'past'));
+    const games = new ChunkPlayer().play(s, net, [past]);
+    net.dispose();
+    past.dispose();
+    const b = new RolloutBuffer(4, OBS_SIZE, true);
+    replayChunk(s, games, b, 0.99, 0.95, new RolloutTally());
+    expect(b.hidden.length).toBeGreaterThanOrEqual(b.size * HIDDEN_HANDS_WIDTH);
+    for (let r = 0; r < b.size; r++) expect(b.hidden.subarray(r * HIDDEN_HANDS_WIDTH, (r + 1) * HIDDEN_HANDS_WIDTH).some((x) => x > 0)).toBe(true);
+    expect(b.episodes.flatMap((e) => e.rows).sort((x, y) => x - y)).toEqual(Array.from({ length: b.size }, (_, r) => r));
+    // Without a table critic nothing of the kind is kept.
+    expect(new RolloutBuffer(4).hidden.length).toBe(0);
   });
 });

@@ -23,7 +23,8 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import {
-  nextFloat, NUM_ACTIONS, OBS_SIZE, randInt, seedRng, terminalRewards, VectorEnv, type RewardScheme, type RngState, type Ruleset,
+  HAND_TYPES, MAX_PLAYERS, nextFloat, NUM_ACTIONS, OBS_SIZE, randInt, seedRng, terminalRewards, VectorEnv, type GameState, type RewardScheme,
+  type RngState, type Ruleset,
 } from '../env/index.ts';
 import { agentSeed, createAgent, EnvObservation, SeatInputs, type Agent, type SeatInput } from '../agents/index.ts';
 import { decodeFloats, encodeFloats, sampleMasked, type NetShape } from '../policy/index.ts';
@@ -243,9 +244,35 @@ export class ChunkPlayer {
   }
 }
 
+/**
+ * What a table critic reads beyond the seat's observation: every other seat's hand, by card
+ * type (/ 4, as the observation scales its own), in slots relative to the seat (slot k − 1 is
+ * the seat k places to its left; slots past the table are zero). Training only: it is never a
+ * seat's input, and no policy reads it.
+ */
+export const HIDDEN_HANDS_WIDTH = (MAX_PLAYERS - 1) * HAND_TYPES;
+
+export function writeHiddenHands(s: Readonly<GameState>, seat: number, players: number, out: Float32Array, offset: number): void {
+  out.fill(0, offset, offset + HIDDEN_HANDS_WIDTH);
+  for (let k = 1; k < players; k++) {
+    const other = (seat + k) % players;
+    for (let t = 0; t < HAND_TYPES; t++) out[offset + (k - 1) * HAND_TYPES + t] = s.hand[other * HAND_TYPES + t] / 4;
+  }
+}
+
+/** One seat's decisions in one game (the buffer's rows, in order) and the reward on the last. */
+export interface Episode {
+  rows: number[];
+  reward: number;
+}
+
 /** Learner decisions, row by row: what one PPO update trains on. */
 export class RolloutBuffer {
   obs = new Float32Array(0);
+  /** With a table critic: each row's hidden hands (HIDDEN_HANDS_WIDTH floats), else empty. */
+  hidden = new Float32Array(0);
+  /** The seats' episodes, for advantages computed anew from another baseline. */
+  readonly episodes: Episode[] = [];
   mask = new Uint8Array(0);
   action = new Int32Array(0);
   logp = new Float32Array(0);
@@ -254,13 +281,14 @@ export class RolloutBuffer {
   ret = new Float32Array(0);
   size = 0;
 
-  /** `width`: floats per row of `obs`, the net's input (netInputs). */
-  constructor(capacity = 1024, readonly width = OBS_SIZE) {
+  /** `width`: floats per row of `obs`, the net's input (netInputs); `hiddenHands`: also record what a table critic reads. */
+  constructor(capacity = 1024, readonly width = OBS_SIZE, readonly hiddenHands = false) {
     this.grow(capacity);
   }
 
   clear(): void {
     this.size = 0;
+    this.episodes.length = 0;
   }
 
   /** Appends a row (growing the arrays as needed) and returns its index. */
@@ -276,6 +304,7 @@ export class RolloutBuffer {
       return b;
     };
     this.obs = widen(this.obs, (k) => new Float32Array(k), this.width);
+    if (this.hiddenHands) this.hidden = widen(this.hidden, (k) => new Float32Array(k), HIDDEN_HANDS_WIDTH);
     this.mask = widen(this.mask, (k) => new Uint8Array(k), NUM_ACTIONS);
     this.action = widen(this.action, (k) => new Int32Array(k), 1);
     this.logp = widen(this.logp, (k) => new Float32Array(k), 1);
@@ -367,6 +396,7 @@ export function replayChunk(
         const r = buffer.push();
         env.writeObservation(i, buffer.obs, r * width, buffer.mask, r * NUM_ACTIONS);
         seatInputs[seat]?.writeAdvice(new EnvObservation(game, seat), buffer.obs, r * width);
+        if (buffer.hiddenHands) writeHiddenHands(env.stateOf(i), seat, spec.players, buffer.hidden, r * HIDDEN_HANDS_WIDTH);
         buffer.action[r] = g.actions[t];
         buffer.logp[r] = g.logp[k];
         buffer.value[r] = g.value[k];
@@ -382,7 +412,10 @@ export function replayChunk(
     if (!end) throw fail('the game did not end');
     if (k !== g.logp.length) throw fail(`${g.logp.length} log-probabilities for ${k} recorded decisions`);
     if (end.scores.some((s, seat) => s !== g.scores[seat])) throw fail(`scores ${end.scores.join(',')}, sent ${g.scores.join(',')}`);
-    for (const seat of g.recorded) finalise(buffer, open[seat], end.returns[seat], gamma, lambda);
+    for (const seat of g.recorded) {
+      finalise(buffer, open[seat], end.returns[seat], gamma, lambda);
+      if (open[seat].length > 0) buffer.episodes.push({ rows: open[seat], reward: end.returns[seat] });
+    }
     tally.add(g.label, g.actions.length, g.recorded, end.scores, end.returns);
   }
   return used;
@@ -394,15 +427,20 @@ function sameShape(a: NetShape, b: NetShape): boolean {
 
 /** Advantages and returns of one seat's decisions in a finished game: the reward on the last. */
 function finalise(b: RolloutBuffer, rows: number[], reward: number, gamma: number, lambda: number): void {
+  episodeGae(rows, reward, b.value, gamma, lambda, b.adv, b.ret);
+}
+
+/** GAE over one episode's rows with the baseline `values` (by row), into `adv` and `ret` (by row). */
+export function episodeGae(rows: readonly number[], reward: number, values: Float32Array, gamma: number, lambda: number, adv: Float32Array, ret: Float32Array): void {
   if (rows.length === 0) return;
-  const values = rows.map((r) => b.value[r]);
+  const v = rows.map((r) => values[r]);
   const rewards = rows.map((_, k) => (k === rows.length - 1 ? reward : 0));
-  const adv = new Float32Array(rows.length);
-  const ret = new Float32Array(rows.length);
-  gae(rewards, values, 0, gamma, lambda, adv, ret);
+  const a = new Float32Array(rows.length);
+  const g = new Float32Array(rows.length);
+  gae(rewards, v, 0, gamma, lambda, a, g);
   rows.forEach((r, k) => {
-    b.adv[r] = adv[k];
-    b.ret[r] = ret[k];
+    adv[r] = a[k];
+    ret[r] = g[k];
   });
 }
 

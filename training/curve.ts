@@ -16,7 +16,18 @@ const COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b'
 
 const esc = escapeHtml;
 
-export function curveSvg(title: string, series: { name: string; points: CurvePoint[] }[], chance?: number): string {
+/** The x axis: learner decisions unless told (a point's `steps` is then that quantity). */
+export interface CurveAxis {
+  label: string;
+  format(x: number): string;
+}
+
+const STEPS_AXIS: CurveAxis = {
+  label: 'learner decisions trained on',
+  format: (s) => (s >= 1e6 ? `${(s / 1e6).toFixed(1)}M` : s >= 1e3 ? `${Math.round(s / 1e3)}k` : `${Math.round(s)}`),
+};
+
+export function curveSvg(title: string, series: { name: string; points: CurvePoint[] }[], chance?: number, axis: CurveAxis = STEPS_AXIS): string {
   const W = 720;
   const H = 400;
   const L = 56;
@@ -37,10 +48,9 @@ export function curveSvg(title: string, series: { name: string; points: CurvePoi
   }
   for (let k = 0; k <= 4; k++) {
     const s = (maxSteps * k) / 4;
-    const label = s >= 1e6 ? `${(s / 1e6).toFixed(1)}M` : s >= 1e3 ? `${Math.round(s / 1e3)}k` : `${Math.round(s)}`;
-    out.push(`<text x="${x(s)}" y="${H - B + 16}" text-anchor="middle">${label}</text>`);
+    out.push(`<text x="${x(s)}" y="${H - B + 16}" text-anchor="middle">${esc(axis.format(s))}</text>`);
   }
-  out.push(`<text x="${(L + W - R) / 2}" y="${H - 8}" text-anchor="middle">learner decisions trained on</text>`);
+  out.push(`<text x="${(L + W - R) / 2}" y="${H - 8}" text-anchor="middle">${esc(axis.label)}</text>`);
   if (chance !== undefined) {
     out.push(`<line x1="${L}" x2="${W - R}" y1="${y(chance)}" y2="${y(chance)}" stroke="#999" stroke-dasharray="4 4"/>`);
     // chance = 1 / players: what a seat wins with no skill at all.

@@ -17,7 +17,10 @@ export {
 export {
   CHANGEABLE_ON_RESUME, TRAIN_DEFAULTS, TRAIN_OPTIONS, UNBOUNDED_STEPS, type TrainOptionName, type TrainOptions,
 } from './options.ts';
-export { NothingToTrainError, readRunOptions, runTraining, type RunEvents, type RunResult } from './run.ts';
+export {
+  curveAgainst, NothingToTrainError, readRunOptions, runTraining, seedPatterns, trainingSummary, type SeedPatterns, type EvalPoint, type KeptPolicy, type RunEvents, type RunResult,
+  type SeatEvaluation, type TrainingSummary,
+} from './run.ts';
 export { train, type IterationMetrics } from './ppo.ts';
 export type { EvalResult } from './evaluate.ts';
 export { TfNet } from './net.ts';
@@ -30,3 +33,7 @@ export {
 } from './collect.ts';
 export { CHUNK_WORKER_MODULE, type IterationChunks, type RolloutRequest, type RolloutSource } from './rollouts.ts';
 export type { ChunkRequest, ChunkThreadMessage, ChunkThreadSetup } from './chunk-worker.ts';
+export {
+  RECIPE_CHOICES, RECIPE_FORMAT, RECIPE_OPPONENT, recipeEvaluationSeed, recipeMarkdown, recipeSvg, trainCommandLine, type CurvePointRecord,
+  type RecipeRecord,
+} from './recipe.ts';

@@ -65,6 +65,13 @@ export const TRAIN_OPTIONS = {
     type: 'choice', arg: 'AGENT', choices: ['none', ...ADVISERS], default: 'none',
     help: 'the net also reads what AGENT would play at each decision, and learns where to depart from it; with --init, added to that net',
   },
+  // A centralised critic (as PerfectDou's perfect-information distillation, MAPPO's critics):
+  // the baseline may see what the seat cannot, the policy never does.
+  critic: {
+    type: 'choice', arg: 'C', choices: ['seat', 'table'], default: 'seat',
+    help: "the advantages' baseline: seat = the net's own value head (the seat's observation); table = a separate critic, trained beside it, that also reads every other seat's hand (training only: the policy still reads only its seat)",
+  },
+  'critic-hidden': { type: 'ints', arg: 'A,B', min: 1, max: 4096, default: [128, 64], help: "hidden layer widths of the table critic's trunk" },
   init: {
     type: 'string', arg: 'CHECKPOINT', default: '', defaultText: 'none', conflicts: ['imitate', 'hidden'], conflictWhy: 'starts from that checkpoint’s net',
     help: "start from a saved policy's weights (e.g. models/ppo-4p.json or a run's model.json) with a fresh optimizer: fine-tuning, at another table size too",

@@ -12,7 +12,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { NUM_ACTIONS, OBS_SIZE, seedRng, shuffle } from '../env/index.ts';
 import { describeBackend, initBackend, type BackendInfo } from './backend.ts';
-import { parsePool, replayChunk, RolloutBuffer, RolloutTally, type ChunkSpec } from './collect.ts';
+import { episodeGae, HIDDEN_HANDS_WIDTH, parsePool, replayChunk, RolloutBuffer, RolloutTally, type ChunkSpec } from './collect.ts';
 import { LocalRollouts, type IterationChunks, type RolloutSource } from './rollouts.ts';
 import { createAgent } from '../agents/index.ts';
 import { explainedVariance } from './gae.ts';
@@ -41,6 +41,9 @@ export interface IterationMetrics {
   approxKl: number;
   clipFraction: number;
   explainedVariance: number;
+  /** With --critic table: its value loss and how much of the returns' variance its values explain. */
+  criticLoss?: number;
+  criticExplainedVariance?: number;
   epochsRun: number;
   /** The policy version (iterations trained) that played this iteration's games, and how many chunks they were. */
   rolloutVersion: number;
@@ -56,7 +59,11 @@ export interface IterationMetrics {
 
 /** Where a run starts from (a fresh net unless resuming or fine-tuning) and what it reports to. */
 export interface TrainHooks {
-  initial?: { weights: NetWeights; iteration: number; steps: number; seconds: number; optimizer?: { name: string; shape: number[]; data: Float32Array }[]; snapshots?: NetWeights[] };
+  initial?: {
+    weights: NetWeights; iteration: number; steps: number; seconds: number; optimizer?: SavedTensor[]; snapshots?: NetWeights[];
+    /** A resumed run's table critic (--critic table) and its optimizer. */
+    critic?: { weights: NetWeights; optimizer: SavedTensor[] };
+  };
   log?(line: string): void;
   /** Once the backend has started, before anything runs on it (also logged as `backend: …`). */
   onBackend?(b: BackendInfo): void;
@@ -71,10 +78,19 @@ export interface TrainHooks {
   now?(): number;
 }
 
+/** An optimizer's variable as trainer.json keeps it. */
+export interface SavedTensor {
+  name: string;
+  shape: number[];
+  data: Float32Array;
+}
+
 export interface TrainerState {
   net: TfNet;
   optimizer: tf.Optimizer;
   snapshots: NetWeights[];
+  /** With --critic table: the critic and its own optimizer. */
+  critic?: { net: TfNet; optimizer: tf.Optimizer };
 }
 
 export async function train(opts: TrainOptions, hooks: TrainHooks = {}): Promise<{ metrics: IterationMetrics[]; weights: NetWeights }> {
@@ -101,15 +117,30 @@ export async function train(opts: TrainOptions, hooks: TrainHooks = {}): Promise
     }, log, now);
     log(`warm start: cloned ${r.decisions} ${opts.imitate} decisions in ${r.seconds.toFixed(0)} s (agreement ${(100 * r.agreement).toFixed(1)}% on unseen ones)`);
   }
-  const optimizer = tf.train.adam(opts.lr, 0.9, 0.999, 1e-5);
-  if (start?.optimizer) await optimizer.setWeights(start.optimizer.map((t) => ({ name: t.name, tensor: tf.tensor(t.data, t.shape) })));
+  const adam = async (saved?: SavedTensor[]) => {
+    const o = tf.train.adam(opts.lr, 0.9, 0.999, 1e-5);
+    if (saved) await o.setWeights(saved.map((t) => ({ name: t.name, tensor: tf.tensor(t.data, t.shape) })));
+    return o;
+  };
+  const optimizer = await adam(start?.optimizer);
+  // The table critic: its own net (the observation and the other seats' hands in, a value out) and optimizer.
+  let critic: TrainerState['critic'];
+  if (opts.critic === 'table') {
+    if (start && start.iteration > 0 && !start.critic) throw new Error('the run has no table critic to resume');
+    const weights = start?.critic?.weights ?? initWeights({ inputs: CRITIC_INPUTS, hidden: opts.criticHidden, actions: 1 }, `${opts.seed}/critic`);
+    critic = { net: new TfNet(weights), optimizer: await adam(start?.critic?.optimizer) };
+    log(`table critic: ${CRITIC_INPUTS} (observation ${OBS_SIZE} + the other seats' hands ${HIDDEN_HANDS_WIDTH}) → ${opts.criticHidden.join(' → ')} → 1 value (${countParams(weights)} parameters)`);
+  }
   const snapshots: NetWeights[] = start?.snapshots ? [...start.snapshots] : [];
   const runSeed = start ? `${opts.seed}/resume${start.iteration}` : `${opts.seed}`;
   const chunkBase = { games: opts.numEnvs, players: opts.players, ruleset: opts.ruleset, pool: parsePool(opts.opponents), reward: opts.reward };
   const source = hooks.rollouts ?? new LocalRollouts();
   /** Iterations whose chunks are asked for (ahead by up to `staleness`). */
   const pending = new Map<number, IterationChunks>();
-  const buffer = new RolloutBuffer(opts.rolloutSteps + 64 * opts.numEnvs, inputs);
+  const buffer = new RolloutBuffer(opts.rolloutSteps + 64 * opts.numEnvs, inputs, critic !== undefined);
+  /** With a table critic: its values and returns, by row. */
+  let criticValue = new Float32Array(0);
+  let criticRet = new Float32Array(0);
   const rng = seedRng(`ppo/${runSeed}`);
 
   let iteration = start?.iteration ?? 0;
@@ -123,6 +154,7 @@ export async function train(opts: TrainOptions, hooks: TrainHooks = {}): Promise
       iteration++;
       const lr = opts.constantLr ? opts.lr : opts.lr * Math.max(0.02, 1 - progress());
       (optimizer as unknown as { learningRate: number }).learningRate = lr;
+      if (critic) (critic.optimizer as unknown as { learningRate: number }).learningRate = lr;
 
       // ---- rollout ----
       const tRoll = now();
@@ -158,6 +190,18 @@ export async function train(opts: TrainOptions, hooks: TrainHooks = {}): Promise
       const rollSecs = (now() - tRoll) / 1000;
       const n = b.size;
 
+      // ---- advantages from the table critic ----
+      // Its values replace the value head's as the baseline: the policy's advantages come from
+      // a critic that knew the other hands; the value head still learns its own returns.
+      if (critic) {
+        if (criticValue.length < n) {
+          criticValue = new Float32Array(b.obs.length / inputs);
+          criticRet = new Float32Array(criticValue.length);
+        }
+        criticValue.set(criticValues(critic.net, b, n, inputs));
+        for (const e of b.episodes) episodeGae(e.rows, e.reward, criticValue, opts.gamma, opts.lambda, b.adv, criticRet);
+      }
+
       // ---- update ----
       const tUpd = now();
       const mb = Math.min(opts.minibatch, n);
@@ -168,9 +212,12 @@ export async function train(opts: TrainOptions, hooks: TrainHooks = {}): Promise
       const oldValue = new Float32Array(mb);
       const advs = new Float32Array(mb);
       const rets = new Float32Array(mb);
+      const cx = critic ? new Float32Array(mb * CRITIC_INPUTS) : null;
+      const cOld = critic ? new Float32Array(mb) : null;
+      const cRets = critic ? new Float32Array(mb) : null;
       // The batch is the buffer's first n rows, shuffled each epoch.
       const order = Array.from({ length: n }, (_, r) => r);
-      const sums = { pg: 0, v: 0, ent: 0, kl: 0, clip: 0, count: 0 };
+      const sums = { pg: 0, v: 0, cv: 0, ent: 0, kl: 0, clip: 0, count: 0 };
       let epochsRun = 0;
       let samples = 0;
       for (let epoch = 0; epoch < opts.epochs; epoch++) {
@@ -188,6 +235,11 @@ export async function train(opts: TrainOptions, hooks: TrainHooks = {}): Promise
             oldValue[j] = b.value[r];
             advs[j] = b.adv[r];
             rets[j] = b.ret[r];
+            if (cx) {
+              criticRow(b, r, inputs, cx, j);
+              cOld![j] = criticValue[r];
+              cRets![j] = criticRet[r];
+            }
             mean += advs[j];
           }
           mean /= mb;
@@ -232,6 +284,7 @@ export async function train(opts: TrainOptions, hooks: TrainHooks = {}): Promise
           });
           const [pg, v, ent, kl, clipped] = stats.dataSync();
           stats.dispose();
+          if (critic) sums.cv += criticStep(critic, cx!, cOld!, cRets!, mb, opts);
           sums.pg += pg;
           sums.v += v;
           sums.ent += ent;
@@ -268,6 +321,7 @@ export async function train(opts: TrainOptions, hooks: TrainHooks = {}): Promise
         approxKl: sums.kl / c,
         clipFraction: sums.clip / c,
         explainedVariance: explainedVariance(b.value.subarray(0, n), b.ret.subarray(0, n)),
+        ...(critic ? { criticLoss: sums.cv / c, criticExplainedVariance: explainedVariance(criticValue.subarray(0, n), criticRet.subarray(0, n)) } : {}),
         epochsRun,
         rolloutVersion,
         chunks: chunkCount,
@@ -279,7 +333,7 @@ export async function train(opts: TrainOptions, hooks: TrainHooks = {}): Promise
         updateSamplesPerSec: samples / updSecs,
       };
       metrics.push(m);
-      await hooks.onIteration?.(m, { net, optimizer, snapshots });
+      await hooks.onIteration?.(m, { net, optimizer, snapshots, critic });
       // Let the event loop run (signals, timers): the loop is otherwise all synchronous work.
       await new Promise((resolve) => setImmediate(resolve));
     }
@@ -291,5 +345,55 @@ export async function train(opts: TrainOptions, hooks: TrainHooks = {}): Promise
   const weights = net.weights();
   net.dispose();
   optimizer.dispose();
+  critic?.net.dispose();
+  critic?.optimizer.dispose();
   return { metrics, weights };
+}
+
+/** The table critic's input: the seat's observation (its row's first OBS_SIZE floats, without the advice) and the hidden hands. */
+export const CRITIC_INPUTS = OBS_SIZE + HIDDEN_HANDS_WIDTH;
+
+function criticRow(b: RolloutBuffer, r: number, inputs: number, out: Float32Array, j: number): void {
+  out.set(b.obs.subarray(r * inputs, r * inputs + OBS_SIZE), j * CRITIC_INPUTS);
+  out.set(b.hidden.subarray(r * HIDDEN_HANDS_WIDTH, (r + 1) * HIDDEN_HANDS_WIDTH), j * CRITIC_INPUTS + OBS_SIZE);
+}
+
+/** The critic's values of the batch's n rows, a few thousand rows a pass. */
+function criticValues(net: TfNet, b: RolloutBuffer, n: number, inputs: number): Float32Array {
+  const out = new Float32Array(n);
+  const block = 4096;
+  const x = new Float32Array(block * CRITIC_INPUTS);
+  for (let s = 0; s < n; s += block) {
+    const k = Math.min(block, n - s);
+    for (let j = 0; j < k; j++) criticRow(b, s + j, inputs, x, j);
+    const v = tf.tidy(() => net.forward(tf.tensor2d(x.subarray(0, k * CRITIC_INPUTS), [k, CRITIC_INPUTS])).value);
+    out.set(v.dataSync() as Float32Array, s);
+    v.dispose();
+  }
+  return out;
+}
+
+/** One step of the critic on a minibatch: the value loss clipped as the value head's is, its own gradient-norm clip; returns the loss. */
+function criticStep(critic: NonNullable<TrainerState['critic']>, xs: Float32Array, old: Float32Array, rets: Float32Array, mb: number, opts: TrainOptions): number {
+  const loss = tf.tidy(() => {
+    const x = tf.tensor2d(xs, [mb, CRITIC_INPUTS]);
+    const vOld = tf.tensor1d(old);
+    const ret = tf.tensor1d(rets);
+    const aux: { t?: tf.Tensor } = {};
+    const { grads } = tf.variableGrads(() => {
+      const { value } = critic.net.forward(x);
+      const vClipped = tf.add(vOld, tf.clipByValue(tf.sub(value, vOld), -opts.clip, opts.clip));
+      const vLoss = tf.mul(0.5, tf.mean(tf.maximum(tf.square(tf.sub(value, ret)), tf.square(tf.sub(vClipped, ret))))) as tf.Scalar;
+      aux.t = tf.keep(vLoss);
+      return vLoss;
+    }, critic.net.vars);
+    const names = Object.keys(grads);
+    const norm = tf.sqrt(tf.addN(names.map((k) => tf.sum(tf.square(grads[k])))));
+    const scale = tf.minimum(1, tf.div(opts.maxGradNorm, tf.add(norm, 1e-6)));
+    critic.optimizer.applyGradients(names.map((k) => ({ name: k, tensor: tf.mul(grads[k], scale) })));
+    return aux.t!;
+  });
+  const v = loss.dataSync()[0];
+  loss.dispose();
+  return v;
 }

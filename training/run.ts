@@ -27,7 +27,7 @@ import { describeBackend } from './backend.ts';
 import { curveSvg, type CurvePoint } from './curve.ts';
 import { evaluatePolicy, type EvalResult, type GamesRunner } from './evaluate.ts';
 import { fromOptionsJson, type TrainOptions } from './options.ts';
-import { train, type IterationMetrics, type TrainerState, type TrainHooks } from './ppo.ts';
+import { CRITIC_INPUTS, train, type IterationMetrics, type SavedTensor, type TrainerState, type TrainHooks } from './ppo.ts';
 import type { RolloutSource } from './rollouts.ts';
 
 export interface RunEvents {
@@ -37,6 +37,8 @@ export interface RunEvents {
   /** Plays the rollouts' chunks (the job queue's source: on workers); default in this thread. */
   rollouts?: RolloutSource;
   iteration?(m: IterationMetrics, latestEval: EvalResult[] | null): void;
+  /** Also keep a copy of the policy each time this many more seconds of training have passed (kept/ in the run directory). */
+  keepEvery?: number;
   shouldStop?(): boolean;
 }
 
@@ -49,6 +51,10 @@ export class NothingToTrainError extends Error {
 
 function runName(seed: number, time: number): string {
   return `czechpub__ppo__${seed}__${Math.floor(time / 1000)}`;
+}
+
+function decodeSaved(saved: { name: string; shape: number[]; data: string }[]): SavedTensor[] {
+  return saved.map((t) => ({ name: t.name, shape: t.shape, data: decodeFloats(t.data) }));
 }
 
 function encodeTensor(t: tf.Tensor): { shape: number[]; data: string } {
@@ -79,8 +85,78 @@ export interface RunResult {
   evals: EvalResult[][];
   /** This session's evaluations (those of a resumed run's earlier sessions are in metrics.jsonl), in order. */
   curve: { iteration: number; steps: number; seconds: number; results: EvalResult[] }[];
+  /** The policies kept on the way (RunEvents.keepEvery), oldest first. */
+  kept: KeptPolicy[];
   /** The backend that ran, as options.json records it. */
   backend: string;
+}
+
+/** A copy of the policy kept during a run: a point of a wall-clock curve to evaluate afterwards. */
+export interface KeptPolicy {
+  file: string;
+  iteration: number;
+  steps: number;
+  seconds: number;
+}
+
+/**
+ * A policy's duplicate tournament on deals training never saw: it in one seat, P − 1 copies of
+ * one opponent, seats rotated (what `exploit` and `recipe` report as their figure).
+ */
+export interface SeatEvaluation {
+  /** The tournament's folder (games.jsonl, results.json, report). */
+  folder: string;
+  games: number;
+  deals: number;
+  winRate: number;
+  winRateCI: [number, number];
+  /** winRate × P: 1 is par. */
+  overPar: number;
+  overParCI: [number, number];
+}
+
+/** One of the trainer's periodic evaluations against one opponent: a learning curve's point, by steps and by wall clock. */
+export interface EvalPoint {
+  iteration: number;
+  steps: number;
+  seconds: number;
+  winRate: number;
+  winRateCI: [number, number];
+}
+
+/** Where a measured run's deals come from: training's and its evaluations' (run seed S), and the final evaluation's, which never share a seed. */
+export interface SeedPatterns {
+  seed: number;
+  trainingGames: string;
+  trainingEvaluations: string;
+  evaluation: string;
+}
+
+/** The seed patterns of a run with this seed (training/ppo.ts chunks, env/vector.ts games, training/evaluate.ts) and a final evaluation seeded `evaluation`. */
+export function seedPatterns(seed: number, evaluation: string): SeedPatterns {
+  return { seed, trainingGames: `${seed}/<iteration>/<chunk>/<game>/<episode>`, trainingEvaluations: `${seed}/eval/<deal>`, evaluation: `${evaluation}/<deal>` };
+}
+
+/** What a run trained: its wall clock, learner decisions, games and iterations (this session's). */
+export interface TrainingSummary {
+  seconds: number;
+  steps: number;
+  games: number;
+  iterations: number;
+}
+
+export function trainingSummary(r: RunResult): TrainingSummary {
+  const last = r.metrics[r.metrics.length - 1];
+  return { seconds: last?.seconds ?? 0, steps: last?.steps ?? 0, games: r.metrics.reduce((s, m) => s + m.games, 0), iterations: r.metrics.length };
+}
+
+/** A run's learning curve against `opponent` (one of its evaluation opponents). */
+export function curveAgainst(r: RunResult, opponent: string): EvalPoint[] {
+  return r.curve.map((c) => {
+    const e = c.results.find((x) => x.opponent === opponent);
+    if (!e) throw new Error(`the run was not evaluated against ${opponent}`);
+    return { iteration: c.iteration, steps: c.steps, seconds: c.seconds, winRate: e.winRate, winRateCI: e.winRateCI };
+  });
 }
 
 export async function runTraining(o: TrainOptions, events: RunEvents = {}, resume?: string, argv: string[] = []): Promise<RunResult> {
@@ -107,8 +183,9 @@ export async function runTraining(o: TrainOptions, events: RunEvents = {}, resum
       iteration: model.iteration,
       steps: model.steps,
       seconds: st.seconds,
-      optimizer: st.optimizer.map((t: { name: string; shape: number[]; data: string }) => ({ name: t.name, shape: t.shape, data: decodeFloats(t.data) })),
+      optimizer: decodeSaved(st.optimizer),
       snapshots: st.snapshots.map((s: EncodedWeights, i: number) => decodeWeights(s, `${stateFile} snapshot ${i}`)),
+      ...(st.critic ? { critic: { weights: decodeWeights(st.critic.weights, `${stateFile} critic`, CRITIC_INPUTS), optimizer: decodeSaved(st.critic.optimizer) } } : {}),
     };
     log(`resuming ${dir} at iteration ${model.iteration} (${model.steps} steps)`);
   } else {
@@ -144,13 +221,27 @@ export async function runTraining(o: TrainOptions, events: RunEvents = {}, resum
 
   const checkpoint = async (m: IterationMetrics, st: TrainerState) => {
     // trainer.json first: a crash between the two leaves model.json older, which resume detects.
-    const optimizer = (await st.optimizer.getWeights()).map((t) => ({ name: t.name, ...encodeTensor(t.tensor) }));
-    writeFileAtomic(path.join(dir, 'trainer.json'), JSON.stringify({ format: TRAINER_FORMAT, iteration: m.iteration, seconds: m.seconds, optimizer, snapshots: st.snapshots.map(encodeWeights) }));
-    saveCheckpoint(path.join(dir, 'model.json'), {
+    const saved = async (o: tf.Optimizer) => (await o.getWeights()).map((t) => ({ name: t.name, ...encodeTensor(t.tensor) }));
+    const optimizer = await saved(st.optimizer);
+    const critic = st.critic ? { weights: encodeWeights(st.critic.net.weights()), optimizer: await saved(st.critic.optimizer) } : undefined;
+    writeFileAtomic(path.join(dir, 'trainer.json'), JSON.stringify({ format: TRAINER_FORMAT, iteration: m.iteration, seconds: m.seconds, optimizer, snapshots: st.snapshots.map(encodeWeights), critic }));
+    savePolicy(path.join(dir, 'model.json'), m, st);
+  };
+  const savePolicy = (file: string, m: IterationMetrics, st: TrainerState) =>
+    saveCheckpoint(file, {
       // The ruleset once, at the top: the checkpoint's env spec is made from it.
       ruleset: o.ruleset, players: o.players, iteration: m.iteration, steps: m.steps, options: { ...o, ruleset: undefined }, createdAt: new Date().toISOString(),
       metrics: { ...m, eval: latestEval() }, weights: st.net.weights(),
     });
+  // Policies kept on the way (events.keepEvery): kept/model-<seconds>s.json, the first once that much time has passed.
+  const kept: KeptPolicy[] = [];
+  let nextKeep = events.keepEvery ?? Infinity;
+  const keep = (m: IterationMetrics, st: TrainerState) => {
+    if (m.seconds < nextKeep) return;
+    while (nextKeep <= m.seconds) nextKeep += events.keepEvery!;
+    const file = path.join(dir, 'kept', `model-${Math.round(m.seconds)}s.json`);
+    savePolicy(file, m, st);
+    kept.push({ file, iteration: m.iteration, steps: m.steps, seconds: m.seconds });
   };
 
   const evaluate = async (m: IterationMetrics, weights: NetWeights) => {
@@ -189,6 +280,7 @@ export async function runTraining(o: TrainOptions, events: RunEvents = {}, resum
       trainHistory.push({ steps: m.steps, value: m.winShare });
       if (o.evalEvery > 0 && m.iteration % o.evalEvery === 0) await evaluate(m, st.net.weights());
       if (m.iteration % o.checkpointEvery === 0) await checkpoint(m, st);
+      keep(m, st);
       events.iteration?.(m, latestEval());
     },
     onEnd: async () => {
@@ -200,5 +292,5 @@ export async function runTraining(o: TrainOptions, events: RunEvents = {}, resum
       if (evalNow || m.iteration % o.checkpointEvery !== 0) await checkpoint(m, st);
     },
   });
-  return { dir, metrics: result.metrics, evals, curve, backend: backendName };
+  return { dir, metrics: result.metrics, evals, curve, kept, backend: backendName };
 }

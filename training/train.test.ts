@@ -86,4 +86,26 @@ describe('training', () => {
     // A starting net whose advice disagrees with the options is refused.
     await expect(runTraining({ ...tiny(fs.mkdtempSync(path.join(os.tmpdir(), 'train-clash-')), 16), init: path.join(a.dir, 'model.json'), advice: 'none' })).rejects.toThrow(/reads heuristic advice, the options say none/);
   });
+
+  it('--critic table trains a critic beside the net: its figures logged, kept in trainer.json, resumed; the policy reads its seat only', async () => {
+    const logs: string[] = [];
+    const o = { ...tiny(fs.mkdtempSync(path.join(os.tmpdir(), 'train-critic-')), 17), critic: 'table' as const, criticHidden: [8] };
+    const a = await runTraining(o, { log: (l) => logs.push(l) });
+    expect(logs.some((l) => l.startsWith('table critic: 684 (observation 569 + the other seats\' hands 115) → 8 → 1 value'))).toBe(true);
+    for (const m of a.metrics) expect(Number.isFinite(m.criticLoss) && Number.isFinite(m.criticExplainedVariance)).toBe(true);
+    const ck = loadCheckpoint(path.join(a.dir, 'model.json'));
+    // The checkpoint is the policy alone, of the usual shape.
+    expect(ck.weights.shape).toMatchObject({ inputs: 569, hidden: [16] });
+    const state = JSON.parse(fs.readFileSync(path.join(a.dir, 'trainer.json'), 'utf8'));
+    expect(state.critic.weights.shape).toMatchObject({ inputs: 684, hidden: [8], actions: 1 });
+    expect(state.critic.optimizer.length).toBeGreaterThan(0);
+    const resumed = await runTraining({ ...readRunOptions(a.dir), totalSteps: ck.steps + 300 }, {}, a.dir);
+    expect(resumed.metrics[0].iteration).toBe(ck.iteration + 1);
+    const after = JSON.parse(fs.readFileSync(path.join(a.dir, 'trainer.json'), 'utf8'));
+    expect(after.critic.weights.layers[0].w).not.toEqual(state.critic.weights.layers[0].w);
+    // Without the critic the same seed trains another policy: the advantages came from it.
+    const plain = await runTraining({ ...o, critic: 'seat', out: fs.mkdtempSync(path.join(os.tmpdir(), 'train-critic-seat-')) });
+    expect(plain.metrics[0].policyLoss).not.toBe(a.metrics[0].policyLoss);
+    expect(plain.metrics[0].criticLoss).toBeUndefined();
+  });
 });
