@@ -31,7 +31,7 @@ export const INTEGRATION: Record<string, string> = {
   'cli/llm-bench-stop.test.ts': 'a fake model server listening on a socket, llm-bench in a child process',
   'cli/train.test.ts': 'a training run from the command line',
   'cli/exploit.test.ts': 'two short training runs and their evaluation tournaments from the command line',
-  'cli/recipe.test.ts': 'two short training runs and their evaluation tournaments from the command line',
+  'cli/recipe.test.ts': 'slow: ~8 s of two short training runs (in this thread) and their evaluation tournaments',
   'cli/usage-errors.test.ts': 'a fake model server listening on a socket, python',
   'eval/game-line.test.ts': 'a tournament on worker threads',
   'eval/highlights.test.ts': 'a tournament on worker threads',
