@@ -13,6 +13,12 @@ describe('card texts', () => {
     expect(t.lets_do_a_shot).toMatch(/loses 7 points.*loses 8 points.*loses 9 points/);
     expect(t.rum).toContain('11 points');
     expect(glossary(changed).find((g) => g.term === 'Abstinence')?.text).toMatch(/lose 4 points.*6 points/);
+    // The goal comes first: what scores, what ends you (past the chart's last level), how the game ends.
+    const [goal] = glossary(DEFAULT_RULESET);
+    expect(goal.term).toBe('Goal');
+    expect(goal.text).toMatch(/highest score.*the harder the roll: past the end of level 4 you are wasted.*CLOSING TIME/);
+    const flat = parseRuleset({ ...DEFAULT_RULESET, chart: [{ spaces: [3, 2], handSize: 7 }, { spaces: [1], handSize: 5 }] });
+    expect(glossary(flat)[0].text).toMatch(/chart: past the end of level 2 you are wasted/);
     expect(actionConsequence(changed, A_SHOT_BEER, 0)).toBe('You lose 7 points; the beer gives nothing.');
     expect(actionConsequence(changed, A_SHOT_NOTHING, 0)).toBe('You lose 9 points.');
     expect(actionConsequence(changed, A_DISCARD, 1)).toMatch(/abstinence \(you lose 6 points/);

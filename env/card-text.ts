@@ -64,11 +64,21 @@ export interface Term {
   text: string;
 }
 
-/** The table's terms a newcomer needs, from the ruleset. */
+/** The table's terms a newcomer needs, from the ruleset: the goal first. */
 export function glossary(r: Ruleset): Term[] {
   const [first, second] = r.abstinence.pointLoss;
+  // Whether the chart's numbers (added to every roll's total) grow along it, as in the standard
+  // rules: never falling within a level, each level starting no lower than the one before.
+  const rising = (xs: number[]) => xs.every((v, i) => i === 0 || v >= xs[i - 1]);
+  const starts = r.chart.map((l) => l.spaces[0]);
+  const harder = r.chart.every((l) => rising(l.spaces)) && rising(starts) && r.chart[r.chart.length - 1].spaces.at(-1)! > starts[0];
   const chart = r.chart.map((l, i) => `level ${i + 1}: ${list(l.spaces.map(signed))} (hand ${l.handSize})`).join('; ');
   return [
+    {
+      term: 'Goal',
+      text: `Finish with the highest score. Drinks give points when you digest them, but digesting moves you forward along the drunkenness chart${harder ? ', and the further along you are, the harder the roll' : ''}: past the end of level ${r.chart.length} you are wasted, out of the game with the points you have. ` +
+        'The game ends once CLOSING TIME is drawn and everyone still in has had a last turn, or when only one player is left, after their one more turn.',
+    },
     { term: 'Turn', text: `Draw up to your hand size, then play cards (${r.limits.actionsPerTurn} actions a turn; each card's cost is on its help) and say done; or, before playing anything, discard any cards and draw up instead — that turn is an abstinence. Then you digest what is in front of you.` },
     { term: 'Points and score', text: `Points come from digesting drinks and go down for abstinences and shot choices. Score = points + the shot-type bonus (${list(r.shotBonus)} for owning 1…${r.shotBonus.length} of the shot tokens). Highest score at the end wins.` },
     { term: 'Digestion and the roll', text: `Drunkenness of what is in front of you plus the number on your chart space is the total; a ${r.roll.dieSides}-sided die is rolled. Roll ≥ total: move ${r.roll.okMove} space forward. Short by 1–${r.roll.failStep}: ${r.roll.failMove} forward, one more for every further ${r.roll.failStep}.` },

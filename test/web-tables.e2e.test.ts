@@ -247,6 +247,10 @@ describe.runIf(RUN)('tables for people, help and tournament replays in Chromium'
     await c.page.goto(base);
     const entry = c.page.locator(`.lobby-game[data-game="${made.id}"]`);
     await entry.waitFor();
+    // The first screen says what the game is about, in the server's words.
+    const rules = await api('/v1/ruleset');
+    expect(await c.page.textContent('#goal')).toBe(rules.glossary.find((g: { term: string }) => g.term === 'Goal').text);
+    expect(await c.page.isVisible('#goal')).toBe(true);
     expect(await entry.textContent()).toContain('Player 1 free');
     await c.page.screenshot({ path: join(SHOTS, 'lobby.png') });
     await entry.locator('button').click();
@@ -281,6 +285,14 @@ describe.runIf(RUN)('tables for people, help and tournament replays in Chromium'
     const listed = await d.page.locator('#rules-body dd[data-card]').evaluateAll((ds) => ds.map((x) => (x as HTMLElement).dataset.card));
     expect(listed).toEqual([...rules.cards.map((c: { id: string }) => c.id), 'closing_time']);
     expect(await d.page.locator('#rules-body .glossary dt').allTextContents()).toEqual(rules.glossary.map((g: { term: string }) => g.term));
+    expect(await d.page.locator('#rules-body .glossary dt').first().textContent()).toBe('Goal');
+    expect(await d.page.getAttribute('#rules-open', 'aria-expanded')).toBe('true');
+    // Escape closes the panel, from inside it too, and focus goes back to the Rules button.
+    await d.page.focus('#rules-close');
+    await d.page.keyboard.press('Escape');
+    await d.page.waitForSelector('#rules-panel', { state: 'hidden' });
+    expect(await d.page.evaluate(() => document.activeElement?.id)).toBe('rules-open');
+    expect(await d.page.getAttribute('#rules-open', 'aria-expanded')).toBe('false');
     expect(d.errors).toEqual([]);
   });
 

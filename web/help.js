@@ -6,7 +6,7 @@
  */
 import { cardName } from './cards.js';
 import { byId, el, fill } from './dom.js';
-import { cardIds, cardInfo, glossaryTerms } from './rules.js';
+import { cardIds, cardInfo, glossaryTerms, termText } from './rules.js';
 
 /** The kinds' names as printed on a card. */
 const KIND = /** @type {Record<string, string>} */ ({ beer: 'order: beer', shot: 'order: shot', non_alcoholic: 'order: non-alcoholic', pub: 'pub card', x: 'X card', closing: 'special' });
@@ -98,8 +98,9 @@ export function bindCardHelp() {
   document.addEventListener('keydown', (e) => { if (e.key === 'Escape') hide(); });
 }
 
-/** The rules panel: the glossary, then what every card does. */
+/** The rules panel: the glossary (the goal first), then what every card does; and the goal on the first screen. */
 export function renderRules() {
+  byId('goal').textContent = termText('Goal');
   fill(byId('rules-body'),
     el('dl.glossary', {}, glossaryTerms().map((t) => [el('dt', {}, t.term), el('dd', {}, t.text)])),
     el('h3', {}, 'The cards'),
@@ -111,6 +112,20 @@ export function renderRules() {
 
 export function bindRulesPanel() {
   const panel = byId('rules-panel');
-  byId('rules-open').addEventListener('click', () => { panel.hidden = !panel.hidden; });
-  byId('rules-close').addEventListener('click', () => { panel.hidden = true; });
+  const open = byId('rules-open');
+  const close = () => {
+    const inside = panel.contains(document.activeElement);
+    panel.hidden = true;
+    open.setAttribute('aria-expanded', 'false');
+    if (inside) open.focus();
+  };
+  open.setAttribute('aria-expanded', 'false');
+  open.addEventListener('click', () => {
+    if (!panel.hidden) return close();
+    panel.hidden = false;
+    open.setAttribute('aria-expanded', 'true');
+  });
+  byId('rules-close').addEventListener('click', close);
+  // Escape closes it, and focus goes back to the button that opened it.
+  document.addEventListener('keydown', (e) => { if (e.key === 'Escape' && !panel.hidden) close(); });
 }
