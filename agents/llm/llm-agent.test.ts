@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { playGame } from '../../eval/game.ts';
 import { leaderboardMarkdown, reportHtml } from '../../eval/report.ts';
 import { runTournament } from '../../eval/tournament.ts';
@@ -26,7 +26,14 @@ type Script = (n: number, legal: number[], body: Body) =>
   | { raw: unknown; status?: number; contentType?: string; bodyDelayMs?: number };
 
 let app: FastifyInstance;
+let origin = '';
+/**
+ * Each test's base URL, a path of its own: a request a test gave up on (a timeout) can reach
+ * the server after the next test began, and is then refused uncounted instead of taking the
+ * next test's scripted answer.
+ */
 let base = '';
+let run = 0;
 let script: Script = () => ({ content: '{"action": 0}' });
 let served = 0;
 /** Each request's model and Authorization header. */
@@ -42,7 +49,8 @@ function legalIds(body: { messages: { content: string }[] }): number[] {
 
 beforeAll(async () => {
   app = Fastify();
-  app.post('/v1/chat/completions', async (req, reply) => {
+  app.post('/r:run/v1/chat/completions', async (req, reply) => {
+    if ((req.params as { run: string }).run !== String(run)) return reply.code(410).send({ error: { message: 'an earlier test\'s request' } });
     const body = req.body as Body;
     auths.push(`${String(body.model)} ${req.headers.authorization ?? ''}`);
     const r = script(served++, legalIds(body), body);
@@ -67,7 +75,12 @@ beforeAll(async () => {
       usage: { prompt_tokens: 100, completion_tokens: 5, total_tokens: 105, ...('reasoningTokens' in r ? { completion_tokens_details: { reasoning_tokens: r.reasoningTokens } } : {}) },
     };
   });
-  base = `${await app.listen({ host: '127.0.0.1', port: 0 })}/v1`;
+  origin = await app.listen({ host: '127.0.0.1', port: 0 });
+});
+
+beforeEach(() => {
+  base = `${origin}/r${++run}/v1`;
+  served = 0;
 });
 
 afterAll(async () => {
