@@ -9,13 +9,15 @@ export const SERVE = {
   description: `Serves the HTTP API under /v1 and the web page at /: games with remote and bot seats,
 stateless bot serving, tournament jobs. Clients name bots of the catalogue: the built-in
 entries (random, greedy, cautious, heuristic, ppo, ismcts with bounded options), the
-checkpoints in --models, and what the config file defines (docs/security.md).`,
+checkpoints in --models, and what the config file defines (docs/security.md). With
+--state-dir (or the config's stateDir) games in progress survive a restart (docs/web.md).`,
   options: {
     config: { type: 'file', help: 'the catalogue and limits (JSON; server/config.ts documents every field)' },
     models: { type: 'string', arg: 'DIR', help: 'every NAME.json checkpoint in DIR is a bot named NAME' },
     host: { type: 'string', arg: 'H', default: '127.0.0.1', help: 'interface to listen on' },
     port: { type: 'int', arg: 'P', min: 0, max: 65535, default: 8787, help: 'port; 0 picks a free one' },
     'rate-limit': { type: 'int', arg: 'N', min: 0, max: 1_000_000, defaultText: `the config's, else ${DEFAULT_LIMITS.rateLimit}`, help: 'requests per second per client address; 0 = none' },
+    'state-dir': { type: 'string', arg: 'DIR', defaultText: "the config's stateDir, else none: games end with the server", help: 'keep live games in DIR (one append-only file each, tokens only hashed) so they survive a restart; limits: stateMaxGames, stateMaxAgeMs, stateMaxFileBytes in the config' },
     ruleset: { type: 'ruleset', help: 'every game under the ruleset in this JSON file (bots trained under another are left out)' },
     log: { type: 'flag', help: 'log every request as JSON lines' },
   },
@@ -36,6 +38,7 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
     if (parsed.values.models !== undefined) config.models = parsed.values.models;
     // What clients may not read of an outside server's failure: on stderr, or in the request log with --log.
     const log = parsed.values.log ? undefined : (line: string) => io.err(line);
+    if (parsed.values.stateDir !== undefined) config.stateDir = parsed.values.stateDir;
     app = await buildServer({ ...limits, config, host, ruleset: parsed.ruleset, notice: (line) => io.err(line), log, logger: parsed.values.log });
   } catch (e) {
     if (e instanceof ConfigError) throw new UsageError(e.message);

@@ -144,6 +144,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/games/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the token's seat saw, step by step, from step K on (paged)
+         * @description Steps from `from` (default 0) on, at most `limit` (default and most 500) of them: for each, the action that led to it and its events as the token's seat saw them (what a page that was there from the start has in its log). `next` is the step to ask from for the rest, null once there is none.
+         */
+        get: operations["getHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/games/{id}/stream": {
         parameters: {
             query?: never;
@@ -304,6 +324,8 @@ export interface components {
         Error: {
             /** @description What was wrong with the request (never what the server holds). */
             error: string;
+            /** @description A kind of fault a client may act on: 'game-gone' (404) when the server no longer holds the game. */
+            code?: string;
             /** @description Only in a 409 answer to an action: the seat's legal actions now (none when it is not its turn or the game is over). */
             legalActions?: {
                 id: number;
@@ -1005,6 +1027,106 @@ export interface operations {
                         })[];
                         next: number;
                         done: boolean;
+                    };
+                };
+            };
+            /** @description Malformed request: the message names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token: send Authorization: Bearer <token>. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token opens no seat of this game, or may only watch; or the server runs no tournaments. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such game, bot, tournament or step. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers to (a guard against DNS rebinding). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A limit: requests per second, live games or tournaments (in all or yours), event streams. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getHistory: {
+        parameters: {
+            query?: {
+                from?: string;
+                limit?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        entries: {
+                            step: number;
+                            /** @description The action that led to this step (null for step 0, the deal). */
+                            lastAction: {
+                                seat: number;
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description The step's events as the token's seat saw them. */
+                            events: ({
+                                k: string;
+                                text: string | null;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                        }[];
+                        /** @description Actions taken so far: the present is step `steps`. */
+                        steps: number;
+                        /** @description The step to ask from for the rest; null when this answer reaches the present. */
+                        next: number | null;
                     };
                 };
             };

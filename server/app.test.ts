@@ -373,7 +373,7 @@ describe('HTTP API over a listening server', () => {
       ['POST', '/v1/games', { seats: ['remote', 'nobody'] }, undefined, 400, /seats\[1\]: unknown bot "nobody"; this server's bots: random, greedy/],
       ['POST', '/v1/games', { seats: ['remote', 'random'], extra: 1 }, undefined, 400, /extra|Unrecognized/i],
       ['POST', '/v1/games', '{"seats": [', undefined, 400, /JSON|json|Unexpected|invalid/i],
-      ['GET', '/v1/games/nope/view', undefined, token, 404, /no game 'nope'/],
+      ['GET', '/v1/games/nope/view', undefined, token, 404, /game 'nope' is gone: .*start a new game/],
       ['GET', `/v1/games/${id}/view`, undefined, undefined, 401, /seat token is required/],
       ['GET', `/v1/games/${id}/view`, undefined, 'wrong', 403, /opens no seat/],
       ['POST', `/v1/games/${id}/actions`, { action: 'x' }, token, 400, /action/],

@@ -16,6 +16,7 @@
  * |        |                              | the state after K actions and what action K did         |
  * | POST   | /v1/games/:id/actions        | the token's seat acts; bots then play on                |
  * | GET    | /v1/games/:id/events?since=N | what the token's seat saw, from its N-th event on       |
+ * | GET    | /v1/games/:id/history?from=K | the same step by step (the action, its events), paged   |
  * | GET    | /v1/games/:id/stream?since=N | the same as Server-Sent Events, live, ending with `end` |
  * | GET    | /v1/games/:id/replay         | seed, seats and every action, once the game is over     |
  * | GET    | /v1/games/:id/replay/:step   | once over: every seat's view at that step, the choice made |
@@ -59,6 +60,7 @@ import { BotPool } from './bot-pool.ts';
 import { BotSpecError, Catalogue, MAX_SPEC_LENGTH } from './catalogue.ts';
 import { resolveLimits, type Limits, type ServerConfig } from './config.ts';
 import { ApiError, envAt, GameStore, stepEvents, narratedEvents, type LiveGame } from './games.ts';
+import { GameLog, restoreGames } from './game-log.ts';
 import { shownCommitment } from './seed-commitment.ts';
 import { JobStore } from './jobs.ts';
 import { OutsideCalls } from './outside-calls.ts';
@@ -76,6 +78,8 @@ export interface ServerOptions extends Partial<Limits> {
   config?: ServerConfig;
   /** The rules every game is played under (default: the standard rules); bots trained under others are left out. */
   ruleset?: Ruleset;
+  /** Where live games are kept so that they survive a restart (game-log.ts); overrides the config's stateDir. */
+  stateDir?: string;
   /** The address `serve` listens on: with `localhost`, the Host names requests may carry unless the config lists them (allowedHosts). */
   host?: string;
   /** Told of what the operator should know at start (a catalogue entry left out); default: the log, as a warning. */
@@ -109,13 +113,16 @@ export function hostName(raw: string): string {
 }
 
 /** Whole numbers in a path or a query: decimal digits only (no 0x10, 1e1, +5 or empty), else a 400. */
+/** Steps one history answer holds at most (a whole game is a few hundred). */
+export const HISTORY_PAGE = 500;
+
 const decimal = z.string().regex(/^\d{1,15}$/, 'a whole number in decimal digits').transform(Number);
 
 /** A fresh seed nobody can guess: a seat that knew the seed would know every hand and the draw pile. */
 const secretSeed = () => randomBytes(16).toString('base64url');
 
 export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstance> {
-  const { config = {}, logger = false, ruleset: rules, notice, log, host = '127.0.0.1', ...overrides } = o;
+  const { config = {}, logger = false, ruleset: rules, notice, log, host = '127.0.0.1', stateDir = config.stateDir, ...overrides } = o;
   const limits = resolveLimits(config, overrides);
   const notices: string[] = [];
   const catalogue = new Catalogue(config, { ruleset: rules, notice: (line) => notices.push(line) });
@@ -174,7 +181,10 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
   }
   const pool = new BotPool({ workers: limits.botWorkers, decisionMs: limits.decisionMs, memoryMb: limits.workerMemoryMb, maxQueued: limits.maxQueuedDecisions });
   const outside = new OutsideCalls(log ?? ((line) => app.log.warn(line)));
-  const store = new GameStore(limits, catalogue, pool, undefined, outside);
+  const tell = notice ?? ((line: string) => app.log.warn(line));
+  const gameLog = stateDir === undefined ? null : new GameLog(stateDir, limits, tell);
+  const store = new GameStore(limits, catalogue, pool, undefined, outside, gameLog);
+  if (gameLog) await restoreGames(gameLog, store, tell);
   const jobs = new JobStore(limits, catalogue, undefined, outside);
   const streams = new Streams(limits);
   const sweeper = setInterval(() => store.expire(), Math.min(60_000, limits.idleMs));
@@ -375,6 +385,24 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
     const viewer = store.viewerOf(game, bearer(req));
     const since = req.query.since ?? 0;
     return { events: narratedEvents(game, viewer, Math.min(since, game.env.eventCount)), next: game.env.eventCount, done: game.env.done };
+  });
+
+  app.get('/v1/games/:id/history', {
+    schema: {
+      operationId: 'getHistory', summary: "What the token's seat saw, step by step, from step K on (paged)", tags: ['games'],
+      ...tokenRoute, querystring: z.object({ from: decimal.optional(), limit: decimal.optional() }).strict(),
+      description: `Steps from \`from\` (default 0) on, at most \`limit\` (default and most ${HISTORY_PAGE}) of them: for each, the action that led to it and its events as the token's seat saw them (what a page that was there from the start has in its log). \`next\` is the step to ask from for the rest, null once there is none.`,
+      response: { 200: S.historyAnswer, ...S.errors(400, 401, 403, 404, 429) },
+    },
+  }, async (req) => {
+    const game = store.get(req.params.id);
+    const viewer = store.viewerOf(game, bearer(req));
+    const steps = game.env.actions.length;
+    const from = stepParam(game, req.query.from ?? 0);
+    const to = Math.min(steps, from + Math.max(1, Math.min(HISTORY_PAGE, req.query.limit ?? HISTORY_PAGE)) - 1);
+    const entries = [];
+    for (let k = from; k <= to; k++) entries.push({ step: k, lastAction: k > 0 ? played(game, k - 1) : null, events: stepEvents(game, k, viewer) });
+    return { entries, steps, next: to < steps ? to + 1 : null };
   });
 
   app.get('/v1/games/:id/stream', {

@@ -13,6 +13,7 @@
  *     "off":  null                          // removes a built-in entry
  *   },
  *   "limits": { "maxGamesPerClient": 20, "decisionMs": 3000 },
+ *   "stateDir": "/var/lib/czech-pub/games",  // live games survive a restart (off when absent)
  *   "corsOrigins": ["https://example.org"]
  * }
  */
@@ -126,6 +127,12 @@ export const limitsSchema = z.object({
   keepAliveMs: int(100, 600_000),
   /** Bot instances kept for the stateless act route (one per entry and option set). */
   servedCache: int(1, 100_000),
+  /** With a state dir (stateDir): games restored at start at most, the newest first (the rest's files are removed). */
+  stateMaxGames: int(0, 1_000_000),
+  /** With a state dir: a game's file not written for this long is removed at start instead of restored. */
+  stateMaxAgeMs: int(1000, 365 * 24 * 3600_000),
+  /** With a state dir: a game whose file would pass this many bytes is no longer kept (a whole game takes some 20 kB). */
+  stateMaxFileBytes: int(1024, 1024 * 1024 * 1024),
 }).strict();
 export type Limits = z.infer<typeof limitsSchema>;
 
@@ -156,6 +163,9 @@ export const DEFAULT_LIMITS: Limits = {
   requestTimeoutMs: 10_000,
   keepAliveMs: 5_000,
   servedCache: 256,
+  stateMaxGames: 1000,
+  stateMaxAgeMs: 24 * 3600_000,
+  stateMaxFileBytes: 1024 * 1024,
 };
 
 export const configSchema = z.object({
@@ -173,6 +183,11 @@ export const configSchema = z.object({
    * rebinding) cannot drive the API; list the names clients use when serving beyond it.
    */
   allowedHosts: z.array(z.string().regex(/^(\[[0-9a-fA-F:.]+\]|[0-9a-fA-F:]+:[0-9a-fA-F:.]*|[A-Za-z0-9.-]{1,253})$/, 'a host name or address, without port or scheme')).min(1).max(100).optional(),
+  /**
+   * Where live games are written as they change (one append-only file per game, tokens only
+   * hashed), so that they survive a restart: the server replays them at start. Off when absent.
+   */
+  stateDir: z.string().min(1).max(4096).optional(),
   /** Trust X-Forwarded-For from the reverse proxy in front (so limits apply per real client). */
   trustProxy: z.union([z.boolean(), z.string().max(200)]).optional(),
 }).strict();

@@ -15,10 +15,19 @@
  * least recently makes room first, so one client's creates cannot push out another's
  * finished games while it holds any. Games with seats open in the lobby and seats joined from
  * it are limited per client too.
+ *
+ * With a state dir (game-log.ts) every game made here is written down as it changes, and
+ * `restore` brings the games back when the server starts again: the actions are replayed, so
+ * each seat sees exactly what it saw, and the same tokens open the same seats (only their
+ * hashes are kept). Bots that play in this thread and call no server elsewhere are replayed
+ * too (each asked again at each of its past decisions, the answers set aside), so their
+ * generators stand where they stood and their later decisions are those they would have made
+ * without the restart. Heavy bots (searches on the worker threads) and bots that call out
+ * (llm, http) start afresh: their past is replayed exactly, their later choices may differ.
  */
 import { randomBytes } from 'node:crypto';
 import {
-  CzechPubEnv, describeAction, RevealedGame, SeatChannel, type NarratedEvent, type RewardScheme, type Viewer,
+  CzechPubEnv, describeAction, RevealedGame, rulesetFingerprint, SeatChannel, type NarratedEvent, type RewardScheme, type Viewer,
 } from '../env/index.ts';
 import { agentSeed, AgentStopError, BudgetSpentError, EnvObservation, type Agent } from '../agents/index.ts';
 import { DecisionError, type BotPool } from './bot-pool.ts';
@@ -26,6 +35,7 @@ import { BotSpecError, type Catalogue } from './catalogue.ts';
 import { ClientCounts } from './client-counts.ts';
 import { commitToSeed, type SeedCommitment } from './seed-commitment.ts';
 import { DEFAULT_LIMITS } from './config.ts';
+import { LOG_VERSION, tokenHash, type GameLog, type LoggedGame } from './game-log.ts';
 import { InlineTurns } from './inline-turns.ts';
 import { faultText, OutsideCalls } from './outside-calls.ts';
 
@@ -76,6 +86,13 @@ export class ApiError extends Error {
   }
 }
 
+/** A game this server does not hold (never made, finished and cleared, left idle, or lost in a restart): said so a person can act on it. */
+export class GameGoneError extends ApiError {
+  constructor(id: string) {
+    super(404, `game '${id}' is gone: this server no longer holds it (it was finished and cleared, left idle too long, or the server restarted without keeping games); start a new game`, { code: 'game-gone' });
+  }
+}
+
 export interface LiveGame {
   id: string;
   seed: SeedCommitment;
@@ -85,13 +102,15 @@ export interface LiveGame {
   bots: (SeatBot | null)[];
   /** Agent resets per seat (the same seeds a tournament derives). */
   starts: { seat: number; players: number; seed: string }[];
+  /** The seat each token opens, by the token's hash (game-log.ts: the state dir keeps only hashes). */
   tokens: Map<string, number>;
   client: string;
   /** Over (or dropped): the seats joined from the lobby no longer count against their clients. */
   settled: boolean;
   faults: BotFault[];
-  /** Opens the onlooker's view (public facts only) and, once the game is over, the replay. */
+  /** Opens the onlooker's view (public facts only) and, once the game is over, the replay ('' once restored: only its hash is kept). */
   watchToken: string;
+  watchHash: string;
   /** logAt[k]: length of the event log once k actions were taken (logAt[0]: after the deal). */
   logAt: number[];
   /** actors[k]: the seat that took action k. */
@@ -111,17 +130,13 @@ export interface LiveGame {
   joiners: string[];
   /** Called after every change, and with 'gone' when the game expires (event streams wait on it). */
   listeners: Set<(gone?: 'gone') => void>;
-  /** Open seats nobody has joined yet (their tokens are in `tokens`, unknown to anyone). */
+  /** Open seats nobody has joined yet (their tokens' hashes are in `tokens`; the tokens are unknown to anyone). */
   open: Map<number, string>;
   created: number;
 }
 
 /** Who reads: a seat, or null for an onlooker with the watch token. */
 export type { Viewer };
-
-function step(game: LiveGame, action: number): void {
-  recordStep(game, game.env, action);
-}
 
 /** Steps `env` (a game's own) and records who acted and where the step's events end. */
 function recordStep(game: Pick<LiveGame, 'actors' | 'logAt'>, env: CzechPubEnv, action: number): void {
@@ -177,6 +192,8 @@ export class GameStore {
     private readonly now: () => number = () => Date.now(),
     /** Budgets of bots that call a server elsewhere, and the operator's log of their failures. */
     private readonly outside: OutsideCalls = new OutsideCalls(),
+    /** The state dir (game-log.ts): games written down as they change, for `restore`; null keeps nothing. */
+    private readonly log: GameLog | null = null,
   ) {
     const { maxOpenGamesPerClient, maxJoinedSeatsPerClient, botIdleMs } = DEFAULT_LIMITS;
     this.limits = { maxOpenGamesPerClient, maxJoinedSeatsPerClient, botIdleMs, ...limits };
@@ -190,10 +207,46 @@ export class GameStore {
   async create(o: CreateGame): Promise<{ game: LiveGame; tokens: { seat: number; token: string }[] }> {
     const client = o.client ?? 'local';
     const id = randomBytes(9).toString('base64url');
-    const labels: string[] = [];
     const open = o.seats.some((s) => s === OPEN_SEAT);
     if (open && o.seedChosen) throw new ApiError(400, "seed: a game with open seats is dealt from a seed nobody chose (whoever knew it would know every hand); leave seed out, or make every seat 'remote' or a bot");
-    const bots = o.seats.map((s, seat): SeatBot | null => {
+    const { labels, bots } = this.seatBots(o.seats, client);
+    if (open) this.checkOpenGames(client);
+    this.makeRoom(client);
+    const env = new CzechPubEnv({ seed: o.seed, players: o.seats.length, reward: o.reward, ruleset: this.catalogue.ruleset, log: true });
+    const tokens = new Map<string, number>();
+    const list: { seat: number; token: string }[] = [];
+    const openSeats = new Map<number, string>();
+    o.seats.forEach((s, seat) => {
+      if (s !== 'remote' && s !== OPEN_SEAT) return;
+      const token = randomBytes(18).toString('base64url');
+      tokens.set(tokenHash(token), seat);
+      if (s === OPEN_SEAT) openSeats.set(seat, token);
+      else list.push({ seat, token });
+    });
+    const watchToken = randomBytes(18).toString('base64url');
+    const starts = o.seats.map((_, seat) => ({ seat, players: o.seats.length, seed: agentSeed(o.seed, seat), ruleset: this.catalogue.ruleset }));
+    bots.forEach((b, seat) => (b && 'agent' in b ? b.agent.reset?.(starts[seat]) : undefined));
+    const game: LiveGame = {
+      id, seed: commitToSeed(o.seed, o.seedChosen === true), env, seats: labels, bots, starts, tokens, client, settled: false, faults: [], watchToken, watchHash: tokenHash(watchToken), logAt: [env.eventCount], actors: [], scrub: null,
+      queue: Promise.resolve(), touched: this.now(), asked: this.now(), waiting: new Set(), paused: false, joiners: [], listeners: new Set(), open: openSeats, created: this.now(),
+    };
+    this.hold(game);
+    this.log?.begin({
+      t: 'game', v: LOG_VERSION, id, seed: o.seed, salt: game.seed.salt, chosen: game.seed.chosen, reward: o.reward, specs: [...o.seats], ruleset: rulesetFingerprint(this.catalogue.ruleset),
+      client, created: game.created, tokens: list.map((t) => ({ seat: t.seat, hash: tokenHash(t.token) })), watch: game.watchHash,
+    });
+    await this.run(game, () => this.waitingOn(game, o.signal ?? null, () => this.playBots(game)));
+    this.settle(game);
+    return { game, tokens: list };
+  }
+
+  /** Per seat: its label ('remote' or the bot's canonical spec) and its bot (null for a person's seat); a 400 for a spec the catalogue refuses. */
+  private seatBots(specs: readonly string[], client: string): { labels: string[]; bots: (SeatBot | null)[]; replayed: boolean[] } {
+    const labels: string[] = [];
+    // Bots whose past decisions can be asked again at a restore: in this thread, and calling no server elsewhere.
+    const replayed: boolean[] = [];
+    const bots = specs.map((s, seat): SeatBot | null => {
+      replayed.push(false);
       if (s === 'remote' || s === OPEN_SEAT) {
         labels.push('remote');
         return null;
@@ -205,35 +258,71 @@ export class GameStore {
         if (choice.entry.heavy && this.pool) return { pooled: choice.spec };
         const agent = this.catalogue.create(choice);
         this.outside.attach(agent, choice.entry, client);
+        replayed[seat] = !choice.entry.budget;
         return { agent };
       } catch (e) {
         if (e instanceof BotSpecError) throw new ApiError(400, `seats[${seat}]: ${e.message}`);
         throw e;
       }
     });
-    if (open) this.checkOpenGames(client);
-    this.makeRoom(client);
-    const env = new CzechPubEnv({ seed: o.seed, players: o.seats.length, reward: o.reward, ruleset: this.catalogue.ruleset, log: true });
-    const tokens = new Map<string, number>();
-    const list: { seat: number; token: string }[] = [];
-    const openSeats = new Map<number, string>();
-    o.seats.forEach((s, seat) => {
-      if (s !== 'remote' && s !== OPEN_SEAT) return;
-      const token = randomBytes(18).toString('base64url');
-      tokens.set(token, seat);
-      if (s === OPEN_SEAT) openSeats.set(seat, token);
-      else list.push({ seat, token });
-    });
-    const starts = o.seats.map((_, seat) => ({ seat, players: o.seats.length, seed: agentSeed(o.seed, seat), ruleset: this.catalogue.ruleset }));
+    return { labels, bots, replayed };
+  }
+
+  /**
+   * Brings back a game from its file in the state dir (game-log.ts): its actions replayed on
+   * a fresh deal, its bots asked again at their past decisions (those that can be: see the
+   * top of this file), the same tokens opening the same seats. Its bots wait for the next ask.
+   * Throws (the caller tells the operator and skips the game) when the game cannot be
+   * replayed here: other rules, a bot the catalogue no longer has, an action not legal.
+   */
+  async restore(logged: LoggedGame): Promise<LiveGame> {
+    const h = logged.head;
+    const fingerprint = rulesetFingerprint(this.catalogue.ruleset);
+    if (h.ruleset !== fingerprint) throw new Error(`dealt under ruleset ${h.ruleset}, this server plays ${fingerprint}`);
+    if (this.games.has(h.id)) throw new Error('a game of this id is held already');
+    const { labels, bots, replayed } = this.seatBots(h.specs, h.client);
+    const players = h.specs.length;
+    const starts = h.specs.map((_, seat) => ({ seat, players, seed: agentSeed(h.seed, seat), ruleset: this.catalogue.ruleset }));
     bots.forEach((b, seat) => (b && 'agent' in b ? b.agent.reset?.(starts[seat]) : undefined));
+    const env = new CzechPubEnv({ seed: h.seed, players, reward: h.reward as RewardScheme, ruleset: this.catalogue.ruleset, log: true });
     const game: LiveGame = {
-      id, seed: commitToSeed(o.seed, o.seedChosen === true), env, seats: labels, bots, starts, tokens, client, settled: false, faults: [], watchToken: randomBytes(18).toString('base64url'), logAt: [env.eventCount], actors: [], scrub: null,
-      queue: Promise.resolve(), touched: this.now(), asked: this.now(), waiting: new Set(), paused: false, joiners: [], listeners: new Set(), open: openSeats, created: this.now(),
+      id: h.id, seed: commitToSeed(h.seed, h.chosen, h.salt), env, seats: labels, bots, starts, tokens: new Map(h.tokens.map((t) => [t.hash, t.seat])), client: h.client, settled: false,
+      faults: [...logged.faults], watchToken: '', watchHash: h.watch, logAt: [env.eventCount], actors: [], scrub: null, queue: Promise.resolve(), touched: this.now(), asked: this.now(),
+      waiting: new Set(), paused: true, joiners: [], listeners: new Set(), open: new Map(), created: h.created,
     };
+    for (const a of logged.actions) {
+      if (env.done) throw new Error('actions past the end of the game');
+      const seat = env.actor;
+      const legal = env.legalActions();
+      const bot = bots[seat];
+      if (!legal.includes(a)) throw new Error(`action ${a} at step ${env.actions.length} is not legal`);
+      // The agent is asked again what it was asked then, so its generator and memory stand where they stood.
+      if (bot && 'agent' in bot && replayed[seat] && legal.length > 1) {
+        try {
+          await bot.agent.act(new EnvObservation(env, seat, legal));
+        } catch {
+          // It failed then too (a fault, recorded): its seat played its fallback, which is the action logged.
+        }
+      }
+      recordStep(game, env, a);
+    }
+    const joined = new Set(logged.joins.map((j) => j.seat));
+    for (const j of logged.joins) {
+      game.tokens.set(j.hash, j.seat);
+      game.joiners.push(j.client);
+    }
+    // Open seats nobody took: their tokens were never handed out, so fresh ones do.
+    h.specs.forEach((s, seat) => {
+      if (s !== OPEN_SEAT || joined.has(seat)) return;
+      const token = randomBytes(18).toString('base64url');
+      game.tokens.set(tokenHash(token), seat);
+      game.open.set(seat, token);
+    });
     this.hold(game);
-    await this.run(game, () => this.waitingOn(game, o.signal ?? null, () => this.playBots(game)));
-    this.settle(game);
-    return { game, tokens: list };
+    if (env.done) game.settled = true;
+    else for (const c of game.joiners) this.joined.add(c);
+    this.log?.resume(game.id);
+    return game;
   }
 
   /**
@@ -250,9 +339,10 @@ export class GameStore {
       recordStep(steps, e, a);
     });
     this.makeRoom(client);
+    const watchToken = randomBytes(18).toString('base64url');
     const game: LiveGame = {
       id: randomBytes(9).toString('base64url'), seed: commitToSeed(String(env.config.seed), true), env, seats, bots: seats.map(() => null), starts: [], tokens: new Map(), client, settled: true, faults: [],
-      watchToken: randomBytes(18).toString('base64url'), logAt: steps.logAt, actors: steps.actors, scrub: null, queue: Promise.resolve(), touched: this.now(),
+      watchToken, watchHash: tokenHash(watchToken), logAt: steps.logAt, actors: steps.actors, scrub: null, queue: Promise.resolve(), touched: this.now(),
       asked: this.now(), waiting: new Set(), paused: false, joiners: [], listeners: new Set(), open: new Map(), created: this.now(),
     };
     this.hold(game);
@@ -322,6 +412,7 @@ export class GameStore {
     game.open.delete(chosen);
     game.joiners.push(client);
     this.joined.add(client);
+    this.log?.append(game.id, { t: 'join', seat: chosen, hash: tokenHash(token), client });
     for (const l of game.listeners) l();
     return { seat: chosen, token };
   }
@@ -329,7 +420,7 @@ export class GameStore {
   get(id: string): LiveGame {
     this.expire();
     const g = this.games.get(id);
-    if (!g) throw new ApiError(404, `no game '${id}'`);
+    if (!g) throw new GameGoneError(id);
     g.touched = g.asked = this.now();
     if (g.paused) this.resume(g);
     return g;
@@ -338,8 +429,9 @@ export class GameStore {
   /** The seat a token opens, or null for the watch token; 401 without one, 403 for a wrong one (nothing about the game is said). */
   viewerOf(game: LiveGame, token: string | undefined): Viewer {
     if (!token) throw new ApiError(401, 'a seat token is required: Authorization: Bearer <token>');
-    if (token === game.watchToken) return null;
-    const seat = game.tokens.get(token);
+    const hash = tokenHash(token);
+    if (hash === game.watchHash) return null;
+    const seat = game.tokens.get(hash);
     if (seat === undefined) throw new ApiError(403, 'this token opens no seat of this game');
     return seat;
   }
@@ -359,7 +451,7 @@ export class GameStore {
       const legal = env.legalActions();
       if (env.actor !== seat) throw new ApiError(409, `it is seat ${env.actor}'s decision, not yours`, { legalActions: [] });
       if (!legal.includes(action)) throw new ApiError(409, `action ${action} is not legal now`, { legalActions: named(legal, seat, env.players) });
-      step(game, action);
+      this.step(game, action);
       await this.playBots(game);
       this.settle(game);
       for (const l of game.listeners) l();
@@ -398,9 +490,21 @@ export class GameStore {
     });
   }
 
-  /** Drops every game now (the server is stopping): their event streams end. */
+  /** Drops every game now (the server is stopping): their event streams end; their files in the state dir stay, for the next start. */
   closeAll(): void {
-    for (const g of [...this.games.values()]) this.drop(g);
+    for (const g of [...this.games.values()]) this.drop(g, true);
+  }
+
+  /** Takes an action in a game of this store: recorded, and written to the state dir. */
+  private step(game: LiveGame, action: number): void {
+    const k = game.env.actions.length;
+    recordStep(game, game.env, action);
+    this.log?.append(game.id, { t: 'a', k, a: action });
+  }
+
+  private fault(game: LiveGame, f: BotFault): void {
+    game.faults.push(f);
+    this.log?.append(game.id, { t: 'fault', ...f });
   }
 
   private run<T>(game: LiveGame, f: () => Promise<T>): Promise<T> {
@@ -447,14 +551,14 @@ export class GameStore {
           }
           // A failing bot must not stop the game: its seat plays the first legal action, recorded.
           a = legal[0];
-          game.faults.push({ step: env.actions.length, seat, reason: this.faultReason(game, seat, e) });
+          this.fault(game, { step: env.actions.length, seat, reason: this.faultReason(game, seat, e) });
         }
       }
       if (!legal.includes(a)) {
-        game.faults.push({ step: env.actions.length, seat, reason: `the bot chose ${a}, not a legal action` });
+        this.fault(game, { step: env.actions.length, seat, reason: `the bot chose ${a}, not a legal action` });
         a = legal[0];
       }
-      step(game, a);
+      this.step(game, a);
       game.touched = this.now();
     }
   }
@@ -478,8 +582,10 @@ export class GameStore {
     for (const c of g.joiners) this.joined.remove(c);
   }
 
-  private drop(g: LiveGame): void {
+  /** Forgets a game; unless the server is only stopping (`keep`), its file in the state dir goes too. */
+  private drop(g: LiveGame, keep = false): void {
     if (!this.games.delete(g.id)) return;
+    if (!keep) this.log?.remove(g.id);
     this.settle(g, true);
     const mine = this.held.get(g.client);
     mine?.delete(g);

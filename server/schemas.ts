@@ -10,6 +10,7 @@ const namedAction = z.object({ id: z.number().int(), name: z.string() });
 
 export const errorBody = z.looseObject({
   error: z.string().describe('What was wrong with the request (never what the server holds).'),
+  code: z.string().optional().describe("A kind of fault a client may act on: 'game-gone' (404) when the server no longer holds the game."),
   legalActions: z.array(namedAction).optional()
     .describe("Only in a 409 answer to an action: the seat's legal actions now (none when it is not its turn or the game is over)."),
 }).meta({ id: 'Error', description: 'An error: every 4xx and 5xx answer has this shape.' });
@@ -119,6 +120,16 @@ export const seatState = z.object({
 });
 
 export const eventsAnswer = z.object({ events: z.array(event), next: z.number().int(), done: z.boolean() });
+
+export const historyAnswer = z.object({
+  entries: z.array(z.object({
+    step: z.number().int(),
+    lastAction: z.object({ seat: z.number().int(), id: z.number().int(), name: z.string() }).nullable().describe('The action that led to this step (null for step 0, the deal).'),
+    events: z.array(event).describe("The step's events as the token's seat saw them."),
+  })),
+  steps: z.number().int().describe('Actions taken so far: the present is step `steps`.'),
+  next: z.number().int().nullable().describe('The step to ask from for the rest; null when this answer reaches the present.'),
+});
 
 const fault = z.object({ step: z.number().int(), seat: z.number().int(), reason: z.string() });
 

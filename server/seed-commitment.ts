@@ -12,8 +12,7 @@ export interface SeedCommitment {
   chosen: boolean;
 }
 
-export function commitToSeed(seed: string, chosen: boolean): SeedCommitment {
-  const salt = randomBytes(16).toString('hex');
+export function commitToSeed(seed: string, chosen: boolean, salt = randomBytes(16).toString('hex')): SeedCommitment {
   return { commitment: createHash('sha256').update(salt + seed).digest('hex'), salt, chosen };
 }
 
