@@ -9,7 +9,7 @@
  *
  * The last seat taken is also kept in localStorage, so the setup screen offers to go back.
  */
-import { api } from './api.js';
+import { api, isGone } from './api.js';
 import { byId, el, fill } from './dom.js';
 import { bindCardHelp, bindRulesPanel, renderRules } from './help.js';
 import { Play } from './play.js';
@@ -98,6 +98,7 @@ async function enter(id, token, watchToken = null, fresh = false) {
   try {
     view = await api.view(id, token);
   } catch (e) {
+    if (isGone(e)) return gameGone(id);
     showError(e);
     backToSetup();
     return;
@@ -114,7 +115,7 @@ async function enter(id, token, watchToken = null, fresh = false) {
   }
   expose({ gameId: id, token: game.token, watchToken: game.watchToken, mode: you === null ? 'watch' : 'play' });
   showScreen('game');
-  const play = new Play({ id, token, you, seats: view.seats }, replayGame, fresh);
+  const play = new Play({ id, token, you, seats: view.seats }, replayGame, fresh, () => gameGone(id));
   switchTo(play);
   renderLinks(id);
   await play.start();
@@ -175,6 +176,21 @@ function backToSetup() {
   setState('setup');
   offerReturn();
   renderLobby((id, token) => enter(id, token));
+}
+
+/**
+ * The server no longer holds game `id` (a link to it, "Back to your last game", or mid-game):
+ * said plainly, and the seat saved for it forgotten, so it is not offered again.
+ * @param {string} id
+ */
+function gameGone(id) {
+  try {
+    if (JSON.parse(localStorage.getItem(LAST) ?? 'null')?.id === id) localStorage.removeItem(LAST);
+  } catch {
+    // No storage: nothing was saved.
+  }
+  backToSetup();
+  showError(new Error('That game is gone: the server no longer holds it (it was finished and cleared, left idle too long, or the server restarted without keeping games). Start a new game, or join an open table.'));
 }
 
 /** "Back to your game": the seat last taken on this browser, if it is still held. */

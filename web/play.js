@@ -5,9 +5,14 @@
  * pace, and turns the action buttons on only at the current step. Other people's moves arrive
  * through the event stream (live.js). At the person's turn the preview (GET preview) says what
  * digesting would give, now and with each order; a click on a hand card plays it.
+ *
+ * A page opened on a game already under way (a reload, a link) first fills its log from step 0
+ * (GET history: the seat's own events, a few hundred steps a request). When the server cannot
+ * be reached the page keeps trying (api.js, live.js) and, once back, shows the game as it
+ * stands; a move whose request got no answer is not sent again: the view says whether it was made.
  */
 import { disableActions, renderActions } from './actions.js';
-import { api } from './api.js';
+import { api, isGone, Unreachable } from './api.js';
 import { countedCards } from './cards.js';
 import { promptContent } from './centre.js';
 import { byId, el, fill } from './dom.js';
@@ -40,12 +45,14 @@ export class Play {
   /**
    * @param {PlayGame} game @param {() => void} onReplay
    * @param {boolean} [fresh]  a game just made: its first steps are walked through; a game
-   *   rejoined (a reload, a link) opens at the present, with a log from there on.
+   *   rejoined (a reload, a link) opens at the present, its log filled from step 0.
+   * @param {() => void} [onGone]  the server no longer holds the game
    */
-  constructor(game, onReplay, fresh = false) {
+  constructor(game, onReplay, fresh = false, onGone = () => {}) {
     this.game = game;
     this.onReplay = onReplay;
     this.fresh = fresh;
+    this.onGone = onGone;
   }
 
   stop() {
@@ -59,15 +66,41 @@ export class Play {
   }
 
   async start() {
-    if (!this.fresh) {
-      await this.guard(async () => {
-        const now = await api.view(this.game.id, this.game.token);
-        this.shown = now.step - 1;
-        if (now.step > 0) appendEntry(byId('log'), el('li.step', {}, el('div.step-head', {}, `Joined at step ${now.step}`)));
-      });
-    }
+    if (!this.fresh) await this.guard(() => this.history());
     await this.sync();
-    if (!this.stopped) this.stream = follow(this.game.id, this.game.token, 0, () => this.sync());
+    this.listen();
+  }
+
+  /** Follows the event stream; when it gives up on the server, says so and offers to try again. */
+  listen() {
+    if (this.stopped) return;
+    this.stream = follow(this.game.id, this.game.token, 0, () => this.sync(), () => {
+      if (this.stopped) return;
+      this.failed(new Unreachable('Cannot reach the server: it stopped answering. Check your connection, then press "Show the game as it stands".'));
+      this.stream = null;
+    });
+  }
+
+  /**
+   * The log from step 0 up to the present as the seat saw it, as if the page had been there:
+   * every step but the last (the present, which the sync shows) at once, no pace.
+   */
+  async history() {
+    const log = byId('log');
+    /** @type {{ step: number, lastAction: import('./frame.js').TakenAction | null, events: import('./frame.js').NarratedEvent[] }[]} */
+    const entries = [];
+    for (let from = 0; ;) {
+      const page = await api.history(this.game.id, this.game.token, from);
+      if (this.stopped) return;
+      entries.push(...page.entries);
+      if (page.next === null) break;
+      from = page.next;
+    }
+    const last = entries.length - 1;
+    const shown = entries.slice(0, last).map((e) => stepEntry(e.step, e.lastAction, e.events));
+    log.append(...shown);
+    log.scrollTop = log.scrollHeight;
+    this.shown = last - 1;
   }
 
   /**
@@ -90,7 +123,18 @@ export class Play {
     setCardHooks(null);
     disableActions(byId('actions'));
     setState('waiting');
-    return this.enqueue(() => this.guard(async () => this.walk(await api.act(this.game.id, this.game.token, action))));
+    return this.enqueue(() => this.guard(async () => {
+      let now;
+      try {
+        now = await api.act(this.game.id, this.game.token, action);
+      } catch (e) {
+        if (!(e instanceof Unreachable)) throw e;
+        // No answer: the move may or may not have been made. It is not sent again; the view says which.
+        this.settledKey = '';
+        now = await api.view(this.game.id, this.game.token);
+      }
+      await this.walk(now);
+    }));
   }
 
   /** @param {() => Promise<void>} f */
@@ -106,15 +150,25 @@ export class Play {
       await f();
     } catch (e) {
       if (this.stopped) return;
-      showError(e);
-      setState('playing');
-      this.settledKey = '';
-      fill(byId('actions'), this.resyncButton());
+      if (isGone(e)) {
+        this.stop();
+        this.onGone();
+        return;
+      }
+      this.failed(e);
     }
   }
 
+  /** Says what went wrong and offers to catch up again (the event stream too, if it gave up). @param {unknown} e */
+  failed(e) {
+    showError(e);
+    setState('playing');
+    this.settledKey = '';
+    fill(byId('actions'), this.resyncButton());
+  }
+
   resyncButton() {
-    return el('button.primary', { type: 'button', id: 'resync', onclick: () => this.sync() }, 'Show the game as it stands');
+    return el('button.primary', { type: 'button', id: 'resync', onclick: () => { clearError(); if (!this.stream) this.listen(); this.sync(); } }, 'Show the game as it stands');
   }
 
   /** Shows every step after the last one shown, up to `now` (the current state). @param {SeatState} now */

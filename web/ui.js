@@ -36,6 +36,33 @@ export function clearError() {
   box.replaceChildren();
 }
 
+/** Calls and streams trying to reach the server again. */
+let trying = 0;
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let backTimer;
+
+/**
+ * One more (+1) or one fewer (-1) call trying to reach the server again: while any is, the
+ * status line says "Reconnecting…" (body[data-connection=reconnecting]); when the last gets
+ * through it says so for a moment. The line is a polite live region, so screen readers hear both.
+ * @param {1 | -1} delta
+ */
+export function reconnecting(delta) {
+  const was = trying;
+  trying = Math.max(0, trying + delta);
+  const box = byId('connection');
+  clearTimeout(backTimer);
+  if (trying > 0) {
+    document.body.dataset.connection = 'reconnecting';
+    if (was === 0) box.textContent = 'Lost the connection to the server: reconnecting…';
+    box.hidden = false;
+  } else if (was > 0) {
+    document.body.dataset.connection = 'ok';
+    box.textContent = 'Connected again.';
+    backTimer = setTimeout(() => { box.hidden = true; box.textContent = ''; }, 3000);
+  }
+}
+
 /** Milliseconds per bot move, read live from the pace control. */
 function paceMs() {
   return Number(/** @type {HTMLInputElement} */ (byId('pace')).value);
