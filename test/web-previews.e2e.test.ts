@@ -125,6 +125,7 @@ describe.runIf(RUN)('previews on the page in Chromium', () => {
     const rng = seedRng('e2e-previews-clicks');
     const shown: Shown[] = [];
     let hands = 0;
+    let xShot = false;
     let decisions = 0;
     for (;;) {
       await settled(page);
@@ -138,6 +139,12 @@ describe.runIf(RUN)('previews on the page in Chromium', () => {
         expect(p.text).toContain(p.name);
         expect(p.risky).toBe(p.data!.risk !== '');
         shown.push({ step: view.step, id: p.id, data: p.data as Record<string, string> });
+      }
+      const x = previews.find((p) => p.id >= 65 && p.id <= 186);
+      if (x && !xShot) {
+        await page.hover(`button.action[data-action="${x.id}"]`);
+        await page.screenshot({ path: join(SHOTS, 'previews-x.png') });
+        xShot = true;
       }
       // A hand card the person can play shows the previews of exactly the ways to play it.
       const card = (view.legalActions as { plays?: string }[]).find((a) => a.plays)?.plays;

@@ -102,7 +102,7 @@ export function choicePreview(a, f) {
     const sum = (/** @type {DigestPreview} */ p) => (p.skips ? 'no digestion' : p.abstinence ? `an abstinence (${points(p.points)})` : `${points(p.points)}, drunkenness ${p.drunkenness}`);
     lines.push(`${whose(t.seat, f, true)} digestion if done now: ${sum(t.after)} (was ${sum(t.before)}).`);
   }
-  if (!a.certain) lines.push('More happens that nobody can foresee (cards taken at random, or drawn).');
+  if (!a.certain) lines.push(a.digestWhen ? 'You then draw up to your hand size.' : 'Then cards are taken at random from hands, which nobody can foresee.');
   if (lines.length === 0 && !a.digest) lines.push('Nothing changes.');
   const digest = a.digest && a.digestWhen
     ? el('span.preview-line', {}, el('b', {}, WHEN[a.digestWhen]), ' ', previewWords(a.digest), a.digest.skips ? '' : `${moveWords(a.digest) ? `; ${moveWords(a.digest)}` : ''}`)
@@ -118,6 +118,6 @@ export function choicePreview(a, f) {
     },
   },
   a.risk ? el('p.risk-words', { role: 'alert' }, el('b', {}, 'Warning: '), riskWords(a.risk), '.') : null,
-  el('p', {}, el('b', {}, `${a.name}:`), ' ', lines.join(' ')),
+  lines.length > 0 || !digest ? el('p', {}, el('b', {}, `${a.name}:`), ' ', lines.join(' ')) : el('p', {}, el('b', {}, `${a.name}.`)),
   digest ? el('p', {}, digest) : null);
 }
