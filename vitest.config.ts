@@ -65,6 +65,8 @@ export const INTEGRATION: Record<string, string> = {
   'agents/scripted/scripted.test.ts': 'slow: ~8 s of games at 2 to 6 players',
   'server/view-schema.test.ts': 'slow: ~5 s of views parsed',
   'env/engine/preview.test.ts': 'slow: ~4 s of random games',
+  'env/engine/choice-preview.test.ts': 'slow: ~10 s of random games, every legal choice previewed and played',
+  'env/observation/channel.test.ts': 'slow: ~3 s of random games',
   'agents/ismcts/ismcts.test.ts': 'slow: ~4 s of searches',
   'training/collect.test.ts': 'slow: ~4 s of rollouts',
 };

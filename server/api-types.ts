@@ -246,8 +246,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * For the seat to play: what digesting would give, now and after each order
-         * @description For the seat choosing what to play: what digesting would give now, and after each order or Flattery it may play. Worked out from what the seat may see and the die's faces (the engine's digestion once per face, never the game's dice to come): points and the roll's total are certain; passing the roll, moving on a level, being wasted and leaving the game come as chances, and `thrownOut` only when it is certain. Empty at any other decision.
+         * For the seat to act: what each legal choice would do, and what digesting would give
+         * @description For the seat to act, at any decision: what each legal choice would do at once (cards leaving and entering its hand, fronts and points changed), the seat's digestion it starts or that saying done right after would give, an X card's change to the digestion of the player it hits, and a `risk` when that digestion may waste the seat or throw it out; while it chooses what to play, also what digesting now would give. Worked out from what the seat may see and the die's faces (the engine's card code and digestion on the seat's facts, once per face, never the game's dice to come): what depends on hidden cards is left out (`certain: false`). At most one entry per legal action. Empty at another seat's decision.
          */
         get: operations["getPreview"];
         put?: never;
@@ -779,7 +779,7 @@ export interface operations {
                             name: string;
                             /** @description What choosing it costs or causes, when its name does not say (points lost, an abstinence). */
                             note?: string;
-                            /** @description The card id it plays from the hand (orders and pub cards). */
+                            /** @description The card id it plays from the hand: the order or pub card, the X card of a reaction, Excuse me. */
                             plays?: string;
                         }[];
                         /** @description Seats waiting for someone to join from the lobby. */
@@ -906,7 +906,7 @@ export interface operations {
                             name: string;
                             /** @description What choosing it costs or causes, when its name does not say (points lost, an abstinence). */
                             note?: string;
-                            /** @description The card id it plays from the hand (orders and pub cards). */
+                            /** @description The card id it plays from the hand: the order or pub card, the X card of a reaction, Excuse me. */
                             plays?: string;
                         }[];
                         /** @description Seats waiting for someone to join from the lobby. */
@@ -1598,35 +1598,126 @@ export interface operations {
                             /** @description The chance of leaving the game this digestion, wasted or thrown out. */
                             outChance: number;
                         } | null;
-                        /** @description The same after playing each order or Flattery that is legal now. */
+                        /** @description Every legal choice of the seat to act, with what it does; empty at another seat's decision. */
                         actions: {
-                            /** @description The seat skips this digestion (it played I'll get the same): nothing happens. */
-                            skips: boolean;
-                            /** @description Nothing giving drunkenness is in front: an abstinence, no roll. */
-                            abstinence: boolean;
-                            /** @description Points the digestion adds (negative for an abstinence); the die never changes them. */
-                            points: number;
-                            /** @description Drunkenness of the cards in front (0 for an abstinence). */
-                            drunkenness: number;
-                            /** @description Drunkenness plus the chart space's number, which the die must reach; null without a roll. */
-                            total: number | null;
-                            /** @description The chance the die reaches the total (the usual one space forward); null without a roll. */
-                            passChance: number | null;
-                            /** @description Spaces the figure is sent and their chances, fewest first: forward after a roll, back (negative) after an abstinence; a row's end turns the rest of a move into leaving the row. Empty when skipping or thrown out. */
-                            moves: {
-                                spaces: number;
-                                chance: number;
-                            }[];
-                            /** @description The chance of moving past the row's last space onto the next level (then a PAUSE turn). */
-                            levelUpChance: number;
-                            /** @description The chance of moving past the last space of the chart's last row: wasted, out of the game, keeping the points. */
-                            wastedChance: number;
-                            /** @description Thrown out whatever the die shows (a third abstinence in a row, unless insulted). */
-                            thrownOut: boolean;
-                            /** @description The chance of leaving the game this digestion, wasted or thrown out. */
-                            outChance: number;
                             id: number;
                             name: string;
+                            /** @description Card ids leaving the seat's hand at once, one entry a card. */
+                            handLoses: string[];
+                            /** @description Card ids entering the seat's hand at once (only when certain). */
+                            handGains: string[];
+                            /** @description Fronts the choice changes at once, as they would be after it: a card id, `:shot` for Flattery, `+poured`, `+added`, `+given`, `+placed`. */
+                            fronts: {
+                                seat: number;
+                                after: string[];
+                            }[];
+                            /** @description Points changed at once (a shot choice's loss). */
+                            points: {
+                                seat: number;
+                                change: number;
+                            }[];
+                            /** @description Excuse me's redirect: the seat asked instead; else -1. */
+                            passesTo: number;
+                            /** @description False when the choice also does what the seat cannot foresee (a card taken at random, a brawl, drawing up): the lists then hold only what is certain. */
+                            certain: boolean;
+                            /** @description The seat's own digestion this turn, per `digestWhen`; null when it does not digest. */
+                            digest: {
+                                /** @description The seat skips this digestion (it played I'll get the same): nothing happens. */
+                                skips: boolean;
+                                /** @description Nothing giving drunkenness is in front: an abstinence, no roll. */
+                                abstinence: boolean;
+                                /** @description Points the digestion adds (negative for an abstinence); the die never changes them. */
+                                points: number;
+                                /** @description Drunkenness of the cards in front (0 for an abstinence). */
+                                drunkenness: number;
+                                /** @description Drunkenness plus the chart space's number, which the die must reach; null without a roll. */
+                                total: number | null;
+                                /** @description The chance the die reaches the total (the usual one space forward); null without a roll. */
+                                passChance: number | null;
+                                /** @description Spaces the figure is sent and their chances, fewest first: forward after a roll, back (negative) after an abstinence; a row's end turns the rest of a move into leaving the row. Empty when skipping or thrown out. */
+                                moves: {
+                                    spaces: number;
+                                    chance: number;
+                                }[];
+                                /** @description The chance of moving past the row's last space onto the next level (then a PAUSE turn). */
+                                levelUpChance: number;
+                                /** @description The chance of moving past the last space of the chart's last row: wasted, out of the game, keeping the points. */
+                                wastedChance: number;
+                                /** @description Thrown out whatever the die shows (a third abstinence in a row, unless insulted). */
+                                thrownOut: boolean;
+                                /** @description The chance of leaving the game this digestion, wasted or thrown out. */
+                                outChance: number;
+                            } | null;
+                            /**
+                             * @description `now`: the choice starts the digestion (done, the end of discarding); `after_done`: saying done right after; `after_discarding`: once discarding ends. Always with nobody reacting.
+                             * @enum {string|null}
+                             */
+                            digestWhen: "now" | "after_done" | "after_discarding" | null;
+                            /** @description An X card: the digestion of the player whose order it hits if they said done, before and after the card. */
+                            target: {
+                                seat: number;
+                                before: {
+                                    /** @description The seat skips this digestion (it played I'll get the same): nothing happens. */
+                                    skips: boolean;
+                                    /** @description Nothing giving drunkenness is in front: an abstinence, no roll. */
+                                    abstinence: boolean;
+                                    /** @description Points the digestion adds (negative for an abstinence); the die never changes them. */
+                                    points: number;
+                                    /** @description Drunkenness of the cards in front (0 for an abstinence). */
+                                    drunkenness: number;
+                                    /** @description Drunkenness plus the chart space's number, which the die must reach; null without a roll. */
+                                    total: number | null;
+                                    /** @description The chance the die reaches the total (the usual one space forward); null without a roll. */
+                                    passChance: number | null;
+                                    /** @description Spaces the figure is sent and their chances, fewest first: forward after a roll, back (negative) after an abstinence; a row's end turns the rest of a move into leaving the row. Empty when skipping or thrown out. */
+                                    moves: {
+                                        spaces: number;
+                                        chance: number;
+                                    }[];
+                                    /** @description The chance of moving past the row's last space onto the next level (then a PAUSE turn). */
+                                    levelUpChance: number;
+                                    /** @description The chance of moving past the last space of the chart's last row: wasted, out of the game, keeping the points. */
+                                    wastedChance: number;
+                                    /** @description Thrown out whatever the die shows (a third abstinence in a row, unless insulted). */
+                                    thrownOut: boolean;
+                                    /** @description The chance of leaving the game this digestion, wasted or thrown out. */
+                                    outChance: number;
+                                };
+                                after: {
+                                    /** @description The seat skips this digestion (it played I'll get the same): nothing happens. */
+                                    skips: boolean;
+                                    /** @description Nothing giving drunkenness is in front: an abstinence, no roll. */
+                                    abstinence: boolean;
+                                    /** @description Points the digestion adds (negative for an abstinence); the die never changes them. */
+                                    points: number;
+                                    /** @description Drunkenness of the cards in front (0 for an abstinence). */
+                                    drunkenness: number;
+                                    /** @description Drunkenness plus the chart space's number, which the die must reach; null without a roll. */
+                                    total: number | null;
+                                    /** @description The chance the die reaches the total (the usual one space forward); null without a roll. */
+                                    passChance: number | null;
+                                    /** @description Spaces the figure is sent and their chances, fewest first: forward after a roll, back (negative) after an abstinence; a row's end turns the rest of a move into leaving the row. Empty when skipping or thrown out. */
+                                    moves: {
+                                        spaces: number;
+                                        chance: number;
+                                    }[];
+                                    /** @description The chance of moving past the row's last space onto the next level (then a PAUSE turn). */
+                                    levelUpChance: number;
+                                    /** @description The chance of moving past the last space of the chart's last row: wasted, out of the game, keeping the points. */
+                                    wastedChance: number;
+                                    /** @description Thrown out whatever the die shows (a third abstinence in a row, unless insulted). */
+                                    thrownOut: boolean;
+                                    /** @description The chance of leaving the game this digestion, wasted or thrown out. */
+                                    outChance: number;
+                                };
+                            } | null;
+                            /** @description That digestion may throw the seat out (`out`: a third abstinence) or waste it (past the chart's end); null when it cannot. The page asks before sending such a choice. */
+                            risk: {
+                                /** @enum {string} */
+                                kind: "out" | "wasted";
+                                /** @description Exact over the die faces; 1 for certain. */
+                                chance: number;
+                            } | null;
                         }[];
                     };
                 };

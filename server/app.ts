@@ -9,7 +9,7 @@
  * | POST   | /v1/games                    | a game: seats ('remote', 'open' or an agent spec); remote tokens |
  * | GET    | /v1/games                    | the lobby: games with an open seat, public facts only   |
  * | POST   | /v1/games/:id/join           | an open seat's token, handed out once                   |
- * | GET    | /v1/games/:id/preview        | the seat to play: what digesting would give, now and per order |
+ * | GET    | /v1/games/:id/preview        | the seat to act: what each legal choice would do, digestion included |
  * | POST   | /v1/replays                  | a tournament game (link or record), replayed and checked, for the replay frames |
  * | GET    | /v1/ruleset                  | the rules' numbers (chart, titles, ...) and card names  |
  * | GET    | /v1/games/:id/view?at=K      | the token's seat: view, text, legal actions with names; |

@@ -62,7 +62,7 @@ export const TAGS = [
 
 const seatAction = namedAction.extend({
   note: z.string().optional().describe('What choosing it costs or causes, when its name does not say (points lost, an abstinence).'),
-  plays: z.string().optional().describe('The card id it plays from the hand (orders and pub cards).'),
+  plays: z.string().optional().describe('The card id it plays from the hand: the order or pub card, the X card of a reaction, Excuse me.'),
 });
 const objectView = z.looseObject({}).describe('A seat\'s view (PlayerView, env/observation/view.ts), or the public view for the watch token.');
 const event = z.looseObject({ k: z.string(), text: z.string().nullable() }).describe('An event as the viewer saw it, with its narration.');
@@ -213,10 +213,29 @@ const digestPreview = z.object({
   outChance: chance().describe('The chance of leaving the game this digestion, wasted or thrown out.'),
 });
 
+const choicePreview = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  handLoses: z.array(z.string()).describe("Card ids leaving the seat's hand at once, one entry a card."),
+  handGains: z.array(z.string()).describe("Card ids entering the seat's hand at once (only when certain)."),
+  fronts: z.array(z.object({ seat: z.number().int(), after: z.array(z.string()) }))
+    .describe('Fronts the choice changes at once, as they would be after it: a card id, `:shot` for Flattery, `+poured`, `+added`, `+given`, `+placed`.'),
+  points: z.array(z.object({ seat: z.number().int(), change: z.number().int() })).describe("Points changed at once (a shot choice's loss)."),
+  passesTo: z.number().int().describe("Excuse me's redirect: the seat asked instead; else -1."),
+  certain: z.boolean().describe('False when the choice also does what the seat cannot foresee (a card taken at random, a brawl, drawing up): the lists then hold only what is certain.'),
+  digest: digestPreview.nullable().describe("The seat's own digestion this turn, per `digestWhen`; null when it does not digest."),
+  digestWhen: z.enum(['now', 'after_done', 'after_discarding']).nullable()
+    .describe('`now`: the choice starts the digestion (done, the end of discarding); `after_done`: saying done right after; `after_discarding`: once discarding ends. Always with nobody reacting.'),
+  target: z.object({ seat: z.number().int(), before: digestPreview, after: digestPreview }).nullable()
+    .describe("An X card: the digestion of the player whose order it hits if they said done, before and after the card."),
+  risk: z.object({ kind: z.enum(['out', 'wasted']), chance: chance().describe('Exact over the die faces; 1 for certain.') }).nullable()
+    .describe('That digestion may throw the seat out (`out`: a third abstinence) or waste it (past the chart\'s end); null when it cannot. The page asks before sending such a choice.'),
+});
+
 export const previewAnswer = z.object({
   step: z.number().int(),
   now: digestPreview.nullable().describe('Digesting what is in front now (saying done with no reaction); null at any decision but choosing what to play.'),
-  actions: z.array(digestPreview.extend({ id: z.number().int(), name: z.string() })).describe('The same after playing each order or Flattery that is legal now.'),
+  actions: z.array(choicePreview).describe("Every legal choice of the seat to act, with what it does; empty at another seat's decision."),
 });
 
 export const replayOpened = z.object({

@@ -60,9 +60,9 @@ export function tableRoutes(app: FastifyInstance, store: GameStore): void {
 
   typed.get('/v1/games/:id/preview', {
     schema: {
-      operationId: 'getPreview', summary: 'For the seat to play: what digesting would give, now and after each order', tags: ['games'],
+      operationId: 'getPreview', summary: 'For the seat to act: what each legal choice would do, and what digesting would give', tags: ['games'],
       security: S.SEAT_TOKEN, params: idParams,
-      description: "For the seat choosing what to play: what digesting would give now, and after each order or Flattery it may play. Worked out from what the seat may see and the die's faces (the engine's digestion once per face, never the game's dice to come): points and the roll's total are certain; passing the roll, moving on a level, being wasted and leaving the game come as chances, and `thrownOut` only when it is certain. Empty at any other decision.",
+      description: "For the seat to act, at any decision: what each legal choice would do at once (cards leaving and entering its hand, fronts and points changed), the seat's digestion it starts or that saying done right after would give, an X card's change to the digestion of the player it hits, and a `risk` when that digestion may waste the seat or throw it out; while it chooses what to play, also what digesting now would give. Worked out from what the seat may see and the die's faces (the engine's card code and digestion on the seat's facts, once per face, never the game's dice to come): what depends on hidden cards is left out (`certain: false`). At most one entry per legal action. Empty at another seat's decision.",
       response: { 200: S.previewAnswer, ...S.errors(401, 403, 404, 429) },
     },
   }, async (req) => {

@@ -23,7 +23,7 @@ import { randInt, seedRng, type RngState } from '../env/rng.ts';
 import { gameLine } from '../eval/game-line.ts';
 import { encodeReplay, recordOf } from '../eval/replay-record.ts';
 import { runTournament } from '../eval/tournament.ts';
-import { browserTestsRun, pageErrors, startPageServer } from './helpers/browser.ts';
+import { browserTestsRun, confirmIfAsked, pageErrors, startPageServer } from './helpers/browser.ts';
 
 const SHOTS = process.env.SCREENSHOT_DIR ?? 'results/e2e';
 const RUN = browserTestsRun();
@@ -182,6 +182,7 @@ describe.runIf(RUN)('tables for people, help and tournament replays in Chromium'
       const asCard = view.legalActions.filter((x: { plays?: string }) => x.plays && x.plays === view.legalActions.find((y: { id: number }) => y.id === choice)?.plays);
       if (choice < A_DONE && asCard.length === 1) await page.locator(`#hand .card[data-card="${asCard[0].plays}"]`).first().click();
       else await page.click(`button.action[data-action="${choice}"]`);
+      await confirmIfAsked(page);
       await settled(page);
       clicks++;
       expect(clicks).toBeLessThan(3000);
@@ -411,6 +412,7 @@ describe.runIf(RUN)('tables for people, help and tournament replays in Chromium'
       expect(prompt!.y + prompt!.height).toBeLessThanOrEqual(844);
       if (decisions === 6) await f.page.screenshot({ path: join(SHOTS, 'phone.png') });
       await f.page.tap(`button.action[data-action="${pick(rng, await shownActions(f.page))}"]`);
+      await confirmIfAsked(f.page);
       decisions++;
       expect(decisions).toBeLessThan(2000);
     }

@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { A_DONE } from '../env/actions.ts';
 import { randInt, seedRng } from '../env/rng.ts';
-import { browserTestsRun, pageErrors, startPageServer } from './helpers/browser.ts';
+import { browserTestsRun, confirmIfAsked, pageErrors, startPageServer } from './helpers/browser.ts';
 
 const SHOTS = process.env.SCREENSHOT_DIR ?? 'results/e2e';
 
@@ -79,6 +79,7 @@ describe.runIf(RUN)('the web page in Chromium', () => {
       const plays = shown.map((a, i) => [a, i]).filter(([a]) => a < A_DONE).map(([, i]) => i);
       const pick = plays.length > 0 && randInt(rng, 10) < 7 ? plays[randInt(rng, plays.length)] : randInt(rng, n);
       await buttons.nth(pick).click();
+      await confirmIfAsked(page);
       clicks++;
       expect(clicks).toBeLessThan(2000);
     }
@@ -191,6 +192,7 @@ describe.runIf(RUN)('the web page in Chromium', () => {
       if (view.lastAction?.seat === 1) break;
       expect(view.done).toBe(false);
       await page.locator('button.action:enabled').first().click();
+      await confirmIfAsked(page);
       await page.waitForFunction(() => ['your-turn', 'over'].includes(document.body.dataset.state ?? ''), undefined, { timeout: 30_000 });
     }
     // Chromium logs the refused request; nothing else went wrong.

@@ -3,10 +3,11 @@
  * as the ruleset lists them (they cover every action id). A button whose consequence its name
  * does not say (points lost, an abstinence) carries the server's note; a group whose buttons
  * share one note shows it once. With a preview, the choice of what to play opens with what
- * saying done now would give, and pointing at an order's button shows what it would give.
+ * saying done now would give, and pointing at (or focusing) any button shows that choice's own
+ * preview; a choice that may end the game is marked as a warning.
  */
 import { el, fill } from './dom.js';
-import { previewLine } from './preview.js';
+import { choicePreview, previewLine } from './preview.js';
 import { actionGroups } from './rules.js';
 
 /** @typedef {import('./frame.js').NamedAction & { note?: string }} NotedAction */
@@ -14,13 +15,14 @@ import { actionGroups } from './rules.js';
 /**
  * @param {HTMLElement} root
  * @param {NotedAction[]} legal
- * @param {{ onAct?: (id: number) => void, chosen?: number | null, preview?: import('./preview.js').PreviewAnswer | null }} o
+ * @param {{ onAct?: (id: number) => void, chosen?: number | null, preview?: import('./preview.js').PreviewAnswer | null, you?: number | null }} o
  *   With `onAct` the buttons are live; without, they only show the choices (`chosen` highlighted).
  */
 export function renderActions(root, legal, o) {
   const { onAct, chosen, preview } = o;
+  const f = { you: o.you ?? null };
   const byAction = new Map((preview?.actions ?? []).map((p) => [p.id, p]));
-  const hover = el('p.preview-hover', { id: 'preview-hover' });
+  const hover = el('div.preview-hover', { id: 'preview-hover', 'aria-live': 'polite' });
   const groups = actionGroups()
     .map((g) => ({ heading: g.kind, actions: legal.filter((a) => a.id >= g.first && a.id <= g.last) }))
     .filter((g) => g.actions.length > 0);
@@ -29,7 +31,7 @@ export function renderActions(root, legal, o) {
     return notes.size === 1 && acts.length > 1 ? [...notes][0] : '';
   };
   fill(root,
-    preview?.now ? el('div.preview', { id: 'preview' }, el('p', {}, previewLine('Say done now:', preview.now, { role: 'now' })), hover) : null,
+    preview ? el('div.preview', { id: 'preview' }, preview.now ? el('p', {}, previewLine('Say done now:', preview.now, { role: 'now' })) : null, hover) : null,
     groups.map((g) => {
       const note = shared(g.actions);
       return el('div.action-group', {},
@@ -37,17 +39,18 @@ export function renderActions(root, legal, o) {
         note ? el('p.group-note', {}, note) : null,
         el('div.buttons', {}, g.actions.map((a) => {
           const p = byAction.get(a.id);
-          const show = p ? () => fill(hover, previewLine(`${a.name}, then done:`, p, { role: 'action', action: a.id })) : null;
+          const show = p ? () => fill(hover, choicePreview(p, f)) : () => hover.replaceChildren();
           return el('button.action', {
             type: 'button',
-            dataset: { action: a.id },
-            class: a.id === chosen ? 'chosen' : null,
+            dataset: { action: a.id, risk: p?.risk?.kind ?? null },
+            class: [a.id === chosen ? 'chosen' : '', p?.risk ? 'risky' : ''].join(' '),
             disabled: !onAct,
             'aria-pressed': chosen === undefined ? null : String(a.id === chosen),
+            'aria-describedby': p ? 'preview-hover' : null,
             onclick: onAct ? () => onAct(a.id) : null,
             onpointerenter: show,
             onfocus: show,
-          }, a.name, a.note && !note ? el('small.note', {}, a.note) : null);
+          }, a.name, a.note && !note ? el('small.note', {}, a.note) : null, p?.risk ? el('small.risk-badge', {}, p.risk.kind === 'out' ? 'may throw you out' : 'may waste you') : null);
         })));
     }));
 }

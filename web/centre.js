@@ -1,7 +1,7 @@
 /** The middle of the table: piles, CLOSING TIME, turn, titles, and who decides what now. */
 import { cardEl, cardName } from './cards.js';
 import { el } from './dom.js';
-import { seatName, who } from './frame.js';
+import { seatName, whom, whose } from './frame.js';
 
 /** @typedef {import('./frame.js').Frame} Frame @typedef {import('./frame.js').PlayerView} PlayerView */
 
@@ -13,7 +13,7 @@ function closingText(view, f) {
   const c = view.closingTime;
   if (c.where === 'aside') return 'set aside (goes into the pile at a reshuffle)';
   if (c.where === 'in_deck') return c.depth ? `in the draw pile, ${c.depth[0]}–${c.depth[1]} cards down` : 'in the draw pile';
-  return c.drawnBy === null ? 'drawn: last round' : `drawn by ${who(c.drawnBy, f)}: last round`;
+  return c.drawnBy === null ? 'drawn: last round' : `drawn by ${whom(c.drawnBy, f)}: last round`;
 }
 
 /**
@@ -32,12 +32,12 @@ function decisionText(view, f) {
     case 'discard':
       return `${lead}: which cards to discard.`;
     case 'reaction': {
-      const what = d.card ? `${who(active, f)}'s ${cardName(d.card)}` : `${who(active, f)} being done`;
+      const what = d.card ? `${whose(active, f)} ${cardName(d.card)}` : `${whom(active, f)} being done`;
       return mine ? `You may react to ${what}.` : `${lead}: reaction to ${what}.`;
     }
     case 'response': {
-      const avoided = d.avoided?.length ? ` (already avoided by ${d.avoided.map((s) => who(s, f)).join(', ')})` : '';
-      const what = `${d.card ? cardName(d.card) : 'a card'} played by ${who(d.playedBy ?? active, f)}${avoided}`;
+      const avoided = d.avoided?.length ? ` (already avoided by ${d.avoided.map((s) => whom(s, f)).join(', ')})` : '';
+      const what = `${d.card ? cardName(d.card) : 'a card'} played by ${whom(d.playedBy ?? active, f)}${avoided}`;
       return mine ? `You must respond to ${what}.` : `${lead}: response to ${what}.`;
     }
     default:
@@ -54,7 +54,7 @@ function turnText(view, f) {
     `shots ${t.shots}/${t.shotLimit}`,
   ];
   if (t.playedSame) parts.push("played I'll get the same");
-  return `${t.active === f.you ? 'Your' : `${seatName(t.active)}'s`} turn: ${parts.join(' · ')}`;
+  return `${whose(t.active, f, true)} turn: ${parts.join(' · ')}`;
 }
 
 /** @param {Frame} f */

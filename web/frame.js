@@ -41,8 +41,14 @@ export const makeFrame = (game, bottom, view, hands = null) => ({ view, seats: g
 /** @param {number} seat */
 export const seatName = (seat) => `Player ${seat}`;
 
-/** "You" or "Player 2". @param {number} seat @param {Frame} f */
+/** "You" or "Player 2", to open a sentence. @param {number} seat @param {{ you: number | null }} f */
 export const who = (seat, f) => (seat === f.you ? 'You' : seatName(seat));
+
+/** "you" or "Player 2", within a sentence. @param {number} seat @param {{ you: number | null }} f */
+export const whom = (seat, f) => (seat === f.you ? 'you' : seatName(seat));
+
+/** "your" or "Player 2's", within a sentence; `start` capitalises "Your". @param {number} seat @param {{ you: number | null }} f @param {boolean} [start] */
+export const whose = (seat, f, start = false) => (seat === f.you ? (start ? 'Your' : 'your') : `${seatName(seat)}'s`);
 
 /** "ppo", "you". @param {number} seat @param {Frame} f */
 export function seatAgent(seat, f) {

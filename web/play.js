@@ -3,8 +3,9 @@
  * as it is their turn, so each answer may be several steps ahead of what the page has shown;
  * the page walks through the steps in between one at a time (GET view?at=K), at the chosen
  * pace, and turns the action buttons on only at the current step. Other people's moves arrive
- * through the event stream (live.js). At the person's turn the preview (GET preview) says what
- * digesting would give, now and with each order; a click on a hand card plays it.
+ * through the event stream (live.js). At each of the person's decisions the preview (GET
+ * preview) says what each choice would do and what digesting would give; a choice that may end
+ * their game is sent only once they confirm it; a click on a hand card plays it.
  *
  * A page opened on a game already under way (a reload, a link) first fills its log from step 0
  * (GET history: the seat's own events, a few hundred steps a request). When the server cannot
@@ -15,13 +16,14 @@ import { disableActions, renderActions } from './actions.js';
 import { api, isGone, Unreachable } from './api.js';
 import { countedCards } from './cards.js';
 import { promptContent } from './centre.js';
+import { confirmRisk } from './confirm.js';
 import { byId, el, fill } from './dom.js';
 import { endPanel } from './end.js';
 import { makeFrame, seatName } from './frame.js';
 import { dropHoverHelp, setCardHooks } from './help.js';
 import { follow } from './live.js';
 import { appendEntry, stepEntry } from './log.js';
-import { previewLine } from './preview.js';
+import { choicePreview, riskWords } from './preview.js';
 import { renderTable } from './table.js';
 import { clearError, setState, showError, waitPace } from './ui.js';
 
@@ -137,6 +139,16 @@ export class Play {
     }));
   }
 
+  /**
+   * Sends a choice, after asking when its preview says it may end the person's game.
+   * @param {number} action @param {PreviewAnswer | null} preview
+   */
+  async choose(action, preview) {
+    const p = preview?.actions.find((a) => a.id === action);
+    if (p?.risk && !(await confirmRisk(p.name, riskWords(p.risk)))) return;
+    if (!this.stopped) await this.act(action);
+  }
+
   /** @param {() => Promise<void>} f */
   enqueue(f) {
     const next = this.queue.then(f, f);
@@ -230,10 +242,11 @@ export class Play {
       setState('over');
       this.stream?.stop();
     } else if (now.yourTurn) {
-      const preview = now.view.decision.kind === 'play' ? await api.preview(this.game.id, this.game.token).catch(() => null) : null;
+      // Asked afresh at every decision: a preview is never a previous step's.
+      const preview = await api.preview(this.game.id, this.game.token).catch(() => null);
       if (this.stopped) return;
       const fresh = preview && preview.step === now.step ? preview : null;
-      renderActions(actions, now.legalActions, { onAct: (id) => this.act(id), preview: fresh });
+      renderActions(actions, now.legalActions, { onAct: (id) => this.choose(id, fresh), preview: fresh, you: this.game.you });
       this.handHooks(now, fresh);
       setState('your-turn');
       // On a narrow screen the bar is fixed at the bottom; elsewhere bring it into view.
@@ -256,13 +269,13 @@ export class Play {
         const acts = playing(card);
         if (acts.length === 0) return [el('span.help-cannot', {}, 'Not playable now.')];
         const previews = (preview?.actions ?? []).filter((p) => acts.some((a) => a.id === p.id));
-        const out = /** @type {(string | HTMLElement)[]} */ (previews.map((p) => previewLine(acts.length > 1 ? `${p.name}, then done:` : 'Played, then done:', p, { action: p.id })));
+        const out = /** @type {(string | HTMLElement)[]} */ (previews.map((p) => choicePreview(p, { you: this.game.you })));
         out.push(el('span.help-click', {}, acts.length === 1 ? 'Click to play it.' : 'Click, then choose below.'));
         return out;
       },
       play: (card) => {
         const acts = playing(card);
-        if (acts.length === 1) this.act(acts[0].id);
+        if (acts.length === 1) this.choose(acts[0].id, preview);
         else if (acts.length > 1) {
           const buttons = acts.map((a) => byId('actions').querySelector(`button[data-action="${a.id}"]`)).filter(Boolean);
           for (const b of buttons) b?.classList.add('picked');

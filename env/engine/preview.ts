@@ -16,7 +16,7 @@ import type { SeatFacts } from '../observation/visible.ts';
 import type { CompiledRules } from '../ruleset.ts';
 import {
   cloneState, entryFlags, entryType, F_ADDED, F_COUNTED, F_GIVEN, F_MARKER, F_PAID, F_POURED, PHASE_PLAY, withFlags,
-  type GameState,
+  PHASE_REACTION, PHASE_RESPONSE, type GameState,
 } from '../state.ts';
 import type { Ctx } from './context.ts';
 import { digestOwn } from './digestion.ts';
@@ -84,7 +84,16 @@ export function previewDigestion(r: CompiledRules, f: Readonly<SeatFacts>, actio
     // The reaction window the play would open is left unopened: only the digestion is wanted.
     applyPlay({ r, s: base, log: null }, d, () => undefined);
   }
-  return weigh(f.seat, everyFace((die) => digestOnce(r, base, f.seat, die)));
+  return digestionOf(r, base);
+}
+
+/**
+ * The digestion of the active player of `state`, a game made by `factsState` (or one played on
+ * from it), for every face of the die; `state` is left untouched.
+ */
+export function digestionOf(r: CompiledRules, state: GameState): DigestPreview {
+  const seat = state.active;
+  return weigh(seat, everyFace((die) => digestOnce(r, state, seat, die)));
 }
 
 /** What one digestion did, read from its events. */
@@ -179,7 +188,7 @@ function weigh(seat: number, { runs, whole }: { runs: Weighed<Outcome | null>[];
 }
 
 /**
- * A card of the seat's own front with the bookkeeping flags `publicEntry` leaves out, which
+ * A front card with the bookkeeping flags `publicEntry` leaves out, which
  * follow from the public ones: the owner paid for every card it played itself (not one
  * placed by another, given by Mixed-up or poured in from a hand), and every order it played
  * counts towards the limits unless an X Shot into a beer has since poured it.
@@ -193,10 +202,11 @@ function ownEntry(e: number): number {
 
 /**
  * The game as far as the seat's facts go: every public fact and the seat's own hand. What
- * it cannot see is not there: the other hands and the piles are empty, nobody knows
- * anything of a hand, and the generator is a constant (the die is given, and playing an
- * order or Flattery draws nothing). Enough for the seat's own play of a drink and its own
- * digestion, which read nothing else; a test checks the seat's front comes back exactly.
+ * it cannot see is not there: the other hands and the draw pile are empty, the discard pile
+ * is its top card, nobody knows anything of a hand, and the generator is a constant (the die
+ * is given; choice-preview.ts runs no choice that draws). Enough for the immediate effect of
+ * the seat's own choice and for any seat's digestion, which read nothing else; a test checks
+ * every front comes back exactly.
  */
 export function factsState(r: CompiledRules, f: Readonly<SeatFacts>): GameState {
   const n = f.players;
@@ -209,10 +219,11 @@ export function factsState(r: CompiledRules, f: Readonly<SeatFacts>): GameState 
     askAll: false,
     rng: [0, 0, 0, 0],
     deck: [],
-    discard: [],
+    // Only the top card of the discard pile is wanted (You don't want it anymore? picks it up).
+    discard: f.discardTop >= 0 ? [f.discardTop] : [],
     hand,
     handSize: perSeat(f.handSize),
-    front: f.fronts.slice(0, n).map((front, p) => (p === f.seat ? front.map(ownEntry) : front.slice())),
+    front: f.fronts.slice(0, n).map((front) => front.map(ownEntry)),
     points: perSeat(f.points),
     level: perSeat(f.level),
     space: perSeat(f.space),
@@ -239,8 +250,12 @@ export function factsState(r: CompiledRules, f: Readonly<SeatFacts>): GameState 
     removed: f.cardRemoved,
     doneWindow: f.afterDone,
     windowPasses: 0,
-    windowCard: -1,
-    effect: null,
+    windowCard: f.phase === PHASE_REACTION ? f.decisionCard : -1,
+    // A card aimed at the seat: who played it and who avoided it are public; whom a Shots,
+    // everyone! or a Brawl reaches next is left out (choice-preview.ts does not run on to them).
+    effect: f.phase === PHASE_RESPONSE
+      ? { card: f.decisionCard, by: f.playedBy, target: f.actor, avoided: f.avoided, queue: [], excused: 0 }
+      : null,
     reshuffles: f.reshuffles,
     closing: { where: f.closing, drawnBy: f.drawnBy, lo: 0, hi: 0, pileSize: 0 },
     finalDone: f.finalDone,

@@ -11,16 +11,31 @@
  *
  * Only a finished game shows everything (`RevealedGame`): its replay has no secrets left.
  */
-import { decodeAction, describeAction, NUM_ACTIONS } from '../actions.ts';
+import { decodeAction, describeAction, NUM_ACTIONS, type DecodedAction } from '../actions.ts';
 import { actionConsequence } from '../card-text.ts';
-import { CARD_IDS } from '../cards.ts';
+import { CARD_IDS, EXCUSE_ME, KNOCKED_OVER, MIXED_UP, SHOT_INTO_BEER, WARM_BEER } from '../cards.ts';
 import type { CzechPubEnv } from '../env.ts';
 import type { GameEvent } from '../events.ts';
-import { canPreview, previewDigestion, previewsAction, type DigestPreview } from '../engine/preview.ts';
+import { canPreviewChoices, previewChoice, type ChoicePreview } from '../engine/choice-preview.ts';
+import { canPreview, previewDigestion, type DigestPreview } from '../engine/preview.ts';
 import { narrateEvent } from '../narrate.ts';
 import { OBS_SIZE } from './encode.ts';
 import type { PlayerView, PublicView } from './view.ts';
 import { eventForSeat, seatFacts } from './visible.ts';
+
+/**
+ * The card of the seat's hand a choice plays: the order or pub card, the X card of a reaction
+ * (its `card` is the order it hits), Excuse me; none for done, pass, discarding or a shot choice.
+ */
+function playsCard(d: DecodedAction): string | undefined {
+  if (d.group === 'order' || d.group === 'pub') return CARD_IDS[d.card];
+  if (d.group === 'excuse') return CARD_IDS[EXCUSE_ME];
+  if (d.kind === 'knock') return CARD_IDS[KNOCKED_OVER];
+  if (d.kind === 'mixed') return CARD_IDS[MIXED_UP];
+  if (d.kind === 'warm') return CARD_IDS[WARM_BEER];
+  if (d.kind === 'pour_front' || d.kind === 'pour_hand') return CARD_IDS[SHOT_INTO_BEER];
+  return undefined;
+}
 
 /** Who receives: a seat, or null for an onlooker (the public facts only). */
 export type Viewer = number | null;
@@ -100,24 +115,24 @@ export class SeatChannel {
     return legal.map((id) => {
       const note = actionConsequence(ruleset, id, token);
       const d = decodeAction(id);
-      const plays = d.group === 'order' || d.group === 'pub' ? CARD_IDS[d.card] : undefined;
+      const plays = playsCard(d);
       return { id, name: describeAction(id, seat, this.env.players), ...(note ? { note } : {}), ...(plays ? { plays } : {}) };
     });
   }
 
   /**
-   * For the seat choosing what to play: what digesting would give now, and after each order
-   * or Flattery it may play (engine/preview.ts: from the seat's facts and every die face);
-   * null at any other decision or for an onlooker.
+   * For the seat to act: what digesting would give now (only while it chooses what to play),
+   * and what each of its legal choices would do (engine/choice-preview.ts: from the seat's
+   * facts and every die face); null at another seat's decision or for an onlooker.
    */
-  preview(): { now: DigestPreview; actions: (DigestPreview & { id: number; name: string })[] } | null {
+  preview(): { now: DigestPreview | null; actions: (ChoicePreview & { id: number; name: string })[] } | null {
     if (this.viewer === null || this.env.done) return null;
     const r = this.env.compiledRules;
     const facts = seatFacts(r, this.env.state, this.viewer);
-    if (!canPreview(facts)) return null;
-    const actions = this.legalActions().filter(previewsAction)
-      .map((id) => ({ id, name: describeAction(id, this.viewer!, this.env.players), ...previewDigestion(r, facts, id) }));
-    return { now: previewDigestion(r, facts), actions };
+    if (!canPreviewChoices(facts)) return null;
+    const actions = this.legalActions()
+      .map((id) => ({ id, name: describeAction(id, this.viewer!, this.env.players), ...previewChoice(r, facts, id) }));
+    return { now: canPreview(facts) ? previewDigestion(r, facts) : null, actions };
   }
 
   /** Events from..to of the log (indices into it) as the viewer may see them. */

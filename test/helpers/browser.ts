@@ -51,3 +51,13 @@ export function pageErrors(page: Page): string[] {
   });
   return errors;
 }
+
+/**
+ * Says yes to the page's warning if the click just made opened one (a choice that may throw
+ * the person out or waste them asks first; the dialog opens as the click is handled).
+ */
+export async function confirmIfAsked(page: Page): Promise<boolean> {
+  const asked = await page.evaluate(() => document.querySelector('#confirm-risk[open]') !== null);
+  if (asked) await page.click('#confirm-yes');
+  return asked;
+}
