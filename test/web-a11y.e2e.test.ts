@@ -1,0 +1,196 @@
+/**
+ * The web page against WCAG 2.2 AA, audited by axe-core in headless Chromium: every screen a
+ * person meets (the setup form, the lobby with a table in it, the game at the person's turn and
+ * at a reaction prompt, the rules panel, a card's help, the end screen, a replay) at a desktop
+ * 1280×800 and a phone 390×844. A serious or critical violation fails the test, with each
+ * violation's rule id, the elements it was found on and axe's help line.
+ */
+import { createRequire } from 'node:module';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { A_DONE } from '../env/actions.ts';
+import { randInt, seedRng, type RngState } from '../env/rng.ts';
+import { browserTestsRun, pageErrors, startPageServer } from './helpers/browser.ts';
+
+const SHOTS = process.env.SCREENSHOT_DIR ?? 'results/e2e';
+const RUN = browserTestsRun();
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+let browser: Browser;
+let base = '';
+let stop = async () => {};
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  if (!RUN) return;
+  ({ base, browser, stop } = await startPageServer(SHOTS));
+});
+
+afterAll(async () => {
+  for (const c of contexts) await c.close();
+  await stop();
+});
+
+const VIEWPORTS = [
+  { name: 'desktop', width: 1280, height: 800, phone: false },
+  { name: 'phone', width: 390, height: 844, phone: true },
+];
+
+async function api(path: string, token?: string, body?: unknown) {
+  const res = await fetch(base + path, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return (await res.json()) as Record<string, any>;
+}
+
+interface Violation { id: string; impact: string; help: string; targets: string[] }
+
+/** axe-core's serious and critical WCAG A/AA violations on the page as it is now, each as one line. */
+async function audit(page: Page, screen: string): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
+  const found = await page.evaluate(async () => {
+    const axe = (window as any).axe;
+    const r = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] }, resultTypes: ['violations'] });
+    return r.violations.map((v: any) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 5).map((n: any) => n.target.join(' ')) }));
+  }) as Violation[];
+  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${screen}: ${v.id} (${v.impact}) ${v.help} at ${v.targets.join(' | ')}`);
+}
+
+/**
+ * Text under WCAG's contrast minimum (4.5:1, 3:1 for large text) that axe leaves for review:
+ * text over the felt's and the wood's gradients. The background is the element's own colours
+ * laid over the lightest stop of the gradient under them (the worst case for light text).
+ */
+async function contrastFailures(page: Page, screen: string): Promise<string[]> {
+  const found = await page.evaluate(() => {
+    const rgba = (c: string) => (c.match(/[\d.]+/g) ?? []).map(Number);
+    const parse = (c: string) => {
+      const [r, g, b, a = 1] = rgba(c);
+      return r === undefined ? null : [r, g, b, a];
+    };
+    const over = (f: number[], b: number[]) => [0, 1, 2].map((i) => f[i] * f[3] + b[i] * (1 - f[3])).concat(1);
+    const lum = (c: number[]) => {
+      const [r, g, b] = c.slice(0, 3).map((v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4));
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    const ratio = (a: number[], b: number[]) => (Math.max(lum(a), lum(b)) + 0.05) / (Math.min(lum(a), lum(b)) + 0.05);
+    const lightestStop = (image: string) => (image.match(/rgba?\([^)]*\)/g) ?? []).map(parse).filter((c): c is number[] => c !== null)
+      .map((c) => over(c, [0, 0, 0, 1])).sort((x, y) => lum(y) - lum(x))[0];
+    const backdrop = (el: Element) => {
+      const layers: number[][] = [];
+      for (let n: Element | null = el; n; n = n.parentElement) {
+        const cs = getComputedStyle(n);
+        const c = parse(cs.backgroundColor);
+        if (c && c[3] > 0) layers.push(c);
+        if (c && c[3] === 1) break;
+        const stop = cs.backgroundImage !== 'none' ? lightestStop(cs.backgroundImage) : undefined;
+        if (stop) { layers.push(stop); break; }
+      }
+      let bg = [255, 255, 255, 1];
+      for (const l of layers.reverse()) bg = over(l, bg);
+      return bg;
+    };
+    const out: string[] = [];
+    for (const el of document.querySelectorAll('body *')) {
+      const text = [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim() !== '');
+      if (!text || el.closest('[hidden], :disabled, .visually-hidden, script, style, option') || el.getClientRects().length === 0) continue;
+      const cs = getComputedStyle(el);
+      if (cs.visibility === 'hidden' || Number(cs.opacity) === 0) continue;
+      const size = parseFloat(cs.fontSize);
+      const large = size >= 24 || (size >= 18.66 && Number(cs.fontWeight) >= 700);
+      const bg = backdrop(el);
+      const fg = over(parse(cs.color)!, bg);
+      const r = ratio(fg, bg);
+      if (r < (large ? 3 : 4.5)) out.push(`${el.tagName.toLowerCase()}.${[...el.classList].join('.')} "${el.textContent!.trim().slice(0, 20)}" ${r.toFixed(2)}:1`);
+    }
+    return [...new Set(out)];
+  });
+  return found.map((f) => `${screen}: contrast ${f}`);
+}
+
+/** Mostly orders a drink, else says done, sometimes anything else. */
+function pick(rng: RngState, shown: number[]): number {
+  const orders = shown.filter((a) => a < 10);
+  const r = randInt(rng, 10);
+  if (orders.length > 0 && r < 7) return orders[randInt(rng, orders.length)];
+  if (shown.includes(A_DONE) && r < 9) return A_DONE;
+  return shown[randInt(rng, shown.length)];
+}
+
+const settledOn = (page: Page, states: string[]) =>
+  page.waitForFunction((s) => s.includes(document.body.dataset.state ?? ''), states, { timeout: 30_000 });
+
+describe.runIf(RUN)('the page against WCAG 2.2 AA (axe-core)', () => {
+  for (const vp of VIEWPORTS) {
+    it(`has no serious or critical violation on any screen at ${vp.name} ${vp.width}×${vp.height}`, async () => {
+      const context = await browser.newContext({ viewport: { width: vp.width, height: vp.height }, hasTouch: vp.phone, isMobile: vp.phone });
+      contexts.push(context);
+      const page = await context.newPage();
+      const errors = pageErrors(page);
+      const problems: string[] = [];
+      const seen = new Set<string>();
+      const check = async (screen: string) => {
+        seen.add(screen);
+        problems.push(...(await audit(page, screen)), ...(await contrastFailures(page, screen)));
+      };
+
+      await page.goto(base);
+      await page.waitForSelector('#start');
+      await check('setup');
+      // The lobby with a table in it: a game with a seat for anyone.
+      const made = await api('/v1/games', undefined, { seats: ['heuristic', 'open'] });
+      expect(made.id).toBeTruthy();
+      await page.click('#lobby-refresh');
+      await page.waitForSelector(`.lobby-game[data-game="${made.id}"]`);
+      await check('lobby');
+
+      await page.selectOption('#players', '2');
+      await page.selectOption('select.seat-agent[data-seat="1"]', 'heuristic');
+      await page.fill('#seed', `a11y-${vp.name}`);
+      await page.fill('#pace', '0');
+      await page.click('#start');
+      const rng = seedRng(`a11y-clicks-${vp.name}`);
+      for (let decisions = 0; ; decisions++) {
+        expect(decisions).toBeLessThan(2000);
+        await settledOn(page, ['your-turn', 'over']);
+        if (await page.evaluate(() => document.body.dataset.state === 'over')) break;
+        const { gameId, token } = await page.evaluate(() => (window as any).czechPub);
+        const view = await api(`/v1/games/${gameId}/view`, token);
+        const kind: string = view.view.decision.kind;
+        if (kind === 'play' && !seen.has('turn')) {
+          await check('turn');
+          await page.locator('#hand .card').first().focus();
+          await page.waitForSelector('#card-help:not([hidden])');
+          await check('card help');
+          await page.keyboard.press('Escape');
+          await page.click('#rules-open');
+          await page.waitForSelector('#rules-panel:not([hidden])');
+          await check('rules panel');
+          await page.keyboard.press('Escape');
+          await page.waitForSelector('#rules-panel', { state: 'hidden' });
+        }
+        if ((kind === 'reaction' || kind === 'response') && !seen.has('reaction')) await check('reaction');
+        const shown = await page.locator('button.action:enabled').evaluateAll((bs) => bs.map((b) => Number((b as HTMLElement).dataset.action)));
+        const button = page.locator(`button.action[data-action="${pick(rng, shown)}"]`);
+        if (vp.phone) await button.tap();
+        else await button.click();
+      }
+      await page.waitForSelector('#final-scores');
+      await check('end');
+      await page.click('#replay-game');
+      await page.waitForSelector('#replay-step');
+      await page.click('#replay-forward');
+      await page.waitForFunction(() => /^Step 1 \//.test(document.getElementById('replay-step')?.textContent ?? ''));
+      await check('replay');
+
+      expect([...seen].sort()).toEqual(['card help', 'end', 'lobby', 'reaction', 'replay', 'rules panel', 'setup', 'turn']);
+      if (problems.length > 0) console.error(problems.join('\n'));
+      expect(problems).toEqual([]);
+      expect(errors).toEqual([]);
+    }, 300_000);
+  }
+});
+
