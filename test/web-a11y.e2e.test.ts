@@ -194,3 +194,215 @@ describe.runIf(RUN)('the page against WCAG 2.2 AA (axe-core)', () => {
   }
 });
 
+/** The legal action ids of the seat's decision, and the card each plays (if it plays one). */
+type Legal = { id: number; plays?: string }[];
+
+/** Whether the focused element matches `selector`. */
+const focusedIs = (page: Page, selector: string) => page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector);
+
+/**
+ * Moves the keyboard focus to the first element matching `selector` with Tab or Shift+Tab only
+ * (whichever way it lies in the page's order), and fails if it cannot get there.
+ */
+async function tabTo(page: Page, selector: string): Promise<void> {
+  for (let presses = 0; presses < 300; presses++) {
+    if (await focusedIs(page, selector)) return;
+    const forward = await page.evaluate((s) => {
+      const target = document.querySelector(s);
+      const at = document.activeElement;
+      if (!target || !at || at === document.body) return true;
+      return (at.compareDocumentPosition(target) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0;
+    }, selector);
+    await page.keyboard.press(forward ? 'Tab' : 'Shift+Tab');
+  }
+  throw new Error(`Tab and Shift+Tab never reached ${selector}`);
+}
+
+/** A touch held on an element's centre for `ms` (Chromium's touch events, as a finger makes them). */
+async function longPress(page: Page, selector: string, ms = 700): Promise<void> {
+  const box = (await page.locator(selector).first().boundingBox())!;
+  const point = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [point] });
+  await page.waitForTimeout(ms);
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await cdp.detach();
+}
+
+/** Each hand card whose centre is covered by something else (or off screen), by card id. */
+const coveredCards = (page: Page, selector = '#hand .card') => page.locator(selector).evaluateAll((cs) => cs.flatMap((c) => {
+  const r = c.getBoundingClientRect();
+  const x = r.left + r.width / 2;
+  const y = r.top + r.height / 2;
+  const hit = x >= 0 && y >= 0 && x < innerWidth && y < innerHeight ? document.elementFromPoint(x, y) : null;
+  return hit && c.contains(hit) ? [] : [`${(c as HTMLElement).dataset.card} under ${hit ? hit.tagName + '.' + hit.className : 'the screen edge'}`];
+}));
+
+const said = (page: Page) => page.evaluate(() => document.getElementById('announce')?.textContent ?? '');
+
+describe.runIf(RUN)('a whole game without a mouse', () => {
+  it('plays a game to the end by keyboard alone (Tab, Shift+Tab, Enter, Space, Escape) against bots', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    contexts.push(context);
+    const page = await context.newPage();
+    const errors = pageErrors(page);
+    // The pace is a kept preference, set before the page loads: bots' moves are shown at once.
+    await page.addInitScript(() => localStorage.setItem('czech-pub:pace', '0'));
+    await page.goto(base);
+    await page.waitForSelector('#start');
+    // The default table (the person and three bots), with a seed typed in so the game replays.
+    await tabTo(page, '#seed');
+    await page.keyboard.type('a11y-keys');
+    await tabTo(page, '#start');
+    await page.keyboard.press('Enter');
+    const rng = seedRng('a11y-keys');
+    const used = { enter: 0, space: 0, choices: 0, buttons: 0, rules: false, escaped: false, reactionSaid: false, turnSaid: false };
+    for (let decisions = 0; ; decisions++) {
+      expect(decisions).toBeLessThan(2000);
+      await settledOn(page, ['your-turn', 'over']);
+      if (await page.evaluate(() => document.body.dataset.state === 'over')) break;
+      const { gameId, token } = await page.evaluate(() => (window as any).czechPub);
+      const view = await api(`/v1/games/${gameId}/view`, token);
+      const legal = view.legalActions as Legal;
+      // The live region says the decision the page shows.
+      const decision = await page.textContent('#decision');
+      await page.waitForFunction((d) => document.getElementById('announce')?.textContent === d || document.body.dataset.state !== 'your-turn', decision);
+      if (view.view.decision.kind === 'play') used.turnSaid ||= /^Your turn/.test(await said(page));
+      if (view.view.decision.kind === 'reaction') used.reactionSaid ||= /^You may react to/.test(await said(page));
+      if (!used.rules) {
+        // The rules panel opens from the keyboard; Escape closes it and focus returns to its button.
+        await tabTo(page, '#rules-open');
+        await page.keyboard.press('Enter');
+        await page.waitForSelector('#rules-panel:not([hidden])');
+        await page.keyboard.press('Escape');
+        await page.waitForSelector('#rules-panel', { state: 'hidden' });
+        expect(await focusedIs(page, '#rules-open')).toBe(true);
+        used.rules = true;
+      }
+      const picked = pick(rng, legal.map((a) => a.id));
+      const choice = legal.find((a) => a.id === picked)!;
+      const ways = choice.plays ? legal.filter((a) => a.plays === choice.plays) : [];
+      if (ways.length > 0) {
+        // A hand card: focused, its help shows; Enter or Space plays it, or with several ways moves focus to them.
+        await tabTo(page, `#hand .card[data-card="${choice.plays}"]`);
+        await page.waitForSelector('#card-help:not([hidden])');
+        if (!used.escaped) {
+          // Escape closes the help; the focus stays on the card.
+          await page.keyboard.press('Escape');
+          await page.waitForSelector('#card-help', { state: 'hidden' });
+          expect(await focusedIs(page, `#hand .card[data-card="${choice.plays}"]`)).toBe(true);
+          used.escaped = true;
+        }
+        const key = (used.enter + used.space) % 2 === 0 ? 'Enter' : ' ';
+        await page.keyboard.press(key);
+        if (ways.length === 1) {
+          used[key === 'Enter' ? 'enter' : 'space']++;
+        } else {
+          await page.waitForFunction(() => document.activeElement?.matches('button.action.picked') ?? false);
+          used.choices++;
+          await tabTo(page, `button.action[data-action="${choice.id}"]`);
+          await page.keyboard.press('Enter');
+        }
+      } else {
+        await tabTo(page, `button.action[data-action="${choice.id}"]`);
+        await page.keyboard.press(used.buttons++ % 2 === 0 ? 'Enter' : ' ');
+      }
+      await page.waitForFunction(async ([id, tok, step]) => {
+        const r = await fetch(`/v1/games/${id}/view`, { headers: { authorization: `Bearer ${tok}` } });
+        return ((await r.json()) as { step: number }).step > step;
+      }, [gameId, token, view.step] as const, { timeout: 30_000 });
+    }
+    await page.waitForSelector('#final-scores');
+    await page.waitForFunction(() => /^Game over\. (Winner|Shared win)/.test(document.getElementById('announce')?.textContent ?? ''));
+    console.log('keyboard game:', JSON.stringify(used));
+    expect(used.enter).toBeGreaterThan(0);
+    expect(used.space).toBeGreaterThan(0);
+    expect(used.buttons).toBeGreaterThan(0);
+    expect(used.turnSaid).toBe(true);
+    expect(used.reactionSaid).toBe(true);
+    // The end screen's button is reachable too.
+    await tabTo(page, '#replay-game');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#replay-step');
+    expect(errors).toEqual([]);
+  }, 600_000);
+
+  it('plays a game to the end on a phone by taps alone; the hand is never covered, a long press explains a card', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+    contexts.push(context);
+    const page = await context.newPage();
+    const errors = pageErrors(page);
+    await page.addInitScript(() => localStorage.setItem('czech-pub:pace', '0'));
+    await page.goto(base);
+    await page.waitForSelector('#start');
+    await page.tap('#seed');
+    await page.keyboard.type('a11y-taps');
+    await page.tap('#start');
+    const rng = seedRng('a11y-taps');
+    const counts = { cards: 0, choices: 0, buttons: 0 };
+    let explained = false;
+    let folded = false;
+    for (let decisions = 0; ; decisions++) {
+      expect(decisions).toBeLessThan(2000);
+      await settledOn(page, ['your-turn', 'over']);
+      if (await page.evaluate(() => document.body.dataset.state === 'over')) break;
+      const { gameId, token } = await page.evaluate(() => (window as any).czechPub);
+      const view = await api(`/v1/games/${gameId}/view`, token);
+      const legal = view.legalActions as Legal;
+      // Nothing covers the hand, the action sheet least of all, before anything is scrolled.
+      expect(await coveredCards(page)).toEqual([]);
+      if (!folded) {
+        // The sheet folds to its prompt and back.
+        await page.tap('#sheet-toggle');
+        expect(await page.getAttribute('#sheet-toggle', 'aria-expanded')).toBe('false');
+        expect(await page.locator('#actions').isVisible()).toBe(false);
+        await page.tap('#sheet-toggle');
+        expect(await page.getAttribute('#sheet-toggle', 'aria-expanded')).toBe('true');
+        folded = true;
+      }
+      const playable = legal.find((a) => a.plays);
+      if (!explained && view.view.decision.kind === 'play' && playable) {
+        // A long press shows a card's help, beside the card and not over it, and plays nothing.
+        const card = `#hand .card[data-card="${playable.plays}"]`;
+        await longPress(page, card);
+        await page.waitForSelector('#card-help:not([hidden])');
+        const [help, box] = [await page.locator('#card-help').boundingBox(), await page.locator(card).first().boundingBox()];
+        const apart = help!.y >= box!.y + box!.height || help!.y + help!.height <= box!.y;
+        expect(apart).toBe(true);
+        expect((await api(`/v1/games/${gameId}/view`, token)).step).toBe(view.step);
+        await page.tap('#card-help-close');
+        await page.waitForSelector('#card-help', { state: 'hidden' });
+        explained = true;
+      }
+      const picked = pick(rng, legal.map((a) => a.id));
+      const choice = legal.find((a) => a.id === picked)!;
+      const ways = choice.plays ? legal.filter((a) => a.plays === choice.plays) : [];
+      if (ways.length > 0) {
+        const card = `#hand .card[data-card="${choice.plays}"]`;
+        expect(await coveredCards(page, card)).toEqual([]);
+        await page.locator(card).first().tap();
+        if (ways.length > 1) {
+          await page.waitForSelector('button.action.picked');
+          await page.tap(`button.action[data-action="${choice.id}"]`);
+          counts.choices++;
+        } else counts.cards++;
+        // The card's help did not open over the table: a tap plays.
+        expect(await page.locator('#card-help').isHidden()).toBe(true);
+      } else {
+        await page.tap(`button.action[data-action="${choice.id}"]`);
+        counts.buttons++;
+      }
+      await page.waitForFunction(async ([id, tok, step]) => {
+        const r = await fetch(`/v1/games/${id}/view`, { headers: { authorization: `Bearer ${tok}` } });
+        return ((await r.json()) as { step: number }).step > step;
+      }, [gameId, token, view.step] as const, { timeout: 30_000 });
+    }
+    await page.waitForSelector('#final-scores');
+    console.log('phone game:', JSON.stringify(counts));
+    expect(explained).toBe(true);
+    expect(counts.cards).toBeGreaterThan(0);
+    expect(counts.buttons).toBeGreaterThan(0);
+    await page.screenshot({ path: `${SHOTS}/a11y-phone-end.png` });
+    expect(errors).toEqual([]);
+  }, 600_000);
+});
