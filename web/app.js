@@ -18,7 +18,7 @@ import { lineOfGame } from './replay-file.js';
 import { setRules } from './rules.js';
 import { renderSetup } from './setup.js';
 import { keepLinks, renderLinks, renderLobby } from './tables.js';
-import { bindPace, clearError, expose, setState, showError } from './ui.js';
+import { bindPace, bindSheet, clearError, expose, setState, showError } from './ui.js';
 
 /** @type {Play | Replay | null} */
 let current = null;
@@ -222,6 +222,7 @@ async function route() {
 
 async function boot() {
   bindPace();
+  bindSheet();
   bindCardHelp();
   bindRulesPanel();
   expose({ mode: 'setup' });

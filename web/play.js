@@ -5,7 +5,8 @@
  * pace, and turns the action buttons on only at the current step. Other people's moves arrive
  * through the event stream (live.js). At each of the person's decisions the preview (GET
  * preview) says what each choice would do and what digesting would give; a choice that may end
- * their game is sent only once they confirm it; a click on a hand card plays it.
+ * their game is sent only once they confirm it; a click, a tap, Enter or Space on a hand
+ * card plays it. The person's turn, a card they may react to and the end are said in the live region.
  *
  * A page opened on a game already under way (a reload, a link) first fills its log from step 0
  * (GET history: the seat's own events, a few hundred steps a request). When the server cannot
@@ -25,11 +26,16 @@ import { follow } from './live.js';
 import { appendEntry, stepEntry } from './log.js';
 import { choicePreview, riskWords } from './preview.js';
 import { renderTable } from './table.js';
-import { clearError, setState, showError, waitPace } from './ui.js';
+import { announce, clearError, keepClear, setState, showError, waitPace } from './ui.js';
 
 /** @typedef {{ id: string, token: string, you: number | null, seats: string[] }} PlayGame  `you`: the person's seat, null when watching */
 /** @typedef {import('./frame.js').SeatState & { openSeats?: number[], legalActions: (import('./frame.js').NamedAction & { note?: string, plays?: string })[] }} SeatState */
 /** @typedef {import('./preview.js').PreviewAnswer} PreviewAnswer */
+
+/** Whether the person's last press was a key: only then does focus follow the turn (a focused card shows its help). */
+let viaKeys = false;
+document.addEventListener('keydown', () => { viaKeys = true; }, true);
+document.addEventListener('pointerdown', () => { viaKeys = false; }, true);
 
 export class Play {
   stopped = false;
@@ -43,6 +49,9 @@ export class Play {
   syncQueued = false;
   /** @type {{ stop: () => void } | null} */
   stream = null;
+  /** The line last said in the live region, and the step of the decision it was said for. */
+  said = '';
+  saidStep = -1;
 
   /**
    * @param {PlayGame} game @param {() => void} onReplay
@@ -214,7 +223,7 @@ export class Play {
     const f = this.frame(data.view);
     const hand = this.game.you === null || data.done ? null : el('section.hand-area', { 'aria-label': 'your hand' },
       el('h2', {}, `Your hand (${data.view.handSize})`),
-      el('div.hand', { id: 'hand' }, countedCards(data.view.hand)));
+      el('div.hand', { id: 'hand' }, countedCards(data.view.hand).map((c) => { c.setAttribute('role', 'button'); return c; })));
     renderTable(byId('table'), f, hand);
     dropHoverHelp();
     const yours = this.game.you !== null && data.view.decision.actor === this.game.you;
@@ -240,6 +249,7 @@ export class Play {
     if (now.done) {
       fill(actions, endPanel(now.scores ?? [], now.view.winners ?? [], this.frame(now.view), this.onReplay));
       setState('over');
+      announce(`Game over. ${actions.querySelector('.winners')?.textContent ?? ''}`);
       this.stream?.stop();
     } else if (now.yourTurn) {
       // Asked afresh at every decision: a preview is never a previous step's.
@@ -249,12 +259,39 @@ export class Play {
       renderActions(actions, now.legalActions, { onAct: (id) => this.choose(id, fresh), preview: fresh, you: this.game.you });
       this.handHooks(now, fresh);
       setState('your-turn');
+      this.tell(byId('decision').textContent ?? '', now.step);
       // On a narrow screen the bar is fixed at the bottom; elsewhere bring it into view.
       byId('prompt').scrollIntoView?.({ block: 'nearest' });
+      keepClear();
+      this.refocus(now);
     } else {
       setCardHooks(null);
       setState('playing');
     }
+  }
+
+  /**
+   * Says the decision, unless it is the same one said a step ago (the person playing on in
+   * their turn, nobody else moved in between). @param {string} text @param {number} step
+   */
+  tell(text, step) {
+    const again = text === this.said && step === this.saidStep + 1;
+    this.said = text;
+    this.saidStep = step;
+    if (!again) announce(text);
+  }
+
+  /**
+   * A keyboard user whose focus went with the redrawn table (or the button they pressed) is
+   * put back at the decision: the first playable hand card at a turn, else the first choice.
+   * @param {SeatState} now
+   */
+  refocus(now) {
+    if (!viaKeys || (document.activeElement && document.activeElement !== document.body)) return;
+    const plays = new Set(now.legalActions.map((a) => a.plays).filter(Boolean));
+    const card = [...document.querySelectorAll('#hand .card')].find((c) => plays.has(/** @type {HTMLElement} */ (c).dataset.card));
+    const target = now.view.decision.kind === 'play' && card ? card : byId('actions').querySelector('button.action:enabled');
+    /** @type {HTMLElement | null} */ (target)?.focus();
   }
 
   /**
@@ -280,6 +317,7 @@ export class Play {
           const buttons = acts.map((a) => byId('actions').querySelector(`button[data-action="${a.id}"]`)).filter(Boolean);
           for (const b of buttons) b?.classList.add('picked');
           buttons[0]?.scrollIntoView({ block: 'nearest' });
+          /** @type {HTMLElement | null} */ (buttons[0])?.focus();
         }
         return acts.length > 0;
       },

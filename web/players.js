@@ -47,7 +47,11 @@ function frontNote(c) {
 function tokensEl(p) {
   const owned = new Set(/** @type {string[]} */ (p.shotTokens));
   return el('div.tokens', {},
-    shotIds().map((s) => el(`span.token.t-${s}`, { class: owned.has(s) ? 'owned' : null, title: `${cardName(s)} token${owned.has(s) ? '' : ' (not yet)'}` }, cardName(s)[0])),
+    // Named for a screen reader ("Rum: owned"); owned ones are filled and ringed, the others hollow and dashed.
+    shotIds().map((s) => el(`span.token.t-${s}`, {
+      class: owned.has(s) ? 'owned' : null, role: 'img', 'aria-label': `${cardName(s)}: ${owned.has(s) ? 'owned' : 'not owned'}`,
+      title: `${cardName(s)} token${owned.has(s) ? ', owned' : ' (not yet)'}`,
+    }, cardName(s)[0])),
     p.abstinence > 0 ? el('span.abstinence', { title: `abstinence token, ${p.abstinence === 1 ? 'one stripe' : 'two stripes'}. ${termText('Abstinence')}`, dataset: { stripes: p.abstinence } }, `abstinence ${'|'.repeat(p.abstinence)}`) : null,
     p.titles.map((t) => el('span.title', {}, t)));
 }

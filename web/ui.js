@@ -102,3 +102,45 @@ export async function waitPace(cut) {
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
+
+/**
+ * Says a line to a screen reader through the polite live region (#announce): the person's
+ * turn, a card they may react to, the end of the game. Bots' moves are not announced; the
+ * log holds them. A line said again is cleared first, so it is read again.
+ * @param {string} text
+ */
+export function announce(text) {
+  const box = byId('announce');
+  box.textContent = '';
+  setTimeout(() => { box.textContent = text; }, 50);
+}
+
+/** The phone's action sheet folds down to its prompt and back (the button's aria-expanded says which). */
+export function bindSheet() {
+  const toggle = byId('sheet-toggle');
+  const area = /** @type {HTMLElement} */ (toggle.closest('.action-area'));
+  toggle.addEventListener('click', () => {
+    const open = toggle.getAttribute('aria-expanded') !== 'true';
+    toggle.setAttribute('aria-expanded', String(open));
+    toggle.textContent = open ? 'Hide choices' : 'Show choices';
+    area.classList.toggle('collapsed', !open);
+    keepClear();
+  });
+}
+
+/**
+ * On a phone the decision is a sheet fixed at the bottom: the page scrolls so `target` (the
+ * hand) sits above it, and scrolling a card into view (a tab, a tap) stops above it too.
+ * @param {Element | null} [target]
+ */
+export function keepClear(target = document.getElementById('hand')) {
+  const area = document.querySelector('.action-area');
+  const fixed = area instanceof HTMLElement && getComputedStyle(area).position === 'fixed';
+  const sheet = fixed ? area.getBoundingClientRect().height : 0;
+  document.documentElement.style.scrollPaddingBottom = `${sheet + 8}px`;
+  if (!fixed || !target) return;
+  const r = target.getBoundingClientRect();
+  const room = window.innerHeight - sheet - 8;
+  if (r.bottom > room) window.scrollBy(0, Math.min(r.bottom - room, r.top - 8));
+  else if (r.top < 0) window.scrollBy(0, r.top - 8);
+}
