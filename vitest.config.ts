@@ -45,6 +45,7 @@ export const INTEGRATION: Record<string, string> = {
   'server/openapi.test.ts': 'the server (built, not listening) for its OpenAPI document',
   'server/operator.test.ts': 'the server listening, its bot pool\'s worker threads',
   'server/replays.test.ts': 'the server and its bot pool\'s worker threads',
+  'server/settings.test.ts': 'the server and its bot pool\'s worker threads',
   'server/tables.test.ts': 'the server listening, its bot pool\'s worker threads',
   'test/custom-ruleset.test.ts': 'the server and its bot pool\'s worker threads',
   'test/hostile-budget.test.ts': 'czech-pub serve in child processes, a listening server',

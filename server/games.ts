@@ -18,7 +18,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import {
-  CzechPubEnv, describeAction, RevealedGame, SeatChannel, type NarratedEvent, type RewardScheme, type Viewer,
+  A_PASS, CzechPubEnv, describeAction, RevealedGame, SeatChannel, type NarratedEvent, type RewardScheme, type Viewer,
 } from '../env/index.ts';
 import { agentSeed, AgentStopError, BudgetSpentError, EnvObservation, type Agent } from '../agents/index.ts';
 import { DecisionError, type BotPool } from './bot-pool.ts';
@@ -28,6 +28,9 @@ import { commitToSeed, type SeedCommitment } from './seed-commitment.ts';
 import { DEFAULT_LIMITS } from './config.ts';
 import { InlineTurns } from './inline-turns.ts';
 import { faultText, OutsideCalls } from './outside-calls.ts';
+import { autoPasses, DEFAULT_AUTO_PASS, type AutoPass } from './auto-pass.ts';
+import { seatNames } from './names.ts';
+import { newPresence, type SeatPresence } from './presence.ts';
 
 /** A seat for a person who joins from the lobby: its token is handed out once, by join. */
 export const OPEN_SEAT = 'open';
@@ -35,6 +38,8 @@ export const OPEN_SEAT = 'open';
 export interface CreateGame {
   /** 'remote' (its token goes to the creator), 'open' (for the lobby) or a catalogue bot spec, per seat. */
   seats: string[];
+  /** Display names of the creator's people seats ('remote'), per seat; none for bot and open seats (names.ts). */
+  names?: (string | null | undefined)[];
   seed: string;
   /** The client chose the seed (refused for games with open seats: a stranger's deal must be nobody's choice). */
   seedChosen?: boolean;
@@ -114,6 +119,12 @@ export interface LiveGame {
   /** Open seats nobody has joined yet (their tokens are in `tokens`, unknown to anyone). */
   open: Map<number, string>;
   created: number;
+  /** What each seat is called at the table (names.ts). */
+  names: string[];
+  /** When each seat last asked and its open event streams (presence.ts). */
+  presence: SeatPresence;
+  /** Each person's auto-pass settings (auto-pass.ts); null for a bot seat. */
+  autoPass: (AutoPass | null)[];
 }
 
 /** Who reads: a seat, or null for an onlooker with the watch token. */
@@ -150,8 +161,8 @@ export type { NarratedEvent };
  * the replay of a finished game, refused before its end), each with its line of narration.
  */
 export function narratedEvents(game: LiveGame, viewer: Viewer | 'all', from: number, to = game.env.eventCount): NarratedEvent[] {
-  if (viewer === 'all') return new RevealedGame(game.env).narrated(from, to);
-  return new SeatChannel(game.env, viewer).narrated(from, to);
+  if (viewer === 'all') return new RevealedGame(game.env).narrated(from, to, game.names);
+  return new SeatChannel(game.env, viewer).narrated(from, to, game.names);
 }
 
 /** What happened in action k (for k = 0, the deal). */
@@ -192,6 +203,11 @@ export class GameStore {
     const id = randomBytes(9).toString('base64url');
     const labels: string[] = [];
     const open = o.seats.some((s) => s === OPEN_SEAT);
+    o.names?.forEach((name, seat) => {
+      if (name == null) return;
+      if (seat >= o.seats.length) throw new ApiError(400, `names[${seat}]: the game has ${o.seats.length} seats`);
+      if (o.seats[seat] !== 'remote') throw new ApiError(400, `names[${seat}]: only a 'remote' seat is named here (a bot is called by its catalogue name; who joins an open seat names themselves)`);
+    });
     if (open && o.seedChosen) throw new ApiError(400, "seed: a game with open seats is dealt from a seed nobody chose (whoever knew it would know every hand); leave seed out, or make every seat 'remote' or a bot");
     const bots = o.seats.map((s, seat): SeatBot | null => {
       if (s === 'remote' || s === OPEN_SEAT) {
@@ -229,7 +245,10 @@ export class GameStore {
     const game: LiveGame = {
       id, seed: commitToSeed(o.seed, o.seedChosen === true), env, seats: labels, bots, starts, tokens, client, settled: false, faults: [], watchToken: randomBytes(18).toString('base64url'), logAt: [env.eventCount], actors: [], scrub: null,
       queue: Promise.resolve(), touched: this.now(), asked: this.now(), waiting: new Set(), paused: false, joiners: [], listeners: new Set(), open: openSeats, created: this.now(),
+      names: seatNames(labels, o.names ?? [], this.catalogue), presence: newPresence(labels.length), autoPass: bots.map((b) => (b ? null : { ...DEFAULT_AUTO_PASS })),
     };
+    // The creator holds the remote seats' tokens: they are at the table until they stop asking.
+    for (const t of list) game.presence.seen[t.seat] = this.now();
     this.hold(game);
     await this.run(game, () => this.waitingOn(game, o.signal ?? null, () => this.playBots(game)));
     this.settle(game);
@@ -254,6 +273,7 @@ export class GameStore {
       id: randomBytes(9).toString('base64url'), seed: commitToSeed(String(env.config.seed), true), env, seats, bots: seats.map(() => null), starts: [], tokens: new Map(), client, settled: true, faults: [],
       watchToken: randomBytes(18).toString('base64url'), logAt: steps.logAt, actors: steps.actors, scrub: null, queue: Promise.resolve(), touched: this.now(),
       asked: this.now(), waiting: new Set(), paused: false, joiners: [], listeners: new Set(), open: new Map(), created: this.now(),
+      names: seatNames(seats, [], this.catalogue), presence: newPresence(seats.length), autoPass: seats.map(() => null),
     };
     this.hold(game);
     return game;
@@ -310,8 +330,8 @@ export class GameStore {
     return n;
   }
 
-  /** Hands out an open seat's token, once: the seat asked for, or the first open one. */
-  join(game: LiveGame, seat: number | undefined, client = 'local'): { seat: number; token: string } {
+  /** Hands out an open seat's token, once: the seat asked for, or the first open one; `name` is what the joiner is called (names.ts). */
+  join(game: LiveGame, seat: number | undefined, client = 'local', name?: string): { seat: number; token: string } {
     if (game.env.done) throw new ApiError(409, 'the game is over');
     if (game.open.size === 0) throw new ApiError(409, 'this game has no open seat left');
     const chosen = seat ?? [...game.open.keys()].sort((a, b) => a - b)[0];
@@ -320,6 +340,8 @@ export class GameStore {
     const cap = this.limits.maxJoinedSeatsPerClient;
     if (this.joined.of(client) >= cap) throw new ApiError(429, `you hold ${cap} seats joined from the lobby in games in progress, the most one client may (maxJoinedSeatsPerClient); play one of those games to its end first`);
     game.open.delete(chosen);
+    if (name !== undefined) game.names[chosen] = name;
+    game.presence.seen[chosen] = this.now();
     game.joiners.push(client);
     this.joined.add(client);
     for (const l of game.listeners) l();
@@ -341,6 +363,7 @@ export class GameStore {
     if (token === game.watchToken) return null;
     const seat = game.tokens.get(token);
     if (seat === undefined) throw new ApiError(403, 'this token opens no seat of this game');
+    game.presence.seen[seat] = this.now();
     return seat;
   }
 
@@ -416,7 +439,12 @@ export class GameStore {
     while (!env.done && this.games.has(game.id)) {
       const seat = env.actor;
       const bot = game.bots[seat];
-      if (!bot) return;
+      if (!bot) {
+        if (!this.autoPassFor(game, seat)) return;
+        step(game, A_PASS);
+        game.touched = this.now();
+        continue;
+      }
       if (!this.wanted(game)) {
         game.paused = true;
         return;
@@ -457,6 +485,36 @@ export class GameStore {
       step(game, a);
       game.touched = this.now();
     }
+  }
+
+  /** A person's seat (joined, not open) whose auto-pass passes at its decision now, from the seat's own legal actions. */
+  private autoPassFor(game: LiveGame, seat: number): boolean {
+    const settings = game.autoPass[seat];
+    if (!settings || game.open.has(seat)) return false;
+    return autoPasses(settings, new SeatChannel(game.env, seat).legalActions());
+  }
+
+  /** A person's auto-pass settings. */
+  autoPassOf(game: LiveGame, seat: number): AutoPass {
+    const s = game.autoPass[seat];
+    if (!s) throw new ApiError(409, `seat ${seat} is a bot's: auto-pass is for people`);
+    return { on: s.on, unwatched: [...s.unwatched] };
+  }
+
+  /** Changes a person's auto-pass; if it now passes at the seat's decision, it does so (and the bots play on), in the game's queue. */
+  setAutoPass(game: LiveGame, seat: number, change: Partial<AutoPass>): Promise<AutoPass> {
+    return this.run(game, async () => {
+      const s = game.autoPass[seat];
+      if (!s) throw new ApiError(409, `seat ${seat} is a bot's: auto-pass is for people`);
+      if (change.on !== undefined) s.on = change.on;
+      if (change.unwatched !== undefined) s.unwatched = [...new Set(change.unwatched)];
+      if (!game.env.done && game.env.actor === seat && this.autoPassFor(game, seat)) {
+        await this.playBots(game);
+        this.settle(game);
+        for (const l of game.listeners) l();
+      }
+      return this.autoPassOf(game, seat);
+    });
   }
 
   /** A fault as the game's clients may read it: a bot that calls out by its entry and the kind of failure; the rest to the operator's log. */
