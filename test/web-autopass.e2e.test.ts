@@ -65,6 +65,7 @@ describe.runIf(RUN)('players\' words and auto-pass in Chromium', () => {
     await page.click('#advanced > summary');
     expect(await page.isVisible('#seed')).toBe(true);
     expect(await page.locator('.seat-advanced[data-seat="1"] .bot-name').textContent()).toBe('ppo');
+    await page.screenshot({ path: `${SHOTS}/setup-advanced.png` });
 
     await page.fill('#your-name', '  Anna ');
     await page.selectOption('#players', '3');

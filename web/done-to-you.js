@@ -48,9 +48,8 @@ function lineFor(ev, you, active) {
       return by(ev.seat, `played ${card(ev.card)} on your ${card(ev.target)}.`);
     case 'play':
       if (id === 'same' && ev.target === you) return by(ev.seat, 'will drink what you drink (I\'ll get the same).');
-      if (ev.target === you) return by(ev.seat, `played ${card(ev.card)} at you.`);
-      if (id === 'shots_everyone' || id === 'brawl') return by(ev.seat, `played ${card(ev.card)}.`);
-      return null;
+      // Cards at everyone (Shots, everyone!, Brawl) say what they did to the person in their own events: a shot choice asked, a card taken.
+      return ev.target === you ? by(ev.seat, `played ${card(ev.card)} at you.`) : null;
     case 'excuse':
       return ev.redirect === you ? by(ev.seat, `sent ${card(ev.card)} on to you (Excuse me).`) : null;
     case 'take':

@@ -169,7 +169,7 @@ export class Play {
       this.shown = data.step;
       this.noteDoneToYou(data);
     }
-    renderDoneToYou(this.doneToYou);
+    renderDoneToYou(data.done ? [] : this.doneToYou);
   }
 
   /** Adds what others did to the person in this step's events. @param {SeatState} data */
