@@ -97,7 +97,7 @@ describe.runIf(RUN)('the web page in Chromium', () => {
     const gameCalls = requests.filter((r) => r.path.startsWith(`/v1/games/${gameId}`));
     expect(gameCalls.length).toBeGreaterThan(clicks);
     for (const r of gameCalls) {
-      expect(r.path).toMatch(/\/(view|actions|preview|stream)$/);
+      expect(r.path).toMatch(/\/(view|actions|preview|stream|settings)$/);
       expect(r.auth).toBe(`Bearer ${token}`);
     }
     expect(requests.every((r) => r.path.startsWith('/v1/'))).toBe(true);
