@@ -46,6 +46,7 @@ export const INTEGRATION: Record<string, string> = {
   'server/operator.test.ts': 'the server listening, its bot pool\'s worker threads',
   'server/restart.test.ts': 'the server built twice on one state dir (not listening), its bot pool',
   'server/replays.test.ts': 'the server and its bot pool\'s worker threads',
+  'server/settings.test.ts': 'the server and its bot pool\'s worker threads',
   'server/tables.test.ts': 'the server listening, its bot pool\'s worker threads',
   'test/custom-ruleset.test.ts': 'the server and its bot pool\'s worker threads',
   'test/hostile-budget.test.ts': 'czech-pub serve in child processes, a listening server',

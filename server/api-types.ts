@@ -258,6 +258,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/games/{id}/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The token's seat's settings: auto-pass */
+        get: operations["getSettings"];
+        /**
+         * Changes the token's seat's settings; auto-pass then passes if it now applies
+         * @description Fields left out keep their values. If the seat is deciding and auto-pass now passes for it, it does at once, and the bots play on.
+         */
+        put: operations["putSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/replays": {
         parameters: {
             query?: never;
@@ -400,6 +421,10 @@ export interface operations {
                         bots: {
                             /** @description What to name in a seat, a tournament or the act route: `name` or `name:option=value:...`. */
                             name: string;
+                            /** @description What players see it called at the table ("Regular"); the operator may set it. */
+                            displayName: string;
+                            /** @description How hard it is to beat, in players' words ("Medium"); entries with one come first, weakest first. Null: a bot for research, offered after them. */
+                            strength: string | null;
                             /** @description The kind of agent it plays. */
                             agent: string;
                             description: string;
@@ -623,6 +648,13 @@ export interface operations {
                                 /** @description 'person' or the bot's name */
                                 who: string;
                                 open: boolean;
+                                /** @description What the seat is called at the table (text, never markup). */
+                                name: string;
+                                /**
+                                 * @description 'bot'; 'open': waiting in the lobby for someone to join; 'connected': a person whose event stream is open or who asked lately; 'away': a person who has not.
+                                 * @enum {string}
+                                 */
+                                presence: "bot" | "open" | "connected" | "away";
                             }[];
                             turn: number;
                             seed: {
@@ -672,6 +704,8 @@ export interface operations {
                     seed?: string | number;
                     /** @enum {string} */
                     reward?: "win" | "rank" | "score";
+                    /** @description Per seat, a display name for a 'remote' seat (null or absent: "Player N"); bots are called by their catalogue name, and whoever joins an open seat names themselves. */
+                    names?: (string | null)[];
                 };
             };
         };
@@ -687,6 +721,8 @@ export interface operations {
                         players: number;
                         /** @description 'remote' or the bot's name with its options, per seat. */
                         seats: string[];
+                        /** @description What each seat is called at the table. */
+                        names: string[];
                         /** @description One secret token per remote seat. */
                         tokens: {
                             seat: number;
@@ -765,6 +801,10 @@ export interface operations {
                         seat: number | null;
                         /** @description 'remote' or the bot's name with its options, per seat. */
                         seats: string[];
+                        /** @description What each seat is called at the table: a person's display name (default "Player N"), a bot's catalogue display name. Text to show as text, never markup. */
+                        names: string[];
+                        /** @description Who is at each seat now. */
+                        presence: ("bot" | "open" | "connected" | "away")[];
                         done: boolean;
                         /** @description The seat deciding now; null once the game is over. */
                         actor: number | null;
@@ -892,6 +932,10 @@ export interface operations {
                         seat: number | null;
                         /** @description 'remote' or the bot's name with its options, per seat. */
                         seats: string[];
+                        /** @description What each seat is called at the table: a person's display name (default "Player N"), a bot's catalogue display name. Text to show as text, never markup. */
+                        names: string[];
+                        /** @description Who is at each seat now. */
+                        presence: ("bot" | "open" | "connected" | "away")[];
                         done: boolean;
                         /** @description The seat deciding now; null once the game is over. */
                         actor: number | null;
@@ -1482,6 +1526,8 @@ export interface operations {
                 "application/json": {
                     /** @description An open seat; default: the first open one. */
                     seat?: number;
+                    /** @description A display name for the seat, shown to everyone at the table (1 to 24 characters once trimmed). Default: "Player N". */
+                    name?: string;
                 };
             };
         };
@@ -1742,6 +1788,185 @@ export interface operations {
             };
             /** @description No such game, bot, tournament or step. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers to (a guard against DNS rebinding). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A limit: requests per second, live games or tournaments (in all or yours), event streams. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Pass for the seat when every legal action but pass is an X card it does not watch for (with none unwatched: when pass is its only legal action). On by default. */
+                        autoPass: boolean;
+                        /** @description X cards the seat is not asked about: auto-pass passes even when the seat could play one. Default: none (every X card is watched for). */
+                        unwatched: ("knocked_over" | "mixed_up" | "warm_beer" | "shot_into_beer")[];
+                    };
+                };
+            };
+            /** @description No token: send Authorization: Bearer <token>. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token opens no seat of this game, or may only watch; or the server runs no tournaments. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such game, bot, tournament or step. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not now: not your turn, an illegal action, the game not over (replays), or already over; no open seat left. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers to (a guard against DNS rebinding). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A limit: requests per second, live games or tournaments (in all or yours), event streams. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    autoPass?: boolean;
+                    /** @description X cards the seat is not asked about: auto-pass passes even when the seat could play one. Default: none (every X card is watched for). */
+                    unwatched?: ("knocked_over" | "mixed_up" | "warm_beer" | "shot_into_beer")[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Pass for the seat when every legal action but pass is an X card it does not watch for (with none unwatched: when pass is its only legal action). On by default. */
+                        autoPass: boolean;
+                        /** @description X cards the seat is not asked about: auto-pass passes even when the seat could play one. Default: none (every X card is watched for). */
+                        unwatched: ("knocked_over" | "mixed_up" | "warm_beer" | "shot_into_beer")[];
+                    };
+                };
+            };
+            /** @description Malformed request: the message names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token: send Authorization: Bearer <token>. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token opens no seat of this game, or may only watch; or the server runs no tournaments. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such game, bot, tournament or step. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not now: not your turn, an illegal action, the game not over (replays), or already over; no open seat left. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -242,7 +242,11 @@ describe('HTTP API over a listening server', () => {
 
   it('lists the catalogue: the default entries with what a client may set, and no llm or http bot unless the operator defines one', async () => {
     const r = await call('GET', '/v1/bots');
-    expect(r.body.bots.map((b: { name: string }) => b.name)).toEqual(['random', 'greedy', 'cautious', 'heuristic', 'ppo', 'ppo-search', 'ismcts']);
+    // Those with a strength first, weakest first (the measured ladder), then the research bots.
+    expect(r.body.bots.map((b: { name: string }) => b.name)).toEqual(['random', 'heuristic', 'ppo', 'ppo-search', 'greedy', 'cautious', 'ismcts']);
+    expect(r.body.bots.map((b: { displayName: string; strength: string | null }) => [b.displayName, b.strength])).toEqual([
+      ['Beginner', 'Easy'], ['Regular', 'Medium'], ['Strong', 'Hard'], ['Expert', 'Very hard'], ['Greedy drinker', null], ['Cautious drinker', null], ['Tree search', null],
+    ]);
     const ismcts = r.body.bots.find((b: { name: string }) => b.name === 'ismcts');
     expect(ismcts).toMatchObject({ agent: 'ismcts', heavy: true, servesPostedViews: false, options: { iterations: { min: 10, max: 1000, integer: true } } });
     expect(JSON.stringify(r.body)).not.toMatch(/models\/|\.json/);

@@ -10,6 +10,7 @@
  * | GET    | /v1/games                    | the lobby: games with an open seat, public facts only   |
  * | POST   | /v1/games/:id/join           | an open seat's token, handed out once                   |
  * | GET    | /v1/games/:id/preview        | the seat to act: what each legal choice would do, digestion included |
+ * | GET/PUT| /v1/games/:id/settings       | the seat's auto-pass: on or off, X cards not watched for |
  * | POST   | /v1/replays                  | a tournament game (link or record), replayed and checked, for the replay frames |
  * | GET    | /v1/ruleset                  | the rules' numbers (chart, titles, ...) and card names  |
  * | GET    | /v1/games/:id/view?at=K      | the token's seat: view, text, legal actions with names; |
@@ -72,6 +73,8 @@ import { webFiles } from './web.ts';
 import { played, seatState, stepParam } from './seat-state.ts';
 import { replayRoutes } from './replays.ts';
 import { tableRoutes } from './tables.ts';
+import { displayName } from './names.ts';
+import { settingsRoutes } from './settings.ts';
 
 export interface ServerOptions extends Partial<Limits> {
   /** The operator's catalogue and limits (config.ts); the options above override its limits. */
@@ -171,7 +174,7 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
-  if (config.corsOrigins?.length) await app.register(cors, { origin: config.corsOrigins, methods: ['GET', 'POST', 'DELETE'] });
+  if (config.corsOrigins?.length) await app.register(cors, { origin: config.corsOrigins, methods: ['GET', 'POST', 'PUT', 'DELETE'] });
   if (limits.rateLimit > 0) {
     await app.register(rateLimit, {
       max: limits.rateLimit,
@@ -335,14 +338,15 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
         seats: z.array(specString).min(min).max(max).describe("Per seat: 'remote' for a seat played through the API (its token comes back here), 'open' for a seat anyone may take from the lobby (POST /v1/games/{id}/join), or a bot from GET /v1/bots."),
         seed: seedSchema.optional().describe("Deals the game. Without one, a random seed is drawn. Every game commits to its seed (`seed.commitment`, in every view and the lobby) and reveals it with the commitment's salt in the replay. Refused for a game with an 'open' seat; a table of 'remote' and bot seats may set one, and its views say so (`seed.chosen`)."),
         reward: z.enum(REWARD_SCHEMES).optional(),
+        names: z.array(displayName.nullable()).max(max).optional().describe("Per seat, a display name for a 'remote' seat (null or absent: \"Player N\"); bots are called by their catalogue name, and whoever joins an open seat names themselves."),
       }).strict(),
       response: { 201: S.created, ...S.errors(400, 413, 429) },
     },
   }, async (req, reply) => {
     const chosen = req.body.seed !== undefined;
     const seed = chosen ? String(req.body.seed) : secretSeed();
-    const { game, tokens } = await store.create({ seats: req.body.seats, seed, seedChosen: chosen, reward: req.body.reward ?? 'win', client: req.ip, signal: clientGone(reply) });
-    return reply.code(201).send({ id: game.id, players: game.seats.length, seats: game.seats, tokens, watchToken: game.watchToken, seed: shownCommitment(game.seed) });
+    const { game, tokens } = await store.create({ seats: req.body.seats, names: req.body.names, seed, seedChosen: chosen, reward: req.body.reward ?? 'win', client: req.ip, signal: clientGone(reply) });
+    return reply.code(201).send({ id: game.id, players: game.seats.length, seats: game.seats, names: game.names, tokens, watchToken: game.watchToken, seed: shownCommitment(game.seed) });
   });
 
   const tokenRoute = { security: S.SEAT_TOKEN, params: idParams };
@@ -457,6 +461,7 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
   });
 
   tableRoutes(app, store);
+  settingsRoutes(app, store);
   replayRoutes(app, store, ruleset);
 
   for (const [path, file] of webFiles()) {

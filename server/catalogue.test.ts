@@ -36,6 +36,25 @@ describe('bot catalogue', () => {
     expect(notices).toHaveLength(2);
   });
 
+  it('lists the entries with a strength first, weakest first, by the names players see; the operator sets both', () => {
+    const listed = (c: Catalogue) => c.list().map((b) => [b.name, b.displayName, b.strength]);
+    expect(listed(new Catalogue())).toEqual([
+      ['random', 'Beginner', 'Easy'], ['heuristic', 'Regular', 'Medium'], ['ppo', 'Strong', 'Hard'], ['ppo-search', 'Expert', 'Very hard'],
+      ['greedy', 'Greedy drinker', null], ['cautious', 'Cautious drinker', null], ['ismcts', 'Tree search', null],
+    ]);
+    const c = new Catalogue(parseConfig({ bots: {
+      heuristic: { agent: 'heuristic', displayName: ' Barfly ', strength: 'Hard', rank: 9 },
+      greedy: { agent: 'greedy', displayName: 'Thirsty', strength: 'Easy', rank: 0 },
+      deep: { agent: 'ismcts:iterations=50' },
+    } }));
+    expect(listed(c)).toEqual([
+      ['greedy', 'Thirsty', 'Easy'], ['random', 'Beginner', 'Easy'], ['ppo', 'Strong', 'Hard'], ['ppo-search', 'Expert', 'Very hard'], ['heuristic', 'Barfly', 'Hard'],
+      ['cautious', 'Cautious drinker', null], ['ismcts', 'Tree search', null], ['deep', 'deep', null],
+    ]);
+    expect(() => parseConfig({ bots: { x: { agent: 'random', displayName: '' } } })).toThrow(/bots\.x\.displayName/);
+    expect(() => parseConfig({ bots: { x: { agent: 'random', rank: 1.5 } } })).toThrow(/bots\.x\.rank/);
+  });
+
   it('resolves a client spec to a canonical label and the operator spec with the options appended', () => {
     const c = new Catalogue();
     expect(c.resolve('heuristic')).toMatchObject({ label: 'heuristic', spec: 'heuristic' });

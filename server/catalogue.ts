@@ -16,6 +16,9 @@ import { agentKind, createAgent, rulesetMismatch, type Agent } from '../agents/i
 import { DEFAULT_RULESET, rulesetFingerprint, type Ruleset } from '../env/index.ts';
 import { ConfigError, DEFAULT_BUDGET, ENTRY_NAME, type Budget, type EntryConfig, type ServerConfig, type Vary } from './config.ts';
 
+/** Where an entry with a strength but no rank stands: after the ranked ones (config.ts ranks are at most 1000). */
+const UNRANKED = 1001;
+
 /** Client specs longer than this are refused unread. */
 export const MAX_SPEC_LENGTH = 200;
 
@@ -24,6 +27,11 @@ export interface CatalogueEntry {
   /** The registered agent it plays (random, heuristic, ismcts, ppo, llm, http, ...). */
   kind: string;
   description: string;
+  /** What players see it called ("Regular"). */
+  displayName: string;
+  /** How hard it is to beat in players' words ("Medium"), and its place among the entries that have one (weakest first). */
+  strength: string | null;
+  rank: number | null;
   vary: ReadonlyMap<string, Vary>;
   /** What the agent needs beyond a posted view (agents/registry.ts); such entries cannot serve the act route. */
   needs?: 'world' | 'history';
@@ -54,21 +62,31 @@ export class BotSpecError extends Error {
 
 const ISMCTS_ROLLOUTS = ['random', 'greedy', 'cautious', 'heuristic'];
 
-/** The entries a server has without a config: every built-in bot, with bounded search budgets. */
+/**
+ * The entries a server has without a config: every built-in bot, with bounded search budgets.
+ * The four a newcomer picks from carry a name and a strength, ranked by the measured ladder
+ * (docs/results/2026-12-01-ladder.md: ppo-search 38.6 > ppo 28.6 > heuristic 27.2 > random
+ * -27.9; ppo beats three heuristic seats 33.8% of 4-player games, par 25%, README).
+ */
 export const DEFAULT_ENTRIES: Record<string, EntryConfig> = {
-  random: { agent: 'random', description: 'uniform over the legal actions' },
-  greedy: { agent: 'greedy', description: 'most points this turn (beers, shots, Flattery), ignores every risk' },
-  cautious: { agent: 'cautious', description: 'weighs points against the roll, the levels and being wasted; avoids abstaining' },
-  heuristic: { agent: 'heuristic', description: 'plans the turn against the chart and the turns left; pub and X cards at the leader' },
-  ppo: { agent: 'ppo', description: 'the shipped policies trained by PPO self-play, one per table size where trained (its most likely action; sample=true samples)', vary: { sample: { values: [false, true] } } },
+  random: { agent: 'random', description: 'uniform over the legal actions', displayName: 'Beginner', strength: 'Easy', rank: 1 },
+  greedy: { agent: 'greedy', description: 'most points this turn (beers, shots, Flattery), ignores every risk', displayName: 'Greedy drinker' },
+  cautious: { agent: 'cautious', description: 'weighs points against the roll, the levels and being wasted; avoids abstaining', displayName: 'Cautious drinker' },
+  heuristic: { agent: 'heuristic', description: 'plans the turn against the chart and the turns left; pub and X cards at the leader', displayName: 'Regular', strength: 'Medium', rank: 2 },
+  ppo: {
+    agent: 'ppo', description: 'the shipped policies trained by PPO self-play, one per table size where trained (its most likely action; sample=true samples)',
+    displayName: 'Strong', strength: 'Hard', rank: 3, vary: { sample: { values: [false, true] } },
+  },
   'ppo-search': {
     agent: 'ppo-search',
     description: 'search on the shipped policy: its prior picks candidates, its value head judges them in resampled worlds (48 iterations a decision unless set)',
+    displayName: 'Expert', strength: 'Very hard', rank: 4,
     vary: { iterations: { min: 4, max: 256, integer: true } },
   },
   ismcts: {
     agent: 'ismcts',
     description: 'information-set Monte Carlo tree search (300 iterations a decision unless set)',
+    displayName: 'Tree search',
     vary: { iterations: { min: 10, max: 1000, integer: true }, rollout: { values: ISMCTS_ROLLOUTS } },
   },
 };
@@ -126,10 +144,18 @@ export class Catalogue {
     return [...this.entries.keys()];
   }
 
-  /** What GET /v1/bots shows: names, descriptions and what a client may set. Never the operator's spec. */
+  /**
+   * What GET /v1/bots shows: names, descriptions and what a client may set, never the
+   * operator's spec. Entries with a strength come first, weakest first; the rest follow in
+   * the catalogue's order.
+   */
   list() {
-    return [...this.entries.values()].map((e) => ({
+    const ranked = [...this.entries.values()].filter((e) => e.strength !== null).sort((a, b) => (a.rank ?? UNRANKED) - (b.rank ?? UNRANKED));
+    const rest = [...this.entries.values()].filter((e) => e.strength === null);
+    return [...ranked, ...rest].map((e) => ({
       name: e.name,
+      displayName: e.displayName,
+      strength: e.strength,
       agent: e.kind,
       description: e.description,
       options: Object.fromEntries(e.vary),
@@ -206,7 +232,7 @@ function checkedEntry(name: string, e: EntryConfig, ruleset: Ruleset): Catalogue
   }
   if (e.budget && !callsOut) fail(`a budget is for bots that call a server elsewhere (llm, http); '${kindName}' calls none`);
   return {
-    name, kind: kindName, description: e.description ?? kind!.description, vary, needs: kind!.needs, heavy: kind!.heavy === true, spec: e.agent,
+    name, kind: kindName, description: e.description ?? kind!.description, displayName: e.displayName ?? name, strength: e.strength ?? null, rank: e.rank ?? null, vary, needs: kind!.needs, heavy: kind!.heavy === true, spec: e.agent,
     ...(callsOut ? { budget: { ...DEFAULT_BUDGET, ...e.budget } } : {}),
   };
 }

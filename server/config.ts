@@ -10,7 +10,8 @@
  *     "deep": { "agent": "ismcts:iterations=800", "vary": { "iterations": { "min": 50, "max": 2000, "integer": true } } },
  *     "gpt":  { "agent": "llm:gpt-4o-mini:baseUrl=https://api.openai.com/v1:apiKeyEnv=OPENAI_API_KEY", "description": "GPT-4o mini",
  *               "budget": { "perGame": 300, "perTournament": 5000, "perClientMinute": 120 } },
- *     "off":  null                          // removes a built-in entry
+ *     "off":  null,                         // removes a built-in entry
+ *     "heuristic": { "agent": "heuristic", "displayName": "Barfly", "strength": "Medium", "rank": 2 }
  *   },
  *   "limits": { "maxGamesPerClient": 20, "decisionMs": 3000 },
  *   "stateDir": "/var/lib/czech-pub/games",  // live games survive a restart (off when absent)
@@ -65,6 +66,12 @@ const entrySchema = z.object({
   /** The agent spec the entry plays, as on the command line (the operator's: paths and URLs allowed). */
   agent: z.string().min(1).max(2000),
   description: z.string().max(300).optional(),
+  /** What players see it called ("Regular"); default: the entry's name. */
+  displayName: z.string().trim().min(1).max(40).optional(),
+  /** How hard it is to beat, in players' words ("Medium"); entries without one are offered after those with one. */
+  strength: z.string().trim().min(1).max(20).optional(),
+  /** Orders the entries with a strength, weakest first (the page offers them in this order). */
+  rank: z.number().int().min(0).max(1000).optional(),
   /** Options a client may set, each with its range or list of values. */
   vary: z.record(z.string().regex(/^[A-Za-z][A-Za-z0-9]{0,39}$/), varySchema).optional(),
   /** For entries that call a server elsewhere (llm, http) only: what the server's clients may spend of it (DEFAULT_BUDGET otherwise). */

@@ -9,6 +9,9 @@
  *   {"t":"a","k":0,"a":17}                      action k (a person's or a bot's)
  *   {"t":"join","seat":2,"hash":…,"client":…}   an open seat taken from the lobby
  *   {"t":"fault","step":9,"seat":1,"reason":…}  a bot decision that failed (its seat played legal[0])
+ *   {"t":"settings","seat":0,"on":true,"unwatched":[…]}  a person's auto-pass, as they set it
+ *
+ * The head may carry `names` (the creator's people seats), a join the joiner's `name`.
  *
  * A crash mid-write leaves at most a last line without its newline: it is ignored, and every
  * line before it stands. Files are named by the game's id (made by the server, never by a
@@ -18,6 +21,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { X_WATCHABLE, type Watchable } from './auto-pass.ts';
 
 export const LOG_VERSION = 1;
 
@@ -41,20 +45,25 @@ export interface GameHead {
   /** Hashes of the tokens handed out at creation (remote seats). */
   tokens: { seat: number; hash: string }[];
   watch: string;
+  /** Display names the creator gave its people seats, per seat (null: the default). */
+  names?: (string | null)[];
 }
 
 export type LogLine =
   | GameHead
   | { t: 'a'; k: number; a: number }
-  | { t: 'join'; seat: number; hash: string; client: string }
-  | { t: 'fault'; step: number; seat: number; reason: string };
+  | { t: 'join'; seat: number; hash: string; client: string; name?: string }
+  | { t: 'fault'; step: number; seat: number; reason: string }
+  | { t: 'settings'; seat: number; on: boolean; unwatched: Watchable[] };
 
 /** A game as its file tells it, checked for shape (the actions are checked by replaying them). */
 export interface LoggedGame {
   head: GameHead;
   actions: number[];
-  joins: { seat: number; hash: string; client: string }[];
+  joins: { seat: number; hash: string; client: string; name?: string }[];
   faults: { step: number; seat: number; reason: string }[];
+  /** Auto-pass settings as the seats changed them, in order. */
+  settings: { seat: number; on: boolean; unwatched: Watchable[] }[];
 }
 
 export interface StateLimits {
@@ -90,11 +99,12 @@ export function parseGameLog(text: string): LoggedGame {
   });
   const head = records[0];
   if (head?.t !== 'game' || head.v !== LOG_VERSION || !Array.isArray(head.specs) || !Array.isArray(head.tokens)) throw new LogFormatError('the first line is not a game of this version');
-  const game: LoggedGame = { head, actions: [], joins: [], faults: [] };
+  const game: LoggedGame = { head, actions: [], joins: [], faults: [], settings: [] };
   for (const [i, r] of records.slice(1).entries()) {
     if (r.t === 'a' && r.k === game.actions.length && Number.isInteger(r.a)) game.actions.push(r.a);
     else if (r.t === 'join' && Number.isInteger(r.seat) && typeof r.hash === 'string') game.joins.push(r);
     else if (r.t === 'fault') game.faults.push(r);
+    else if (r.t === 'settings' && Number.isInteger(r.seat) && typeof r.on === 'boolean' && Array.isArray(r.unwatched) && r.unwatched.every((x) => (X_WATCHABLE as readonly string[]).includes(x))) game.settings.push(r);
     else throw new LogFormatError(`line ${i + 2} is not a record in order`);
   }
   return game;

@@ -27,7 +27,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import {
-  CzechPubEnv, describeAction, RevealedGame, rulesetFingerprint, SeatChannel, type NarratedEvent, type RewardScheme, type Viewer,
+  A_PASS, CzechPubEnv, describeAction, RevealedGame, rulesetFingerprint, SeatChannel, type NarratedEvent, type RewardScheme, type Viewer,
 } from '../env/index.ts';
 import { agentSeed, AgentStopError, BudgetSpentError, EnvObservation, type Agent } from '../agents/index.ts';
 import { DecisionError, type BotPool } from './bot-pool.ts';
@@ -38,6 +38,9 @@ import { DEFAULT_LIMITS } from './config.ts';
 import { LOG_VERSION, tokenHash, type GameLog, type LoggedGame } from './game-log.ts';
 import { InlineTurns } from './inline-turns.ts';
 import { faultText, OutsideCalls } from './outside-calls.ts';
+import { autoPasses, DEFAULT_AUTO_PASS, type AutoPass } from './auto-pass.ts';
+import { seatNames } from './names.ts';
+import { newPresence, type SeatPresence } from './presence.ts';
 
 /** A seat for a person who joins from the lobby: its token is handed out once, by join. */
 export const OPEN_SEAT = 'open';
@@ -45,6 +48,8 @@ export const OPEN_SEAT = 'open';
 export interface CreateGame {
   /** 'remote' (its token goes to the creator), 'open' (for the lobby) or a catalogue bot spec, per seat. */
   seats: string[];
+  /** Display names of the creator's people seats ('remote'), per seat; none for bot and open seats (names.ts). */
+  names?: (string | null | undefined)[];
   seed: string;
   /** The client chose the seed (refused for games with open seats: a stranger's deal must be nobody's choice). */
   seedChosen?: boolean;
@@ -133,6 +138,12 @@ export interface LiveGame {
   /** Open seats nobody has joined yet (their tokens' hashes are in `tokens`; the tokens are unknown to anyone). */
   open: Map<number, string>;
   created: number;
+  /** What each seat is called at the table (names.ts). */
+  names: string[];
+  /** When each seat last asked and its open event streams (presence.ts). */
+  presence: SeatPresence;
+  /** Each person's auto-pass settings (auto-pass.ts); null for a bot seat. */
+  autoPass: (AutoPass | null)[];
 }
 
 /** Who reads: a seat, or null for an onlooker with the watch token. */
@@ -165,8 +176,8 @@ export type { NarratedEvent };
  * the replay of a finished game, refused before its end), each with its line of narration.
  */
 export function narratedEvents(game: LiveGame, viewer: Viewer | 'all', from: number, to = game.env.eventCount): NarratedEvent[] {
-  if (viewer === 'all') return new RevealedGame(game.env).narrated(from, to);
-  return new SeatChannel(game.env, viewer).narrated(from, to);
+  if (viewer === 'all') return new RevealedGame(game.env).narrated(from, to, game.names);
+  return new SeatChannel(game.env, viewer).narrated(from, to, game.names);
 }
 
 /** What happened in action k (for k = 0, the deal). */
@@ -208,6 +219,11 @@ export class GameStore {
     const client = o.client ?? 'local';
     const id = randomBytes(9).toString('base64url');
     const open = o.seats.some((s) => s === OPEN_SEAT);
+    o.names?.forEach((name, seat) => {
+      if (name == null) return;
+      if (seat >= o.seats.length) throw new ApiError(400, `names[${seat}]: the game has ${o.seats.length} seats`);
+      if (o.seats[seat] !== 'remote') throw new ApiError(400, `names[${seat}]: only a 'remote' seat is named here (a bot is called by its catalogue name; who joins an open seat names themselves)`);
+    });
     if (open && o.seedChosen) throw new ApiError(400, "seed: a game with open seats is dealt from a seed nobody chose (whoever knew it would know every hand); leave seed out, or make every seat 'remote' or a bot");
     const { labels, bots } = this.seatBots(o.seats, client);
     if (open) this.checkOpenGames(client);
@@ -229,11 +245,15 @@ export class GameStore {
     const game: LiveGame = {
       id, seed: commitToSeed(o.seed, o.seedChosen === true), env, seats: labels, bots, starts, tokens, client, settled: false, faults: [], watchToken, watchHash: tokenHash(watchToken), logAt: [env.eventCount], actors: [], scrub: null,
       queue: Promise.resolve(), touched: this.now(), asked: this.now(), waiting: new Set(), paused: false, joiners: [], listeners: new Set(), open: openSeats, created: this.now(),
+      names: seatNames(labels, o.names ?? [], this.catalogue), presence: newPresence(labels.length), autoPass: bots.map((b) => (b ? null : { ...DEFAULT_AUTO_PASS, unwatched: [...DEFAULT_AUTO_PASS.unwatched] })),
     };
+    // The creator holds the remote seats' tokens: they are at the table until they stop asking.
+    for (const t of list) game.presence.seen[t.seat] = this.now();
     this.hold(game);
     this.log?.begin({
       t: 'game', v: LOG_VERSION, id, seed: o.seed, salt: game.seed.salt, chosen: game.seed.chosen, reward: o.reward, specs: [...o.seats], ruleset: rulesetFingerprint(this.catalogue.ruleset),
       client, created: game.created, tokens: list.map((t) => ({ seat: t.seat, hash: tokenHash(t.token) })), watch: game.watchHash,
+      ...(o.names ? { names: o.names.map((n) => n ?? null) } : {}),
     });
     await this.run(game, () => this.waitingOn(game, o.signal ?? null, () => this.playBots(game)));
     this.settle(game);
@@ -289,7 +309,11 @@ export class GameStore {
       id: h.id, seed: commitToSeed(h.seed, h.chosen, h.salt), env, seats: labels, bots, starts, tokens: new Map(h.tokens.map((t) => [t.hash, t.seat])), client: h.client, settled: false,
       faults: [...logged.faults], watchToken: '', watchHash: h.watch, logAt: [env.eventCount], actors: [], scrub: null, queue: Promise.resolve(), touched: this.now(), asked: this.now(),
       waiting: new Set(), paused: true, joiners: [], listeners: new Set(), open: new Map(), created: h.created,
+      names: seatNames(labels, h.names ?? [], this.catalogue), presence: newPresence(players),
+      autoPass: bots.map((b) => (b ? null : { ...DEFAULT_AUTO_PASS, unwatched: [...DEFAULT_AUTO_PASS.unwatched] })),
     };
+    // Each seat's auto-pass as last set (its passes are in the actions already).
+    for (const c of logged.settings) if (game.autoPass[c.seat]) game.autoPass[c.seat] = { on: c.on, unwatched: [...c.unwatched] };
     for (const a of logged.actions) {
       if (env.done) throw new Error('actions past the end of the game');
       const seat = env.actor;
@@ -309,6 +333,7 @@ export class GameStore {
     const joined = new Set(logged.joins.map((j) => j.seat));
     for (const j of logged.joins) {
       game.tokens.set(j.hash, j.seat);
+      if (j.name !== undefined) game.names[j.seat] = j.name;
       game.joiners.push(j.client);
     }
     // Open seats nobody took: their tokens were never handed out, so fresh ones do.
@@ -344,6 +369,7 @@ export class GameStore {
       id: randomBytes(9).toString('base64url'), seed: commitToSeed(String(env.config.seed), true), env, seats, bots: seats.map(() => null), starts: [], tokens: new Map(), client, settled: true, faults: [],
       watchToken, watchHash: tokenHash(watchToken), logAt: steps.logAt, actors: steps.actors, scrub: null, queue: Promise.resolve(), touched: this.now(),
       asked: this.now(), waiting: new Set(), paused: false, joiners: [], listeners: new Set(), open: new Map(), created: this.now(),
+      names: seatNames(seats, [], this.catalogue), presence: newPresence(seats.length), autoPass: seats.map(() => null),
     };
     this.hold(game);
     return game;
@@ -400,8 +426,8 @@ export class GameStore {
     return n;
   }
 
-  /** Hands out an open seat's token, once: the seat asked for, or the first open one. */
-  join(game: LiveGame, seat: number | undefined, client = 'local'): { seat: number; token: string } {
+  /** Hands out an open seat's token, once: the seat asked for, or the first open one; `name` is what the joiner is called (names.ts). */
+  join(game: LiveGame, seat: number | undefined, client = 'local', name?: string): { seat: number; token: string } {
     if (game.env.done) throw new ApiError(409, 'the game is over');
     if (game.open.size === 0) throw new ApiError(409, 'this game has no open seat left');
     const chosen = seat ?? [...game.open.keys()].sort((a, b) => a - b)[0];
@@ -410,9 +436,11 @@ export class GameStore {
     const cap = this.limits.maxJoinedSeatsPerClient;
     if (this.joined.of(client) >= cap) throw new ApiError(429, `you hold ${cap} seats joined from the lobby in games in progress, the most one client may (maxJoinedSeatsPerClient); play one of those games to its end first`);
     game.open.delete(chosen);
+    if (name !== undefined) game.names[chosen] = name;
+    game.presence.seen[chosen] = this.now();
     game.joiners.push(client);
     this.joined.add(client);
-    this.log?.append(game.id, { t: 'join', seat: chosen, hash: tokenHash(token), client });
+    this.log?.append(game.id, { t: 'join', seat: chosen, hash: tokenHash(token), client, ...(name !== undefined ? { name } : {}) });
     for (const l of game.listeners) l();
     return { seat: chosen, token };
   }
@@ -433,6 +461,7 @@ export class GameStore {
     if (hash === game.watchHash) return null;
     const seat = game.tokens.get(hash);
     if (seat === undefined) throw new ApiError(403, 'this token opens no seat of this game');
+    game.presence.seen[seat] = this.now();
     return seat;
   }
 
@@ -520,7 +549,12 @@ export class GameStore {
     while (!env.done && this.games.has(game.id)) {
       const seat = env.actor;
       const bot = game.bots[seat];
-      if (!bot) return;
+      if (!bot) {
+        if (!this.autoPassFor(game, seat)) return;
+        this.step(game, A_PASS);
+        game.touched = this.now();
+        continue;
+      }
       if (!this.wanted(game)) {
         game.paused = true;
         return;
@@ -561,6 +595,37 @@ export class GameStore {
       this.step(game, a);
       game.touched = this.now();
     }
+  }
+
+  /** A person's seat (joined, not open) whose auto-pass passes at its decision now, from the seat's own legal actions. */
+  private autoPassFor(game: LiveGame, seat: number): boolean {
+    const settings = game.autoPass[seat];
+    if (!settings || game.open.has(seat)) return false;
+    return autoPasses(settings, new SeatChannel(game.env, seat).legalActions());
+  }
+
+  /** A person's auto-pass settings. */
+  autoPassOf(game: LiveGame, seat: number): AutoPass {
+    const s = game.autoPass[seat];
+    if (!s) throw new ApiError(409, `seat ${seat} is a bot's: auto-pass is for people`);
+    return { on: s.on, unwatched: [...s.unwatched] };
+  }
+
+  /** Changes a person's auto-pass; if it now passes at the seat's decision, it does so (and the bots play on), in the game's queue. */
+  setAutoPass(game: LiveGame, seat: number, change: Partial<AutoPass>): Promise<AutoPass> {
+    return this.run(game, async () => {
+      const s = game.autoPass[seat];
+      if (!s) throw new ApiError(409, `seat ${seat} is a bot's: auto-pass is for people`);
+      if (change.on !== undefined) s.on = change.on;
+      if (change.unwatched !== undefined) s.unwatched = [...new Set(change.unwatched)];
+      this.log?.append(game.id, { t: 'settings', seat, on: s.on, unwatched: [...s.unwatched] });
+      if (!game.env.done && game.env.actor === seat && this.autoPassFor(game, seat)) {
+        await this.playBots(game);
+        this.settle(game);
+        for (const l of game.listeners) l();
+      }
+      return this.autoPassOf(game, seat);
+    });
   }
 
   /** A fault as the game's clients may read it: a bot that calls out by its entry and the kind of failure; the rest to the operator's log. */

@@ -75,6 +75,8 @@ export const botOption = z.union([
 export const botList = z.object({
   bots: z.array(z.object({
     name: z.string().describe('What to name in a seat, a tournament or the act route: `name` or `name:option=value:...`.'),
+    displayName: z.string().describe('What players see it called at the table ("Regular"); the operator may set it.'),
+    strength: z.string().nullable().describe('How hard it is to beat, in players\' words ("Medium"); entries with one come first, weakest first. Null: a bot for research, offered after them.'),
     agent: z.string().describe('The kind of agent it plays.'),
     description: z.string(),
     options: z.record(z.string(), botOption).describe('Options a client may set, with their range or values.'),
@@ -95,15 +97,22 @@ export const created = z.object({
   id: z.string(),
   players: z.number().int(),
   seats: z.array(z.string()).describe("'remote' or the bot's name with its options, per seat."),
+  names: z.array(z.string()).describe('What each seat is called at the table.'),
   tokens: z.array(z.object({ seat: z.number().int(), token: z.string() })).describe('One secret token per remote seat.'),
   watchToken: z.string(),
   seed: seedShown,
 });
 
+/** Who is at a seat (server/presence.ts). */
+export const presence = z.enum(['bot', 'open', 'connected', 'away'])
+  .describe("'bot'; 'open': waiting in the lobby for someone to join; 'connected': a person whose event stream is open or who asked lately; 'away': a person who has not.");
+
 export const seatState = z.object({
   id: z.string(),
   seat: z.number().int().nullable().describe('The token\'s seat; null for the watch token.'),
   seats: z.array(z.string()).describe("'remote' or the bot's name with its options, per seat."),
+  names: z.array(z.string()).describe('What each seat is called at the table: a person\'s display name (default "Player N"), a bot\'s catalogue display name. Text to show as text, never markup.'),
+  presence: z.array(presence).describe('Who is at each seat now.'),
   done: z.boolean(),
   actor: z.number().int().nullable().describe('The seat deciding now; null once the game is over.'),
   yourTurn: z.boolean(),
@@ -189,7 +198,10 @@ export const lobbyAnswer = z.object({
   games: z.array(z.object({
     id: z.string(),
     players: z.number().int(),
-    seats: z.array(z.object({ seat: z.number().int(), who: z.string().describe("'person' or the bot's name"), open: z.boolean() })),
+    seats: z.array(z.object({
+      seat: z.number().int(), who: z.string().describe("'person' or the bot's name"), open: z.boolean(),
+      name: z.string().describe('What the seat is called at the table (text, never markup).'), presence,
+    })),
     turn: z.number().int(),
     seed: seedShown,
     ageSec: z.number(),

@@ -5,6 +5,7 @@
  */
 import { describeAction, SeatChannel } from '../env/index.ts';
 import { ApiError, envAt, stepEvents, type LiveGame, type Viewer } from './games.ts';
+import { tablePresence } from './presence.ts';
 import { shownCommitment } from './seed-commitment.ts';
 
 export function played(game: LiveGame, k: number) {
@@ -23,6 +24,8 @@ export function seatState(game: LiveGame, viewer: Viewer, k = game.env.actions.l
     id: game.id,
     seat: viewer,
     seats: game.seats,
+    names: game.names,
+    presence: tablePresence(game),
     done: game.env.done,
     actor,
     yourTurn: mine,

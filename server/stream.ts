@@ -46,6 +46,8 @@ export class Streams {
     if (mine >= this.limits.maxStreamsPerClient) throw new ApiError(429, `you have ${this.limits.maxStreamsPerClient} event streams open, the most one client may have`);
     this.open++;
     this.perClient.add(client);
+    // Presence (presence.ts): a seat with its stream open is at the table.
+    if (viewer !== null) game.presence.streams[viewer]++;
     let cursor = from;
     let step = game.env.actions.length;
     let open = game.open.size;
@@ -60,6 +62,7 @@ export class Streams {
     const close = () => {
       if (closed) return;
       closed = true;
+      if (viewer !== null) game.presence.streams[viewer]--;
       clearInterval(beat);
       game.listeners.delete(flush);
       this.open--;

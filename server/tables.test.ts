@@ -76,7 +76,11 @@ describe('the lobby and open seats', () => {
     const lobby = await call('GET', '/v1/games');
     expect(lobby.status).toBe(200);
     const entry = lobby.body.games.find((g: { id: string }) => g.id === made.body.id);
-    expect(entry.seats).toEqual([{ seat: 0, who: 'person', open: false }, { seat: 1, who: 'person', open: true }, { seat: 2, who: 'random', open: false }]);
+    expect(entry.seats).toEqual([
+      { seat: 0, who: 'person', open: false, name: 'Player 0', presence: 'connected' },
+      { seat: 1, who: 'person', open: true, name: 'Player 1', presence: 'open' },
+      { seat: 2, who: 'random', open: false, name: 'Beginner', presence: 'bot' },
+    ]);
     // Nothing secret: no token, no watch token, no hand.
     for (const secret of [made.body.tokens[0].token, made.body.watchToken, 'hand']) expect(lobby.text).not.toContain(secret);
 

@@ -9,6 +9,8 @@ import { z } from 'zod';
 import { SeatChannel } from '../env/index.ts';
 import { bearer } from './bearer.ts';
 import type { GameStore, LiveGame } from './games.ts';
+import { displayName } from './names.ts';
+import { presenceOf } from './presence.ts';
 import { shownCommitment } from './seed-commitment.ts';
 import * as S from './schemas.ts';
 
@@ -17,10 +19,11 @@ export const LOBBY_LISTED = 100;
 
 /** What the lobby shows of a game: public facts only. */
 export function lobbyEntry(g: LiveGame) {
+  const now = Date.now();
   return {
     id: g.id,
     players: g.seats.length,
-    seats: g.seats.map((who, seat) => ({ seat, who: who === 'remote' ? 'person' : who, open: g.open.has(seat) })),
+    seats: g.seats.map((who, seat) => ({ seat, who: who === 'remote' ? 'person' : who, open: g.open.has(seat), name: g.names[seat], presence: presenceOf(g, seat, now) })),
     turn: new SeatChannel(g.env, null).view().turn,
     seed: shownCommitment(g.seed),
     ageSec: Math.round((Date.now() - g.created) / 1000),
@@ -49,13 +52,16 @@ export function tableRoutes(app: FastifyInstance, store: GameStore): void {
     schema: {
       operationId: 'joinGame', summary: "Takes an open seat of a lobby game: the seat's token", tags: ['games'], security: S.NO_TOKEN,
       params: idParams,
-      body: z.object({ seat: z.number().int().min(0).max(5).optional().describe('An open seat; default: the first open one.') }).strict(),
+      body: z.object({
+        seat: z.number().int().min(0).max(5).optional().describe('An open seat; default: the first open one.'),
+        name: displayName.optional(),
+      }).strict(),
       description: "Takes an open seat: its token, handed out once. Anyone may join a lobby game; that is what an open seat is for (a client holds at most maxJoinedSeatsPerClient such seats in games in progress: 429).",
       response: { 200: z.object({ seat: z.number().int(), token: z.string(), seed: S.seedShown }), ...S.errors(400, 404, 409, 429) },
     },
   }, async (req) => {
     const game = store.get(req.params.id);
-    return { ...store.join(game, req.body.seat, req.ip), seed: shownCommitment(game.seed) };
+    return { ...store.join(game, req.body.seat, req.ip, req.body.name), seed: shownCommitment(game.seed) };
   });
 
   typed.get('/v1/games/:id/preview', {

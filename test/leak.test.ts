@@ -59,15 +59,16 @@ const leaky: ChannelOf = (env, viewer) => new LeakyChannel(env, viewer);
 async function answers(game: LiveGame, viewer: Viewer, channelOf: ChannelOf = honest): Promise<Record<string, string>> {
   const env = game.env;
   const steps = env.actions.length;
+  // Presence follows the clock (when each seat last asked), as the lobby's age does, not the deal: left out of the comparison.
   const out: Record<string, string> = {
-    view: J(seatState(game, viewer)),
-    past: J(seatState(game, viewer, Math.floor(steps / 2))),
+    view: J({ ...seatState(game, viewer), presence: null }),
+    past: J({ ...seatState(game, viewer, Math.floor(steps / 2)), presence: null }),
     events: J(narratedEvents(game, viewer, 0)),
     stream: eventLines(game, viewer, 0).text,
   };
   if (viewer === null) {
     const { ageSec: _age, ...entry } = lobbyEntry(game);
-    out.lobby = J(entry);
+    out.lobby = J({ ...entry, seats: entry.seats.map(({ presence: _p, ...seat }) => seat) });
     return out;
   }
   out.preview = J(preview(game, viewer));

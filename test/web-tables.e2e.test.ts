@@ -90,6 +90,7 @@ async function twoPlayerGame(page: Page, seed: string, pace?: string): Promise<v
   await page.waitForSelector('#start');
   await page.selectOption('#players', '2');
   await page.selectOption('select.seat-agent[data-seat="1"]', 'heuristic');
+  await page.click('#advanced > summary');
   await page.fill('#seed', seed);
   if (pace !== undefined) await page.fill('#pace', pace);
   await page.click('#start');
@@ -111,6 +112,7 @@ describe.runIf(RUN)('tables for people, help and tournament replays in Chromium'
     await a.page.waitForSelector('#start');
     await a.page.selectOption('#players', '4');
     for (const [seat, who] of ['remote', 'friend', 'heuristic', 'random'].entries()) await a.page.selectOption(`select.seat-agent[data-seat="${seat}"]`, who);
+    await a.page.click('#advanced > summary');
     await a.page.fill('#seed', 'e2e-table');
     await a.page.fill('#pace', '0');
     await a.page.click('#start');

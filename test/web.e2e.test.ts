@@ -49,6 +49,7 @@ describe.runIf(RUN)('the web page in Chromium', () => {
     await page.selectOption('#players', '4');
     const seats = ['remote', 'ppo', 'heuristic', 'random'];
     for (const [seat, spec] of seats.entries()) await page.selectOption(`select.seat-agent[data-seat="${seat}"]`, spec);
+    await page.click('#advanced > summary');
     await page.fill('#seed', 'e2e-1');
     await page.fill('#pace', '0');
     // Every request the page makes during the game: only the public API, with the seat's token.
@@ -97,7 +98,7 @@ describe.runIf(RUN)('the web page in Chromium', () => {
     const gameCalls = requests.filter((r) => r.path.startsWith(`/v1/games/${gameId}`));
     expect(gameCalls.length).toBeGreaterThan(clicks);
     for (const r of gameCalls) {
-      expect(r.path).toMatch(/\/(view|actions|preview|stream)$/);
+      expect(r.path).toMatch(/\/(view|actions|preview|stream|settings)$/);
       expect(r.auth).toBe(`Bearer ${token}`);
     }
     expect(requests.every((r) => r.path.startsWith('/v1/'))).toBe(true);
@@ -112,6 +113,7 @@ describe.runIf(RUN)('the web page in Chromium', () => {
     const { page, errors } = await openPage();
     await page.selectOption('#players', '4');
     for (const [seat, spec] of ['ppo', 'heuristic', 'greedy', 'random'].entries()) await page.selectOption(`select.seat-agent[data-seat="${seat}"]`, spec);
+    await page.click('#advanced > summary');
     await page.fill('#seed', 'e2e-watch');
     await page.fill('#pace', '2000');
     await page.click('#start');
@@ -161,9 +163,12 @@ describe.runIf(RUN)('the web page in Chromium', () => {
     expect(await page.inputValue(seat(0))).toBe('ppo');
     await page.selectOption(seat(0), 'remote');
     await page.selectOption(seat(1), 'ismcts');
-    const options = await page.locator('.seat-row[data-seat="1"] [data-option]').evaluateAll((cs) => cs.map((c) => (c as HTMLElement).dataset.option));
+    // A bot's options are research words: folded under "Advanced".
+    expect(await page.isVisible('.seat-advanced[data-seat="1"] [data-option]')).toBe(false);
+    await page.click('#advanced > summary');
+    const options = await page.locator('.seat-advanced[data-seat="1"] [data-option]').evaluateAll((cs) => cs.map((c) => (c as HTMLElement).dataset.option));
     expect(options).toEqual(['iterations', 'rollout']);
-    const iterations = page.locator('.seat-row[data-seat="1"] input[data-option="iterations"]');
+    const iterations = page.locator('.seat-advanced[data-seat="1"] input[data-option="iterations"]');
     const posts: string[] = [];
     page.on('request', (r) => { if (r.method() === 'POST' && new URL(r.url()).pathname === '/v1/games') posts.push(r.postData() ?? ''); });
     // Out of range, the browser's own check stops the form; sent anyway, the server's 400 is shown.

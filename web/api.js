@@ -94,8 +94,11 @@ const game = (/** @type {string} */ id) => `/games/${encodeURIComponent(id)}`;
 export const api = {
   bots: () => call('GET', '/bots'),
   ruleset: () => call('GET', '/ruleset'),
-  /** @param {string[]} seats @param {string} [seed] (the server picks one when absent) */
-  createGame: (seats, seed) => call('POST', '/games', { body: { seats, seed } }),
+  /**
+   * @param {string[]} seats @param {string} [seed] (the server picks one when absent)
+   * @param {(string | null)[]} [names] display names of 'remote' seats, per seat
+   */
+  createGame: (seats, seed, names) => call('POST', '/games', { body: { seats, seed, names } }),
   /** The token's view at step `at` (default: now). @param {string} id @param {string} token @param {number} [at] */
   view: (id, token, at) => call('GET', `${game(id)}/view${at === undefined ? '' : `?at=${at}`}`, { token }),
   /** What the token's seat saw, step by step, from step `from` on (one page). @param {string} id @param {string} token @param {number} from */
@@ -106,8 +109,12 @@ export const api = {
   preview: (id, token) => call('GET', `${game(id)}/preview`, { token }),
   /** Games with a seat open to anyone. */
   lobby: () => call('GET', '/games'),
-  /** Takes an open seat: its token. @param {string} id @param {number} [seat] */
-  join: (id, seat) => call('POST', `${game(id)}/join`, { body: seat === undefined ? {} : { seat } }),
+  /** Takes an open seat: its token. @param {string} id @param {number} [seat] @param {string} [name] what the joiner is called */
+  join: (id, seat, name) => call('POST', `${game(id)}/join`, { body: { seat, name: name || undefined } }),
+  /** The seat's auto-pass settings. @param {string} id @param {string} token */
+  settings: (id, token) => call('GET', `${game(id)}/settings`, { token }),
+  /** @param {string} id @param {string} token @param {{ autoPass?: boolean, unwatched?: string[] }} change */
+  setSettings: (id, token, change) => call('PUT', `${game(id)}/settings`, { token, body: change }),
   /** A tournament game from its link or its games.jsonl line, opened as a finished game. @param {{ link: string } | { line: string }} what */
   openReplay: (what) => call('POST', '/replays', { body: what }),
   /** @param {string} id @param {string} token @param {number} step */

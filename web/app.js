@@ -11,6 +11,7 @@
  */
 import { api, isGone } from './api.js';
 import { byId, el, fill } from './dom.js';
+import { setTableMeta } from './frame.js';
 import { bindCardHelp, bindRulesPanel, renderRules } from './help.js';
 import { Play } from './play.js';
 import { Replay } from './replay.js';
@@ -64,7 +65,8 @@ async function startGame(choice) {
   start.disabled = true;
   let created;
   try {
-    created = await api.createGame(choice.seats, choice.seed || undefined);
+    const names = choice.name && choice.you !== null ? choice.seats.map((_, seat) => (seat === choice.you ? choice.name : null)) : undefined;
+    created = await api.createGame(choice.seats, choice.seed || undefined, names);
   } catch (e) {
     showError(e);
     setState('setup');
@@ -81,6 +83,7 @@ async function startGame(choice) {
   if (mine) return enter(created.id, mine.token, created.watchToken, true);
   if (people) return enter(created.id, created.watchToken, created.watchToken, true);
   game = { id: created.id, seats: created.seats, you: null, token: null, watchToken: created.watchToken };
+  setTableMeta({ names: created.names });
   expose({ gameId: game.id, token: null, watchToken: game.watchToken, mode: 'watch' });
   showScreen('game');
   watch(true);
@@ -105,6 +108,7 @@ async function enter(id, token, watchToken = null, fresh = false) {
   }
   const you = view.seat;
   game = { id, seats: view.seats, you, token: you === null ? null : token, watchToken: you === null ? token : watchToken };
+  setTableMeta(view);
   setHash(new URLSearchParams(you === null ? { game: id, watch: token } : { game: id, seat: token }).toString());
   if (you !== null) {
     try {
@@ -152,6 +156,7 @@ async function openTournamentGame(what) {
     return;
   }
   game = { id: opened.id, seats: opened.seats, you: null, token: null, watchToken: opened.watchToken };
+  setTableMeta({});
   expose({ gameId: game.id, token: null, watchToken: game.watchToken, mode: 'replay' });
   showScreen('game');
   await watch(false);
@@ -170,6 +175,7 @@ async function openFromFile() {
 function backToSetup() {
   switchTo(null);
   game = null;
+  setTableMeta({});
   setHash('');
   expose({ gameId: null, token: null, watchToken: null, mode: 'setup' });
   showScreen('setup');
@@ -243,7 +249,7 @@ async function boot() {
     renderRules();
     // Only bots that can fill a seat of a live game are offered.
     const listed = bots.bots.filter((/** @type {{ seatsLiveGames: boolean }} */ b) => b.seatsLiveGames)
-      .map((/** @type {import('./setup.js').Bot} */ b) => ({ name: b.name, description: b.description, options: b.options }));
+      .map((/** @type {import('./setup.js').Bot} */ b) => ({ name: b.name, displayName: b.displayName, strength: b.strength, description: b.description, options: b.options }));
     renderSetup(/** @type {HTMLFormElement} */ (byId('setup-form')), rules.players, listed, startGame);
   } catch (e) {
     showError(e);

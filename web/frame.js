@@ -12,7 +12,7 @@
  *
  * GET view / POST actions: a seat's state at step `step` (of `steps` taken so far).
  * @typedef {{ done: boolean, yourTurn: boolean, view: PlayerView, legalActions: NamedAction[], scores: number[] | null,
- *   step: number, steps: number, events: NarratedEvent[], lastAction: TakenAction | null }} SeatState
+ *   step: number, steps: number, events: NarratedEvent[], lastAction: TakenAction | null, names?: string[], presence?: Presence[] }} SeatState
  *
  * GET replay/{step}: every seat's view at that step and the action taken from it.
  * @typedef {{ step: number, steps: number, views: PlayerView[], legalActions: NamedAction[], next: TakenAction | null,
@@ -38,8 +38,25 @@ export const REMOTE = 'remote';
  */
 export const makeFrame = (game, bottom, view, hands = null) => ({ view, seats: game.seats, you: game.you, bottom, hands });
 
-/** @param {number} seat */
-export const seatName = (seat) => `Player ${seat}`;
+/**
+ * The table's metadata as the server last gave it (GET view: `names`, `presence`): what each
+ * seat is called and who is there. Kept here so every place that names a seat names it alike.
+ * @typedef {'bot' | 'open' | 'connected' | 'away'} Presence
+ */
+/** @type {{ names: string[], presence: Presence[] }} */
+const table = { names: [], presence: [] };
+
+/** @param {{ names?: string[], presence?: Presence[] }} meta  a table's (none: "Player N", presence unknown) */
+export function setTableMeta(meta) {
+  table.names = meta.names ?? [];
+  table.presence = meta.presence ?? [];
+}
+
+/** What the table calls a seat: a person's display name or a bot's ("Player 2" by default). @param {number} seat */
+export const seatName = (seat) => table.names[seat] ?? `Player ${seat}`;
+
+/** Who is at a seat now, if the server said. @param {number} seat @returns {Presence | undefined} */
+export const seatPresence = (seat) => table.presence[seat];
 
 /** "You" or "Player 2", to open a sentence. @param {number} seat @param {{ you: number | null }} f */
 export const who = (seat, f) => (seat === f.you ? 'You' : seatName(seat));

@@ -20,11 +20,13 @@ import { promptContent } from './centre.js';
 import { confirmRisk } from './confirm.js';
 import { byId, el, fill } from './dom.js';
 import { endPanel } from './end.js';
-import { makeFrame, seatName } from './frame.js';
+import { doneToYou, renderDoneToYou } from './done-to-you.js';
+import { makeFrame, seatName, seatPresence, setTableMeta } from './frame.js';
 import { dropHoverHelp, setCardHooks } from './help.js';
 import { follow } from './live.js';
 import { appendEntry, stepEntry } from './log.js';
 import { choicePreview, riskWords } from './preview.js';
+import { renderSeatSettings } from './seat-settings.js';
 import { renderTable } from './table.js';
 import { announce, clearError, keepClear, setState, showError, waitPace } from './ui.js';
 
@@ -52,6 +54,10 @@ export class Play {
   /** The line last said in the live region, and the step of the decision it was said for. */
   said = '';
   saidStep = -1;
+  /** What others did to the person since their last decision (done-to-you.js). @type {import('./done-to-you.js').DoneToYou[]} */
+  doneToYou = [];
+  /** Whose turn it was at the last step shown (-1: none shown yet). */
+  active = -1;
 
   /**
    * @param {PlayGame} game @param {() => void} onReplay
@@ -78,6 +84,7 @@ export class Play {
 
   async start() {
     if (!this.fresh) await this.guard(() => this.history());
+    if (this.game.you !== null) void renderSeatSettings(this.game.id, this.game.token);
     await this.sync();
     this.listen();
   }
@@ -130,6 +137,8 @@ export class Play {
 
   /** @param {number} action */
   act(action) {
+    this.doneToYou = [];
+    renderDoneToYou([]);
     clearError();
     setCardHooks(null);
     disableActions(byId('actions'));
@@ -220,6 +229,7 @@ export class Play {
 
   /** @param {SeatState} data */
   show(data) {
+    setTableMeta(data);
     const f = this.frame(data.view);
     const hand = this.game.you === null || data.done ? null : el('section.hand-area', { 'aria-label': 'your hand' },
       el('h2', {}, `Your hand (${data.view.handSize})`),
@@ -232,7 +242,18 @@ export class Play {
     if (data.step > this.shown) {
       appendEntry(byId('log'), stepEntry(data.step, data.lastAction, data.events));
       this.shown = data.step;
+      this.noteDoneToYou(data);
     }
+    renderDoneToYou(data.done ? [] : this.doneToYou);
+  }
+
+  /** Adds what others did to the person in this step's events. @param {SeatState} data */
+  noteDoneToYou(data) {
+    const you = this.game.you;
+    if (you === null) return;
+    const r = doneToYou(data.events, you, this.active < 0 ? data.view.turnState.active : this.active);
+    this.doneToYou.push(...r.done);
+    this.active = data.view.turnState.active;
   }
 
   /** "Waiting for Player 2 to join", "Player 1 is deciding…". @param {SeatState} data */
@@ -240,7 +261,8 @@ export class Play {
     const open = data.openSeats ?? [];
     if (open.length > 0) return `Waiting for ${open.map(seatName).join(', ')} to join (lobby)…`;
     const d = data.view.decision.actor;
-    return this.game.seats[d] === 'remote' ? `${seatName(d)} is deciding…` : 'The bots are playing…';
+    if (this.game.seats[d] !== 'remote') return 'The bots are playing…';
+    return seatPresence(d) === 'away' ? `${seatName(d)} is away; the game waits for them…` : `${seatName(d)} is deciding…`;
   }
 
   /** At the current step: the end screen, the person's buttons and preview, or waiting. @param {SeatState} now */

@@ -1,7 +1,7 @@
 /** A player's place at the table: everything public about them, drawn from a PlayerPublicView. */
 import { cardEl, cardName, countedCards, shotIds } from './cards.js';
 import { el } from './dom.js';
-import { seatAgent, seatName } from './frame.js';
+import { seatAgent, seatName, seatPresence } from './frame.js';
 import { drunkChart, termText } from './rules.js';
 
 /**
@@ -73,6 +73,21 @@ function badges(p, view, now) {
   return out;
 }
 
+const PRESENCE_TEXT = { bot: 'bot', open: 'seat free', connected: 'here', away: 'away' };
+const PRESENCE_TITLE = {
+  bot: 'a bot: it plays at once',
+  open: 'waiting in the lobby for someone to join',
+  connected: 'a person at the table now',
+  away: 'a person who has not looked at the game for a while: the game waits for them at their turn',
+};
+
+/** Who is at the seat (people only; a replay knows nothing of it). @param {number} seat @param {Frame} f */
+function presenceEl(seat, f) {
+  const p = seatPresence(seat);
+  if (!p || p === 'bot' || f.hands) return null;
+  return el(`span.presence.p-${p}`, { dataset: { presence: p }, title: PRESENCE_TITLE[p] }, PRESENCE_TEXT[p]);
+}
+
 /** @param {PlayerPublicView} p @param {Frame} f */
 export function playerPanel(p, f) {
   const view = f.view;
@@ -82,7 +97,7 @@ export function playerPanel(p, f) {
   const classes = [p.seat === f.you && 'you', now.active && 'active', now.deciding && 'deciding', p.out && 'out'];
   return el('section.player', { dataset: { seat: p.seat }, class: classes.filter(Boolean).join(' ') },
     el('div.place', {},
-      el('header', {}, el('span.name', {}, seatName(p.seat)), el('span.agent', {}, seatAgent(p.seat, f)), badges(p, view, now)),
+      el('header', {}, el('span.name', {}, seatName(p.seat)), el('span.agent', {}, seatAgent(p.seat, f)), presenceEl(p.seat, f), badges(p, view, now)),
       el('div.stats', {},
         el('span', { title: termText('Points and score') }, 'points ', el('b.points', {}, p.points)),
         el('span', { title: `points + shot-type bonus. ${termText('Points and score')}` }, 'score ', el('b.score', {}, p.score)),

@@ -57,12 +57,21 @@ export function renderLinks(id) {
 }
 
 /**
- * The lobby: every game with an open seat, each with a Join button.
+ * A lobby seat in words: "Player 1 free", "Alice (person, away)", "Regular (heuristic)".
+ * @param {{ seat: number, who: string, open: boolean, name: string, presence: string }} s
+ */
+function lobbySeat(s) {
+  if (s.open) return `${s.name} free`;
+  return s.presence === 'bot' ? `${s.name} (${s.who})` : `${s.name} (person, ${s.presence === 'connected' ? 'here' : 'away'})`;
+}
+
+/**
+ * The lobby: every game with an open seat, each with a Join button (joining as the name typed, if any).
  * @param {(id: string, token: string) => void} onJoined
  */
 export async function renderLobby(onJoined) {
   const list = byId('lobby-list');
-  /** @type {{ games: { id: string, players: number, turn: number, seats: { seat: number, who: string, open: boolean }[] }[] }} */
+  /** @type {{ games: { id: string, players: number, turn: number, seats: { seat: number, who: string, open: boolean, name: string, presence: string }[] }[] }} */
   let lobby;
   try {
     lobby = await api.lobby();
@@ -76,12 +85,12 @@ export async function renderLobby(onJoined) {
   }
   fill(list, lobby.games.map((g) => el('li.lobby-game', { dataset: { game: g.id } },
     el('span', {}, `${g.players} players, turn ${g.turn}: `,
-      g.seats.map((s) => el('span.lobby-seat', { class: s.open ? 'open' : null }, `${seatName(s.seat)} ${s.open ? 'free' : s.who}`))),
+      g.seats.map((s) => el('span.lobby-seat', { class: s.open ? 'open' : null, dataset: { presence: s.presence } }, lobbySeat(s)))),
     el('button.primary', {
       type: 'button',
       onclick: async () => {
         try {
-          const { token } = await api.join(g.id);
+          const { token } = await api.join(g.id, undefined, /** @type {HTMLInputElement} */ (byId('join-name')).value.trim());
           onJoined(g.id, token);
         } catch (e) {
           fill(list, el('li.small', {}, /** @type {Error} */ (e).message));

@@ -148,9 +148,9 @@ export class SeatChannel {
     return this.env.events(this.seat());
   }
 
-  /** As `events`, each with its line of narration. */
-  narrated(from = 0, to = this.env.eventCount): NarratedEvent[] {
-    return narrate(this.env, this.events(from, to), from);
+  /** As `events`, each with its line of narration; `names`: what the table calls each seat (default "Player N"). */
+  narrated(from = 0, to = this.env.eventCount, names?: readonly string[]): NarratedEvent[] {
+    return narrate(this.env, this.events(from, to), from, names);
   }
 
   /**
@@ -190,13 +190,13 @@ export class RevealedGame {
   }
 
   /** Events from..to of the whole log, unfiltered, with their narration. */
-  narrated(from = 0, to = this.live.eventCount): NarratedEvent[] {
-    return narrate(this.live, this.live.fullLog.slice(from, to), from);
+  narrated(from = 0, to = this.live.eventCount, names?: readonly string[]): NarratedEvent[] {
+    return narrate(this.live, this.live.fullLog.slice(from, to), from, names);
   }
 }
 
 /** Narrates a slice of `env`'s log that starts at index `from` (whose turn it is names the owner of the cards reactions hit). */
-function narrate(env: CzechPubEnv, slice: readonly GameEvent[], from: number): NarratedEvent[] {
+function narrate(env: CzechPubEnv, slice: readonly GameEvent[], from: number, names?: readonly string[]): NarratedEvent[] {
   const log = env.fullLog;
   let active: number | undefined;
   for (let i = from - 1; i >= 0 && active === undefined; i--) {
@@ -206,6 +206,6 @@ function narrate(env: CzechPubEnv, slice: readonly GameEvent[], from: number): N
   const ruleset = env.config.ruleset;
   return slice.map((ev) => {
     if (ev.k === 'turn') active = ev.seat;
-    return { ...ev, text: narrateEvent(ev, { ruleset, active }) };
+    return { ...ev, text: narrateEvent(ev, { ruleset, active, names }) };
   });
 }

@@ -1,0 +1,173 @@
+import { describe, expect, it } from 'vitest';
+import { A_PASS, CzechPubEnv, decodeAction } from '../env/index.ts';
+import { randInt, seedRng } from '../env/rng.ts';
+import { autoPasses, DEFAULT_AUTO_PASS, reactionCard, X_WATCHABLE, type AutoPass } from './auto-pass.ts';
+import { Catalogue } from './catalogue.ts';
+import { ApiError, GameStore, type LiveGame } from './games.ts';
+
+const ALL_UNWATCHED: AutoPass = { on: true, unwatched: [...X_WATCHABLE] };
+
+/**
+ * Every decision of a few random 4-player games: the actor's legal actions. Asked of every
+ * seat (askAll), as the engine does not by default: a live game never asks a seat whose only
+ * legal action is pass (env.ts), so those decisions exist only here.
+ */
+function decisions(games = 6): number[][] {
+  const out: number[][] = [];
+  const rng = seedRng('auto-pass-positions');
+  for (let g = 0; g < games; g++) {
+    const env = new CzechPubEnv({ seed: `auto-pass/${g}`, players: 4, askAll: true });
+    while (!env.done) {
+      const legal = env.legalActions();
+      out.push(legal);
+      env.step(legal[randInt(rng, legal.length)]);
+    }
+  }
+  return out;
+}
+
+describe('auto-pass, the rule', () => {
+  const all = decisions();
+  const reactions = all.filter((l) => l.includes(A_PASS) && l.some((a) => reactionCard(a) !== null));
+
+  it('by default passes exactly when pass is the only legal action', () => {
+    expect(all.filter((l) => l.length === 1 && l[0] === A_PASS).length).toBeGreaterThan(50);
+    for (const legal of all) expect(autoPasses(DEFAULT_AUTO_PASS, legal)).toBe(legal.length === 1 && legal[0] === A_PASS);
+  });
+
+  it('with X cards unwatched passes when every other legal action is one of them; never when off, never at an own-turn decision or an Excuse me', () => {
+    expect(reactions.length).toBeGreaterThan(5);
+    const excuses = all.filter((l) => l.some((a) => decodeAction(a).group === 'excuse'));
+    expect(excuses.length).toBeGreaterThan(0);
+    for (const legal of excuses) expect(autoPasses(ALL_UNWATCHED, legal)).toBe(false);
+    for (const legal of all) {
+      expect(autoPasses({ on: false, unwatched: [...X_WATCHABLE] }, legal)).toBe(false);
+      const onlyX = legal.includes(A_PASS) && legal.every((a) => a === A_PASS || decodeAction(a).group === 'x');
+      expect(autoPasses(ALL_UNWATCHED, legal)).toBe(onlyX);
+    }
+    // One X type unwatched: the window still asks while another, watched, type is playable.
+    for (const legal of reactions) {
+      const types = new Set(legal.map(reactionCard).filter((x) => x !== null));
+      for (const x of X_WATCHABLE) expect(autoPasses({ on: true, unwatched: [x] }, legal)).toBe(types.size === 1 && types.has(x));
+    }
+  });
+});
+
+/** A store whose clock stands still (bots always wanted). */
+const newStore = () => new GameStore({ maxGames: 10, idleMs: 60_000, maxGamesPerClient: 10, maxOpenGames: 2 }, new Catalogue(), null, () => 1_000_000);
+
+/**
+ * Plays seat 0 of `game` to the end, choosing with `choose`; returns the steps at which the
+ * person was asked (the rest of seat 0's actions were the server's auto-passes).
+ */
+async function playPerson(store: GameStore, game: LiveGame, choose: (legal: number[]) => number): Promise<Map<number, number[]>> {
+  const asked = new Map<number, number[]>();
+  for (let guard = 0; !game.env.done; guard++) {
+    expect(guard).toBeLessThan(3000);
+    expect(game.env.actor).toBe(0);
+    const legal = game.env.legalActions();
+    asked.set(game.env.actions.length, legal);
+    await store.act(game, 0, choose(legal));
+  }
+  return asked;
+}
+
+/** Seat 0's positions, as the replay of the game's actions steps through them: legal actions by step. */
+function seatPositions(game: LiveGame): Map<number, number[]> {
+  const env = new CzechPubEnv({ ...game.env.config, log: false });
+  const out = new Map<number, number[]>();
+  for (const a of game.env.actions) {
+    if (env.actor === 0) out.set(env.actions.length, env.legalActions());
+    env.step(a);
+  }
+  return out;
+}
+
+describe('auto-pass at a live game', () => {
+  const rng = seedRng('auto-pass-person');
+  // A person who plays orders, sometimes an X card, and says done.
+  const person = (legal: number[]) => {
+    const x = legal.filter((a) => reactionCard(a) !== null);
+    if (x.length > 0 && randInt(rng, 2) === 0) return x[randInt(rng, x.length)];
+    const orders = legal.filter((a) => a < 10);
+    return orders.length > 0 && randInt(rng, 4) > 0 ? orders[randInt(rng, orders.length)] : legal[0];
+  };
+
+  /** A reaction window whose only choices besides pass are X cards. */
+  const xWindow = (legal: readonly number[]) => legal.length > 1 && legal.includes(A_PASS) && legal.every((a) => a === A_PASS || reactionCard(a) !== null);
+
+  it('by default watches every X card: asks at every window the person could react in, passes nowhere (the engine asks no pass-only decision)', async () => {
+    const store = newStore();
+    const { game } = await store.create({ seats: ['remote', 'heuristic', 'heuristic', 'heuristic'], seed: 'auto-pass-1', reward: 'win' });
+    expect(await store.setAutoPass(game, 0, {})).toEqual({ on: true, unwatched: [] });
+    const asked = await playPerson(store, game, person);
+    const mine = seatPositions(game);
+    expect(asked.size).toBe(mine.size);
+    expect([...asked.values()].filter(xWindow).length).toBeGreaterThan(0);
+    // Never for bots: they have no settings, and the heuristic seats played X cards themselves.
+    expect(game.autoPass.slice(1)).toEqual([null, null, null]);
+    expect(() => store.autoPassOf(game, 1)).toThrow(ApiError);
+    expect(game.env.actions.some((a, k) => game.actors[k] !== 0 && reactionCard(a) !== null)).toBe(true);
+  });
+
+  it('with X cards unwatched passes for the person at exactly the windows whose only choices are those cards; the record replays', async () => {
+    const store = newStore();
+    const { game } = await store.create({ seats: ['remote', 'heuristic', 'heuristic', 'heuristic'], seed: 'auto-pass-2', reward: 'win' });
+    const before = game.env.actions.length;
+    await store.setAutoPass(game, 0, { unwatched: [...X_WATCHABLE] });
+    const asked = await playPerson(store, game, person);
+    let auto = 0;
+    for (const [step, legal] of seatPositions(game)) {
+      if (step < before) continue;
+      if (asked.has(step)) expect(xWindow(legal)).toBe(false);
+      else {
+        auto++;
+        expect(xWindow(legal)).toBe(true);
+        expect(game.env.actions[step]).toBe(A_PASS);
+      }
+    }
+    expect(auto).toBeGreaterThan(10);
+    expect(asked.size).toBeGreaterThan(10);
+    // Auto-passes are ordinary actions: the record replays to the same scores.
+    const env = new CzechPubEnv({ ...game.env.config, log: false });
+    for (const a of game.env.actions) env.step(a);
+    expect(env.scores()).toEqual(game.env.scores());
+  });
+
+  it('one X card unwatched: asks while another is playable; off: asks every window', async () => {
+    const store = newStore();
+    const { game } = await store.create({ seats: ['remote', 'heuristic', 'heuristic'], seed: 'auto-pass-3', reward: 'win' });
+    const before = game.env.actions.length;
+    await store.setAutoPass(game, 0, { unwatched: ['knocked_over'] });
+    const asked = await playPerson(store, game, person);
+    const only = (legal: readonly number[]) => xWindow(legal) && legal.every((a) => a === A_PASS || reactionCard(a) === 'knocked_over');
+    let auto = 0;
+    for (const [step, legal] of seatPositions(game)) {
+      if (step < before) continue;
+      expect(asked.has(step)).toBe(!only(legal));
+      if (!asked.has(step)) auto++;
+    }
+    expect(auto).toBeGreaterThan(0);
+
+    const off = newStore();
+    const { game: g2 } = await off.create({ seats: ['remote', 'heuristic', 'heuristic'], seed: 'auto-pass-3', reward: 'win' });
+    expect(await off.setAutoPass(g2, 0, { on: false, unwatched: [...X_WATCHABLE] })).toEqual({ on: false, unwatched: [...X_WATCHABLE] });
+    const all = await playPerson(off, g2, person);
+    expect(all.size).toBe(seatPositions(g2).size);
+  });
+
+  it('changed at a window it now passes, passes at once and the bots play on', async () => {
+    const store = newStore();
+    const { game } = await store.create({ seats: ['remote', 'heuristic', 'heuristic', 'heuristic'], seed: 'auto-pass-4', reward: 'win' });
+    for (let guard = 0; !xWindow(game.env.legalActions()); guard++) {
+      expect(guard).toBeLessThan(500);
+      expect(game.env.done).toBe(false);
+      await store.act(game, 0, person(game.env.legalActions().filter((a) => reactionCard(a) === null)));
+    }
+    const at = game.env.actions.length;
+    await store.setAutoPass(game, 0, { unwatched: [...X_WATCHABLE] });
+    expect(game.env.actions[at]).toBe(A_PASS);
+    expect(game.actors[at]).toBe(0);
+    expect(game.env.done || (game.env.actor === 0 && !xWindow(game.env.legalActions()))).toBe(true);
+  });
+});

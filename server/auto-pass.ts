@@ -1,0 +1,43 @@
+/**
+ * Auto-pass: the server passes for a person's seat in a reaction window (or a response) when
+ * passing is all the person would want to do there, so they are asked only what matters. The
+ * seat's own legal actions (from its seat channel) decide it: it passes when every legal
+ * action besides pass is an X card reaction of a type the person chose not to watch for. By
+ * default every X type is watched, so it passes exactly when pass is the only legal action
+ * (a window the seat holds no usable X card in, a card aimed at it with no Excuse me in hand).
+ * It is on by default for people and never applies to bots; an auto-pass is an ordinary
+ * action in the game's record.
+ */
+import { A_PASS, decodeAction, type ActionKind } from '../env/index.ts';
+
+/** The X cards a person can watch for, as the ruleset names their cards. */
+export const X_WATCHABLE = ['knocked_over', 'mixed_up', 'warm_beer', 'shot_into_beer'] as const;
+export type Watchable = (typeof X_WATCHABLE)[number];
+
+export interface AutoPass {
+  /** Pass for the seat at all. */
+  on: boolean;
+  /** X card types the seat is not asked about: it passes even holding them. */
+  unwatched: Watchable[];
+}
+
+export const DEFAULT_AUTO_PASS: Readonly<AutoPass> = Object.freeze({ on: true, unwatched: [] });
+
+const X_OF: Partial<Record<ActionKind, Watchable>> = {
+  knock: 'knocked_over', mixed: 'mixed_up', warm: 'warm_beer', pour_front: 'shot_into_beer', pour_hand: 'shot_into_beer',
+};
+
+/** The X card an action plays as a reaction, or null for any other action. */
+export function reactionCard(action: number): Watchable | null {
+  return X_OF[decodeAction(action).kind] ?? null;
+}
+
+/** Whether auto-pass passes for a seat whose legal actions are `legal`. */
+export function autoPasses(s: Readonly<AutoPass>, legal: readonly number[]): boolean {
+  if (!s.on || !legal.includes(A_PASS)) return false;
+  return legal.every((a) => {
+    if (a === A_PASS) return true;
+    const x = reactionCard(a);
+    return x !== null && s.unwatched.includes(x);
+  });
+}

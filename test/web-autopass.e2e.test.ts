@@ -1,0 +1,170 @@
+/**
+ * Players' words and fewer empty decisions, end to end in headless Chromium: the setup form
+ * offers the bots by name and strength with the research options folded under "Advanced";
+ * a person named at the table plays a whole game with auto-pass set to skip two X cards, and
+ * is asked only at their own turn, at reactions with an X card they watch for, and at cards
+ * aimed at them; names and presence show at the table, in the lobby and on the end screen.
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { A_DONE, A_PASS, decodeAction } from '../env/actions.ts';
+import { CzechPubEnv } from '../env/env.ts';
+import { randInt, seedRng } from '../env/rng.ts';
+import { browserTestsRun, pageErrors, startPageServer } from './helpers/browser.ts';
+
+const SHOTS = process.env.SCREENSHOT_DIR ?? 'results/e2e';
+const RUN = browserTestsRun();
+
+let browser: Browser;
+let base = '';
+let stop = async () => {};
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  if (!RUN) return;
+  ({ base, browser, stop } = await startPageServer(SHOTS));
+});
+
+afterAll(async () => {
+  for (const c of contexts) await c.close();
+  await stop();
+});
+
+async function newPage(): Promise<{ page: Page; errors: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  contexts.push(context);
+  const page = await context.newPage();
+  return { page, errors: pageErrors(page) };
+}
+
+async function api(path: string, token?: string, body?: unknown) {
+  const res = await fetch(base + path, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return (await res.json()) as Record<string, any>;
+}
+
+const X_OF: Record<string, string> = { knock: 'knocked_over', mixed: 'mixed_up', warm: 'warm_beer', pour_front: 'shot_into_beer', pour_hand: 'shot_into_beer' };
+const xCard = (a: number): string | undefined => X_OF[decodeAction(a).kind];
+const UNWATCHED = ['knocked_over', 'mixed_up'];
+const settled = (page: Page) => page.waitForFunction(() => ['your-turn', 'over'].includes(document.body.dataset.state ?? ''), undefined, { timeout: 60_000 });
+const panelText = (page: Page, seat: number, part: string) => page.locator(`#table .player[data-seat="${seat}"] ${part}`).textContent();
+
+describe.runIf(RUN)('players\' words and auto-pass in Chromium', () => {
+  it('offers bots by name and strength, folds the research options, and plays a named game asked only what matters', async () => {
+    const { page, errors } = await newPage();
+    await page.goto(base);
+    await page.waitForSelector('#start');
+    // The bots by the names players know them by, easiest first; the research words folded away.
+    const offered = await page.locator('select.seat-agent[data-seat="1"] optgroup').first().locator('option').allTextContents();
+    expect(offered).toEqual(['Beginner (Easy)', 'Regular (Medium)', 'Strong (Hard)', 'Expert (Very hard)']);
+    expect(await page.isVisible('#seed')).toBe(false);
+    expect(await page.isVisible('text=the shipped policies trained by PPO')).toBe(false);
+    await page.click('#advanced > summary');
+    expect(await page.isVisible('#seed')).toBe(true);
+    expect(await page.locator('.seat-advanced[data-seat="1"] .bot-name').textContent()).toBe('ppo');
+    await page.screenshot({ path: `${SHOTS}/setup-advanced.png` });
+
+    await page.fill('#your-name', '  Anna ');
+    await page.selectOption('#players', '3');
+    await page.selectOption('select.seat-agent[data-seat="1"]', 'heuristic');
+    await page.selectOption('select.seat-agent[data-seat="2"]', 'ppo');
+    await page.fill('#seed', 'e2e-autopass');
+    await page.fill('#pace', '0');
+    await page.click('#start');
+    await settled(page);
+    const { gameId, token } = await page.evaluate(() => (window as any).czechPub);
+
+    // Names and presence at the table.
+    expect(await panelText(page, 0, '.name')).toBe('Anna');
+    expect(await panelText(page, 0, '.presence')).toBe('here');
+    expect(await panelText(page, 1, '.name')).toBe('Regular');
+    expect(await panelText(page, 2, '.name')).toBe('Strong');
+
+    // Auto-pass: stop watching for two X cards (it passes for Anna even holding them).
+    await page.click('#seat-settings > summary');
+    for (const x of UNWATCHED) {
+      const saved = page.waitForResponse((r) => r.request().method() === 'PUT' && r.url().endsWith(`/v1/games/${gameId}/settings`));
+      await page.uncheck(`#seat-settings input[data-watch="${x}"]`);
+      expect((await saved).status()).toBe(200);
+      await page.waitForSelector(`#seat-settings input[data-watch="${x}"]:enabled`);
+    }
+    const settings = await (await fetch(`${base}/v1/games/${gameId}/settings`, { headers: { authorization: `Bearer ${token}` } })).json();
+    expect(settings).toEqual({ autoPass: true, unwatched: UNWATCHED });
+
+    const rng = seedRng('e2e-autopass-clicks');
+    const asked = new Set<number>();
+    const kinds: Record<string, number> = {};
+    const doneToYou = new Set<string>();
+    for (let clicks = 0; ; clicks++) {
+      expect(clicks).toBeLessThan(1000);
+      await settled(page);
+      for (const line of await page.locator('#done-to-you li').allTextContents()) doneToYou.add(line);
+      if ((await page.evaluate(() => document.body.dataset.state)) === 'over') break;
+      const view = await api(`/v1/games/${gameId}/view`, token);
+      const legal: number[] = view.legalActions.map((a: { id: number }) => a.id);
+      const kind: string = view.view.decision.kind;
+      kinds[kind] = (kinds[kind] ?? 0) + 1;
+      asked.add(view.step);
+      // Every decision asked is Anna's own turn, a card aimed at her with a choice, or a reaction with an X card she watches for.
+      if (kind === 'reaction') expect(legal.some((a) => { const x = xCard(a); return x !== undefined && !UNWATCHED.includes(x); })).toBe(true);
+      else if (kind === 'response') expect(legal.length).toBeGreaterThan(1);
+      else expect(['play', 'discard']).toContain(kind);
+      const shown = await page.locator('button.action:enabled').evaluateAll((bs) => bs.map((b) => Number((b as HTMLElement).dataset.action)));
+      const orders = shown.filter((a) => a < 10);
+      const pick = orders.length > 0 && randInt(rng, 10) < 7 ? orders[randInt(rng, orders.length)]
+        : shown.includes(A_PASS) && randInt(rng, 2) === 0 ? A_PASS : shown.includes(A_DONE) ? A_DONE : shown[randInt(rng, shown.length)];
+      await page.click(`button.action[data-action="${pick}"]`);
+    }
+    expect(kinds.play).toBeGreaterThan(5);
+
+    // The game reached its end; every decision of Anna's the page did not ask was an auto-pass at a window of unwatched X cards.
+    const replay = await api(`/v1/games/${gameId}/replay`, token);
+    const env = new CzechPubEnv({ seed: replay.seed, players: 3 });
+    let auto = 0;
+    for (const a of replay.actions as number[]) {
+      if (env.actor === 0 && !asked.has(env.actions.length)) {
+        const legal = env.legalActions();
+        expect(a).toBe(A_PASS);
+        expect(legal.every((l) => l === A_PASS || UNWATCHED.includes(xCard(l) ?? ''))).toBe(true);
+        auto++;
+      }
+      env.step(a);
+    }
+    expect(env.done).toBe(true);
+    expect(auto).toBeGreaterThan(0);
+    // What others did to Anna was said in players' words, naming them.
+    for (const line of doneToYou) expect(line).toMatch(/^(Regular|Strong) (knocked over your|mixed up your|said your|poured |played |took |sent |will drink)/);
+
+    // The end screen names everyone.
+    const names = await page.locator('#final-scores tbody tr td:first-child').allTextContents();
+    expect(names).toEqual(['Anna', 'Regular', 'Strong']);
+    await page.screenshot({ path: `${SHOTS}/autopass-end.png` });
+    console.log(`auto-pass e2e: ${asked.size} decisions asked (${JSON.stringify(kinds)}), ${auto} auto-passes, ${doneToYou.size} "done to you" lines`);
+    expect(errors).toEqual([]);
+  });
+
+  it('shows names and presence in the lobby and at the table of someone who joins by name', async () => {
+    const made = await api('/v1/games', undefined, { seats: ['remote', 'open', 'random'], names: ['Host'] });
+    expect(made.id).toBeTruthy();
+    const { page, errors } = await newPage();
+    await page.goto(base);
+    const entry = page.locator(`.lobby-game[data-game="${made.id}"]`);
+    await entry.waitFor();
+    expect(await entry.textContent()).toContain('Host (person, here)');
+    expect(await entry.textContent()).toContain('Player 1 free');
+    expect(await entry.textContent()).toContain('Beginner (random)');
+    await page.fill('#join-name', 'Bára');
+    await entry.locator('button').click();
+    await page.waitForSelector('#table .player[data-seat="1"]');
+    expect(await panelText(page, 1, '.name')).toBe('Bára');
+    expect(await panelText(page, 0, '.name')).toBe('Host');
+    expect(await panelText(page, 0, '.presence')).toBe('here');
+    expect(await panelText(page, 2, '.name')).toBe('Beginner');
+    const view = await api(`/v1/games/${made.id}/view`, made.watchToken);
+    expect(view.names).toEqual(['Host', 'Bára', 'Beginner']);
+    expect(errors).toEqual([]);
+  });
+});
