@@ -69,10 +69,10 @@ export class Guide {
   /** @param {number} you  the person's seat */
   constructor(you) {
     this.you = you;
+    // Escape closes the note on screen (listened to only while one is).
     this.onKey = (/** @type {KeyboardEvent} */ e) => {
       if (e.key === 'Escape' && this.closing) this.closing(true);
     };
-    document.addEventListener('keydown', this.onKey);
   }
 
   /**
@@ -106,7 +106,6 @@ export class Guide {
     this.on = false;
     this.closing?.(false);
     if (done) markDone();
-    document.removeEventListener('keydown', this.onKey);
   }
 
   /** @returns {Note} */
@@ -164,6 +163,7 @@ export class Guide {
       const back = /** @type {HTMLElement | null} */ (document.activeElement instanceof HTMLElement ? document.activeElement : null);
       this.closing = (goOn) => {
         this.closing = null;
+        document.removeEventListener('keydown', this.onKey);
         box.hidden = true;
         box.replaceChildren();
         target?.classList.remove('guide-target');
@@ -179,6 +179,7 @@ export class Guide {
           el('button', { type: 'button', id: 'guide-skip', onclick: close(false) }, 'Skip the guide')));
       box.dataset.moment = note.moment;
       box.hidden = false;
+      document.addEventListener('keydown', this.onKey);
       target?.classList.add('guide-target');
       target?.scrollIntoView?.({ block: 'nearest' });
       place(box, target);
