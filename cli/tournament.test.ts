@@ -71,7 +71,7 @@ describe('czech-pub tournament', () => {
     }
   });
 
-  it("report.html links to the viewer at --viewer, by default where 'czech-pub serve' listens", async () => {
+  it("report.html links to the viewer at --viewer; its address field defaults to where 'czech-pub serve' listens", async () => {
     const { SERVE } = await import('./serve.ts');
     expect(DEFAULT_VIEWER).toBe(`http://${SERVE.options.host.default}:${SERVE.options.port.default}/`);
     const dir = mkdtempSync(join(tmpdir(), 'czech-pub-viewer-'));
