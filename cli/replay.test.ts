@@ -118,7 +118,7 @@ describe('czech-pub replay', () => {
       [[bad, '--game', '999'], /game 999 is not in .*bad\.jsonl \(5 games there; line 4 is not a game record, so it may have been there\)$/],
       [[join(dir, 'results.json'), '--game', '0'], /results\.json holds no game records \(a tournament's games\.jsonl has one per line\)$/],
       [[file, '--game', '999'], /game 999 is not in .*games\.jsonl \(6 games there\)$/],
-      [['--link', 'r1.x'], /^czech-pub replay: the link: a replay link has 6 parts/],
+      [['--link', 'r1.x'], /^czech-pub replay: the link: an r1 replay link has 6 parts/],
     ];
     for (const [args, message] of cases) {
       const line = expectOneLine(await run(...args), 1, args.join(' '));

@@ -22,7 +22,7 @@ export const REPLAY = {
 links end in #replay=LINK; 'play --human' prints one at the end).`,
   options: {
     game: { type: 'int', arg: 'N', min: 0, max: 10_000_000, help: "the game's index in FILE (report.html names games by it)" },
-    link: { type: 'string', arg: 'LINK', help: "a replay link (r1.…, or a report's whole …#replay=r1.… address) instead of a file" },
+    link: { type: 'string', arg: 'LINK', help: "a replay link (r2.… or r1.…, or a report's whole …#replay=… address) instead of a file" },
     ruleset: { type: 'ruleset', help: 'the ruleset the game was played under, as given to the tournament (default the standard rules)' },
   },
 } as const satisfies CommandSpec;

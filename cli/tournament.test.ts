@@ -71,7 +71,7 @@ describe('czech-pub tournament', () => {
     }
   });
 
-  it("report.html links to the viewer at --viewer, by default where 'czech-pub serve' listens", async () => {
+  it("report.html links to the viewer at --viewer; its address field defaults to where 'czech-pub serve' listens", async () => {
     const { SERVE } = await import('./serve.ts');
     expect(DEFAULT_VIEWER).toBe(`http://${SERVE.options.host.default}:${SERVE.options.port.default}/`);
     const dir = mkdtempSync(join(tmpdir(), 'czech-pub-viewer-'));
@@ -79,7 +79,22 @@ describe('czech-pub tournament', () => {
     expect(await main(['tournament', '--agents', 'heuristic,random', '--games', '4', '--workers', '0', '--out', dir, '--viewer', 'https://pub.example/watch/'], io)).toBe(0);
     expect(io.stdout.at(-1)).toMatch(new RegExp(`^Games worth watching \\(report\\.html links them to https://pub\\.example/watch/\\): [\\d, ]+; e\\.g\\. czech-pub replay ${dir}/games\\.jsonl --game \\d+$`));
     const html = readFileSync(join(dir, 'report.html'), 'utf8');
-    expect(html).toMatch(/<a href="https:\/\/pub\.example\/watch\/#replay=r1\.2\.0\.[0-9a-f]+\.[\w-]+\.[\w-]+">Game \d+<\/a>/);
+    expect(html).toMatch(/<a href="https:\/\/pub\.example\/watch\/#replay=r2\.2\.0\.[0-9a-f]+\.[\w-]+\.[\w-]+\.[\w-]+" data-replay="r2[.\w-]+">Game \d+<\/a>/);
+    expect(html).toContain('data-fixed="1"');
+  });
+
+  it('without --viewer, report.html links relative to the server serving it, with a field for a server\'s address when opened from a file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'czech-pub-viewer-'));
+    const io = bufferIo();
+    expect(await main(['tournament', '--agents', 'heuristic,random', '--games', '4', '--workers', '0', '--out', dir], io)).toBe(0);
+    expect(io.stdout.at(-1)).toMatch(/^Games worth watching \(report\.html links them to the server serving it, or the address in its field\)/);
+    const html = readFileSync(join(dir, 'report.html'), 'utf8');
+    const links = [...html.matchAll(/<a href="([^"]+)" data-replay="([^"]+)">/g)];
+    expect(links.length).toBeGreaterThan(0);
+    for (const [, href, link] of links) expect(href).toBe(`/#replay=${link}`);
+    expect(html).toContain(`id="viewer-address" size="36" value="${DEFAULT_VIEWER}"`);
+    expect(html).toContain('data-fixed="0"');
+    expect(html).toMatch(/<script>\(\(\) => \{[\s\S]*location\.protocol === 'file:'[\s\S]*<\/script>/);
   });
 
   it('--help lists the known agents', async () => {

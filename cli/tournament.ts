@@ -34,7 +34,7 @@ sits in every seat equally often, and (by default) each deal played once per rot
     batch: { type: 'int', arg: 'B', min: 1, max: 100_000, defaultText: 'sized to about 1 s of play', help: 'with --queue: games per queued job' },
     out: { type: 'folder', help: 'write games.jsonl, results.json, leaderboard.md and report.html here' },
     resume: { type: 'flag', help: 'go on with the run in --out: its finished games are kept, the rest of its schedule played (give the same options; the worker count may differ)' },
-    viewer: { type: 'string', arg: 'URL', default: DEFAULT_VIEWER, help: "the web viewer report.html links its games worth watching to ('czech-pub serve')" },
+    viewer: { type: 'string', arg: 'URL', help: "the web viewer report.html links its games worth watching to ('czech-pub serve'); by default the links are relative to the server serving the report, and a report opened from a file has a field for a server's address (default " + DEFAULT_VIEWER + ')' },
     'no-duplicate': { type: 'flag', help: 'a fresh deal for every game instead of duplicated deals' },
     'ask-all': { type: 'flag', help: 'ask every eligible player at every window' },
     ruleset: { type: 'ruleset', help: 'play under the ruleset in this JSON file (recorded in the results)' },
@@ -99,9 +99,9 @@ export async function tournamentCommand(args: readonly string[], io: Io): Promis
   const workers = parsed.given.has('parallel') ? 0 : (parsed.values.workers ?? availableParallelism());
   if (parsed.given.has('batch') && !parsed.given.has('queue')) throw new UsageError('--batch sizes queued jobs: give --queue too');
   if (parsed.values.resume && out === undefined) throw new UsageError('--resume goes on with the run in --out DIR: give --out');
-  let viewer: string;
+  let viewer: string | undefined;
   try {
-    viewer = checkViewerUrl(parsed.values.viewer);
+    if (parsed.values.viewer !== undefined) viewer = checkViewerUrl(parsed.values.viewer);
   } catch (e) {
     throw new UsageError(`--viewer ${(e as Error).message}`);
   }
@@ -131,7 +131,7 @@ export async function tournamentCommand(args: readonly string[], io: Io): Promis
       if (out) io.out(`Results in ${out}/ (results.json, leaderboard.md, report.html, games.jsonl).`);
       const watch = [...new Set(result.highlights.map((h) => h.index))];
       if (out && watch.length > 0) {
-        io.out(`Games worth watching (report.html links them to ${viewer}): ${watch.join(', ')}; e.g. czech-pub replay ${out}/games.jsonl --game ${watch[0]}`);
+        io.out(`Games worth watching (report.html links them to ${viewer ?? 'the server serving it, or the address in its field'}): ${watch.join(', ')}; e.g. czech-pub replay ${out}/games.jsonl --game ${watch[0]}`);
       }
     }
     if (result.stoppedBy !== undefined) io.err(`stopped after ${result.gamesPlayed} of ${result.gamesScheduled} games: ${result.stoppedBy}`);

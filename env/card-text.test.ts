@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { A_DISCARD, A_SHOT_BEER, A_SHOT_NOTHING, A_STOP_DISCARD } from './action-codec.ts';
-import { actionConsequence, cardTexts, glossary } from './card-text.ts';
+import { actionConsequence, cardShortTexts, cardTexts, glossary } from './card-text.ts';
 import { CARD_IDS } from './cards.ts';
 import { DEFAULT_RULESET, parseRuleset } from './ruleset.ts';
 
@@ -24,5 +24,25 @@ describe('card texts', () => {
     expect(actionConsequence(changed, A_DISCARD, 1)).toMatch(/abstinence \(you lose 6 points/);
     expect(actionConsequence(changed, A_DISCARD, 2)).toMatch(/thrown out/);
     expect(actionConsequence(changed, A_STOP_DISCARD, 0)).toMatch(/abstinence \(you lose 4 points/);
+  });
+
+  it("give every card a face text short enough for a card, with the ruleset's cost and numbers", () => {
+    const short = cardShortTexts(DEFAULT_RULESET);
+    const long = cardTexts(DEFAULT_RULESET);
+    for (const id of [...CARD_IDS, 'closing_time' as const]) {
+      expect(short[id].length, id).toBeGreaterThan(8);
+      expect(short[id].length, id).toBeLessThanOrEqual(44);
+      expect(short[id].length, id).toBeLessThan(long[id].length);
+    }
+    expect(short.beer).toMatch(/^free · drink: 1 point, more with more$/);
+    expect(short.rum).toBe(`1 act. · shot: ${DEFAULT_RULESET.shotPoints} points and its token`);
+    expect(short.tea).toBe('1 act. · -2 drunk, no points');
+    expect(short.mixed_up).toMatch(/^X · /);
+    // A changed ruleset changes the faces: costs, shot points, a non-alcoholic card's drunkenness.
+    const changed = parseRuleset({ ...DEFAULT_RULESET, shotPoints: 9, cards: { ...DEFAULT_RULESET.cards, beer: { count: 27, cost: 2 }, tea: { count: 3, cost: 1, drunkenness: -4 } } });
+    const t = cardShortTexts(changed);
+    expect(t.beer).toMatch(/^2 act\. · /);
+    expect(t.vodka).toContain('9 points');
+    expect(t.tea).toContain('-4 drunk');
   });
 });

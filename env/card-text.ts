@@ -59,6 +59,40 @@ export function cardTexts(r: Ruleset): Record<CardId | 'closing_time', string> {
   return texts as Record<CardId | 'closing_time', string>;
 }
 
+/**
+ * What every card does in a few words, for its face on the table (the full text is
+ * cardTexts'): the cost first ("free" or "N act."), then the effect, numbers from the ruleset.
+ */
+export function cardShortTexts(r: Ruleset): Record<CardId | 'closing_time', string> {
+  const cost = (id: CardId) => (r.cards[id].cost === 0 ? 'free' : `${r.cards[id].cost} act.`);
+  const on = (id: CardId, what: string) => `${cost(id)} · ${what}`;
+  const first = r.beerTable.regular[0];
+  const nonAlc = (id: CardId) => on(id, `${signed(r.cards[id].drunkenness ?? 0)} drunk, no points`);
+  const texts: Partial<Record<CardId | 'closing_time', string>> = {
+    beer: on('beer', `drink: ${pts(first.points)}, more with more`),
+    small_beer: on('small_beer', 'a beer worth fewer points'),
+    tea: nonAlc('tea'),
+    coffee: nonAlc('coffee'),
+    utopenec: nonAlc('utopenec'),
+    same: on('same', "drink what a player orders next"),
+    flattery: on('flattery', 'a shot of your choice'),
+    shot_into_beer: on('shot_into_beer', 'one more shot; X: pour one'),
+    lets_do_a_shot: on('lets_do_a_shot', 'one player: a shot, or lose points'),
+    shots_everyone: on('shots_everyone', 'all others: a shot, or lose points'),
+    brawl: on('brawl', 'all take a card from every hand'),
+    dont_want_it: on('dont_want_it', 'take the top discard'),
+    insulted_bartender: on('insulted_bartender', 'a player orders nothing next turn'),
+    thats_my_order: on('thats_my_order', 'take a random card from a player'),
+    excuse_me: 'X · cancel or pass on a card aimed at you',
+    mixed_up: "X · swap one of their orders for yours",
+    knocked_over: 'X · discard an order in front of them',
+    warm_beer: 'X · a beer of theirs goes back to hand',
+    closing_time: 'last round for everyone',
+  };
+  for (const id of CARD_IDS) if (isShot(CARD_IDS.indexOf(id))) texts[id] = on(id, `shot: ${pts(r.shotPoints)} and its token`);
+  return texts as Record<CardId | 'closing_time', string>;
+}
+
 export interface Term {
   term: string;
   text: string;

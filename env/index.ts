@@ -34,7 +34,7 @@ export {
 } from './engine/index.ts';
 // GameState.out's codes and the count of a token mask, to read a state's fields.
 export { cloneState, PHASE_NAMES, popcount, THROWN_OUT, WASTED, type GameState, type PhaseName } from './state.ts';
-export { cardTexts, glossary, type Term } from './card-text.ts';
+export { cardShortTexts, cardTexts, glossary, type Term } from './card-text.ts';
 export { narrateEvent, narrateEvents, type NarrateOptions } from './narrate.ts';
 export {
   bound, camel, checkOptions, optionDefaults, optionProblem, PLAYERS_MAX, PLAYERS_MIN, type Bound, type Camel, type CommandSpec, type Context,

@@ -34,7 +34,11 @@ describe('games worth watching', () => {
     expect(picks.map((h) => [h.kind, h.index])).toEqual([['upset', 1], ['upset', 3], ['longest', 1], ['closest', 4]]);
     expect(picks[0].why).toBe('An upset: weak, rated 20.0 below strong, wins by 6 points (weak 9, middle 3, strong 2).');
     expect(picks[3].why).toContain('a shared win');
-    expect(decodeReplay(picks[0].link)).toEqual({ players: 3, seed: 's/1', askAll: false, ruleset: 'ab', actions: [1] });
+    // The link names the seats by the agents sitting there (an r2 link).
+    expect(decodeReplay(picks[0].link)).toEqual({ players: 3, seed: 's/1', askAll: false, ruleset: 'ab', actions: [1], seats: ['strong', 'middle', 'weak'] });
+    const rotated = new HighlightPicker(['strong', 'middle', 'weak'], false, 'ab');
+    rotated.offer({ ...game(7, [1, 2, 9], 10), seating: [2, 0, 1] });
+    expect(decodeReplay(rotated.pick(summary({ strong: 30, middle: 25, weak: 10 }))[0].link).seats).toEqual(['weak', 'strong', 'middle']);
   });
 
   it('a win by the best-rated agent is no upset', () => {
@@ -65,7 +69,7 @@ describe('games worth watching', () => {
     expect(r.highlights.map((h) => h.kind)).toContain('longest');
     expect(html).toContain('<h2>Games worth watching</h2>');
     for (const h of r.highlights) {
-      expect(html).toContain(`<a href="https://pub.example/view#replay=${h.link}">Game ${h.index}</a>`);
+      expect(html).toContain(`<a href="https://pub.example/view#replay=${h.link}" data-replay="${h.link}">Game ${h.index}</a>`);
       const env = replayGame(decodeReplay(h.link));
       expect(env.done).toBe(true);
     }

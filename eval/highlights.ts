@@ -78,7 +78,9 @@ export class HighlightPicker {
   }
 
   private link(k: Kept): string {
-    return encodeReplay({ players: k.g.seating.length, seed: k.g.seed, askAll: this.askAll, ruleset: this.ruleset, actions: k.actions });
+    // The agents' labels ride along (an r2 link), so the viewer names the seats as the report does.
+    const seats = k.g.seating.map((entry) => this.names[entry]);
+    return encodeReplay({ players: k.g.seating.length, seed: k.g.seed, askAll: this.askAll, ruleset: this.ruleset, actions: k.actions, seats });
   }
 
   /** "heuristic 80, cautious 79, ...": the scores, best first, by agent name. */

@@ -105,7 +105,7 @@ ${table(['decision', 'step', 'move played'], moves)}${table(['transcript decisio
 function gameRow(r: BoardRun, g: GameResult, fingerprint: string, viewer: string): string[] {
   const names = g.seating.map((e) => r.run.labels[e]);
   const winners = g.winners.map((seat) => names[seat]);
-  const link = viewerHref(viewer, encodeReplay({ players: g.seating.length, seed: g.seed, askAll: r.run.config.askAll, ruleset: fingerprint, actions: g.actions }));
+  const link = viewerHref(viewer, encodeReplay({ players: g.seating.length, seed: g.seed, askAll: r.run.config.askAll, ruleset: fingerprint, actions: g.actions, seats: names }));
   let moves = '–';
   if (r.transcript) {
     const seats = pairTranscript(g, r.run.config.agents, r.transcript, r.run.config.ruleset, r.run.config.askAll);

@@ -33,7 +33,8 @@ describe('replay records', () => {
     const link = encodeReplay(rec);
     const parts = link.split('.');
     const withPart = (i: number, v: string) => parts.map((p, j) => (j === i ? v : p)).join('.');
-    expect(() => decodeReplay('nonsense')).toThrow(/6 parts/);
+    expect(() => decodeReplay('nonsense')).toThrow(/version 'nonsense'/);
+    expect(() => decodeReplay(`${link}.x`)).toThrow(/an r1 replay link has 6 parts.*has 7/);
     expect(() => decodeReplay(withPart(0, 'r9'))).toThrow(/version/);
     expect(() => decodeReplay(withPart(1, '7'))).toThrow(/players must be 2–6/);
     expect(() => decodeReplay(withPart(2, 'x'))).toThrow(/askAll/);
@@ -55,5 +56,32 @@ describe('replay records', () => {
     expect(() => replayGame({ ...rec, actions: rec.actions.slice(0, 10) })).toThrow(/stops after 10 actions, before the game is over/);
     expect(() => replayGame({ ...rec, actions: [...rec.actions, 0] })).toThrow(/game is over after/);
     expect(() => replayGame({ ...rec, ruleset: 'abc' })).toThrow(/played under ruleset abc/);
+  });
+
+  it('carries the seats\' labels in an r2 link, and still opens r1 links', () => {
+    const env = finishedGame('rec/labels', 3);
+    const rec = recordOf(env, 'rec/labels', false);
+    const seats = ['heuristic', 'ismcts:iterations=20', 'llm:model=ü 🍺'];
+    const link = encodeReplay({ ...rec, seats });
+    expect(link).toMatch(/^r2\.3\.0\.[0-9a-f]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+    expect(decodeReplay(link)).toEqual({ ...rec, seats });
+    expect(replayGame(decodeReplay(link)).scores()).toEqual(env.scores());
+    // An r1 link (as reports written before labels hold) decodes to the same game, without labels.
+    const old = encodeReplay(rec);
+    expect(old.startsWith('r1.')).toBe(true);
+    expect(old).toBe(link.split('.').slice(0, 6).join('.').replace(/^r2/, 'r1'));
+    expect(decodeReplay(old)).toEqual(rec);
+    expect('seats' in decodeReplay(old)).toBe(false);
+    // Labels are display text: a control character becomes a space, a long one is cut to 200.
+    expect(decodeReplay(encodeReplay({ ...rec, seats: ['a\nb', 'x'.repeat(300), 'c'] })).seats).toEqual(['a b', 'x'.repeat(200), 'c']);
+    expect(() => encodeReplay({ ...rec, seats: ['a', 'b'] })).toThrow(/2 seat labels for 3 players/);
+    // A hand-made r2 link is checked: the count, the characters, the encoding.
+    const parts = link.split('.');
+    const labels = (text: string) => [...parts.slice(0, 6), Buffer.from(text, 'utf8').toString('base64url')].join('.');
+    expect(() => decodeReplay(labels('a\nb'))).toThrow(/2 seat labels for 3 players/);
+    expect(() => decodeReplay(labels('a\nb\x07\nc'))).toThrow(/control characters/);
+    expect(() => decodeReplay(labels('a\n\nc'))).toThrow(/1–200 characters/);
+    expect(() => decodeReplay([...parts.slice(0, 6), 'a+b'].join('.'))).toThrow(/labels must be base64url/);
+    expect(() => decodeReplay(parts.slice(0, 6).join('.'))).toThrow(/an r2 replay link has 7 parts/);
   });
 });

@@ -6,7 +6,10 @@
  * The link form is one URL-safe string (a fragment, never a path):
  *
  *   r1.<players>.<askAll 0|1>.<ruleset fingerprint>.<seed, base64url UTF-8>.<actions, base64url bytes>
+ *   r2.<the same five parts>.<seat labels, base64url UTF-8, one a line>
  *
+ * r2 adds who sat in each seat (a tournament's agent labels, display text only), so a viewer
+ * can name the seats; a record without labels is written as r1, and r1 links still open.
  * Every action id fits a byte (NUM_ACTIONS ≤ 256). Decoding checks each part and names the
  * one that is wrong; replaying checks every action against the engine's legal ones.
  */
@@ -19,41 +22,62 @@ export interface ReplayRecord {
   /** The fingerprint of the ruleset the game was played under (env/spec.ts). */
   ruleset: string;
   actions: number[];
+  /** Who sat in each seat (display text: 1–200 characters, no control characters), when known. */
+  seats?: string[];
 }
 
 /** The longest replay accepted: a game the env would have cut off is no longer. */
 export const MAX_REPLAY_ACTIONS = DEFAULT_MAX_DECISIONS;
 const MAX_SEED_CHARS = 200;
-const VERSION = 'r1';
+export const MAX_SEAT_LABEL = 200;
+const VERSIONS = ['r1', 'r2'] as const;
+
+/** Why a seat label cannot go into a link, or null when it can. */
+export function seatLabelFault(label: string): string | null {
+  if (typeof label !== 'string' || label.length === 0 || label.length > MAX_SEAT_LABEL) return `a seat label is 1–${MAX_SEAT_LABEL} characters`;
+  if (/[\u0000-\u001f\u007f]/.test(label)) return 'a seat label has no control characters';
+  return null;
+}
 
 export class ReplayFormatError extends Error {
   override name = 'ReplayFormatError';
 }
 
+/** A label as a link carries it: display text, so a control character becomes a space and a long one is cut. */
+const linkLabel = (label: string): string => label.replace(/[\u0000-\u001f\u007f]/g, ' ').slice(0, MAX_SEAT_LABEL) || '?';
+
 /** The link form of a record. */
 export function encodeReplay(r: ReplayRecord): string {
   for (const a of r.actions) if (!Number.isInteger(a) || a < 0 || a >= NUM_ACTIONS) throw new ReplayFormatError(`action ${a} is not an action id`);
-  return [
-    VERSION,
+  const parts: (string | number)[] = [
+    r.seats ? 'r2' : 'r1',
     r.players,
     r.askAll ? 1 : 0,
     r.ruleset,
     Buffer.from(r.seed, 'utf8').toString('base64url'),
     Buffer.from(Uint8Array.from(r.actions)).toString('base64url'),
-  ].join('.');
+  ];
+  if (r.seats) {
+    if (r.seats.length !== r.players) throw new ReplayFormatError(`${r.seats.length} seat labels for ${r.players} players`);
+    parts.push(Buffer.from(r.seats.map(linkLabel).join('\n'), 'utf8').toString('base64url'));
+  }
+  return parts.join('.');
 }
 
 const BASE64URL = /^[A-Za-z0-9_-]*$/;
 
 /** A record from its link form; throws ReplayFormatError naming the part that is wrong. */
 export function decodeReplay(link: string): ReplayRecord {
-  if (typeof link !== 'string' || link.length > 16 + MAX_SEED_CHARS * 2 + Math.ceil((MAX_REPLAY_ACTIONS * 4) / 3) + 64) {
+  const labelRoom = Math.ceil((6 * (MAX_SEAT_LABEL * 4 + 1) * 4) / 3);
+  if (typeof link !== 'string' || link.length > 16 + MAX_SEED_CHARS * 2 + Math.ceil((MAX_REPLAY_ACTIONS * 4) / 3) + labelRoom + 64) {
     throw new ReplayFormatError('a replay link must be a string of at most a few thousand characters');
   }
   const parts = link.split('.');
-  if (parts.length !== 6) throw new ReplayFormatError(`a replay link has 6 parts separated by '.', this one has ${parts.length}`);
-  const [version, players, askAll, ruleset, seed, actions] = parts;
-  if (version !== VERSION) throw new ReplayFormatError(`unknown replay link version '${version.slice(0, 8)}' (want '${VERSION}')`);
+  const version = parts[0];
+  if (!(VERSIONS as readonly string[]).includes(version)) throw new ReplayFormatError(`unknown replay link version '${version.slice(0, 8)}' (want one of ${VERSIONS.join(', ')})`);
+  const want = version === 'r1' ? 6 : 7;
+  if (parts.length !== want) throw new ReplayFormatError(`an ${version} replay link has ${want} parts separated by '.', this one has ${parts.length}`);
+  const [, players, askAll, ruleset, seed, actions, labels] = parts;
   if (!/^[2-6]$/.test(players)) throw new ReplayFormatError('the replay link\'s players must be 2–6');
   if (askAll !== '0' && askAll !== '1') throw new ReplayFormatError('the replay link\'s askAll must be 0 or 1');
   if (!/^[0-9a-f]{1,64}$/.test(ruleset)) throw new ReplayFormatError('the replay link\'s ruleset must be a fingerprint (hex digits)');
@@ -65,7 +89,14 @@ export function decodeReplay(link: string): ReplayRecord {
   const ids = Array.from(bytes);
   const bad = ids.findIndex((a) => a >= NUM_ACTIONS);
   if (bad >= 0) throw new ReplayFormatError(`the replay link's action ${bad} (${ids[bad]}) is not an action id`);
-  return { players: Number(players), seed: seedText, askAll: askAll === '1', ruleset, actions: ids };
+  const record: ReplayRecord = { players: Number(players), seed: seedText, askAll: askAll === '1', ruleset, actions: ids };
+  if (labels === undefined) return record;
+  if (!BASE64URL.test(labels)) throw new ReplayFormatError("the replay link's seat labels must be base64url");
+  const seats = Buffer.from(labels, 'base64url').toString('utf8').split('\n');
+  if (seats.length !== record.players) throw new ReplayFormatError(`the replay link has ${seats.length} seat labels for ${record.players} players`);
+  const fault = seats.map(seatLabelFault).find((f) => f !== null);
+  if (fault) throw new ReplayFormatError(`the replay link's seat labels: ${fault}`);
+  return { ...record, seats };
 }
 
 /**

@@ -151,8 +151,13 @@ function usageHtml(r: TournamentResult): string {
   return htmlTable(head, rows);
 }
 
-/** The games worth watching, each linked to the web viewer. */
-function highlightsHtml(r: TournamentResult, viewer: string): string {
+/**
+ * The games worth watching, each linked to the web viewer. Without a viewer named, a link is
+ * relative to the server that serves the report ('/#replay=…'); a report opened from a file
+ * has a field for a running server's address (its default `fallback`), which the page's
+ * script puts into every link and remembers.
+ */
+function highlightsHtml(r: TournamentResult, viewer: string | undefined): string {
   if (r.highlights.length === 0) return '';
   // A game picked twice (the closest finish is often an upset too) is listed once.
   const byGame = new Map<number, { link: string; why: string[] }>();
@@ -161,14 +166,51 @@ function highlightsHtml(r: TournamentResult, viewer: string): string {
     g.why.push(h.why);
     byGame.set(h.index, g);
   }
-  const items = [...byGame].map(([index, g]) => `<li><a href="${esc(viewerHref(viewer, g.link))}">Game ${index}</a>: ${esc(g.why.join(' '))}</li>`);
+  const items = [...byGame].map(([index, g]) => `<li><a href="${esc(viewerHref(viewer ?? RELATIVE_VIEWER, g.link))}" data-replay="${esc(g.link)}">Game ${index}</a>: ${esc(g.why.join(' '))}</li>`);
+  const fallback = viewer ?? DEFAULT_VIEWER;
   return `<h2>Games worth watching</h2>
-<p>Each link opens the game in the web viewer at <code>${esc(viewer)}</code> (<code>czech-pub serve</code>); <code>czech-pub replay games.jsonl --game N</code> narrates it in a terminal.
+<p>Each link opens the game in the web viewer of a running <code>czech-pub serve</code>${viewer ? ` at <code>${esc(viewer)}</code>` : ' (the server this page comes from)'}; <code>czech-pub replay games.jsonl --game N</code> narrates it in a terminal.
 An upset is a win by an agent rated below the best-rated one, the widest gap first.</p>
-<ul>${items.join('\n')}</ul>`;
+<form id="viewer-form" class="viewer"><label>Web viewer <input id="viewer-address" size="36" value="${esc(fallback)}" data-fallback="${esc(fallback)}" data-fixed="${viewer ? '1' : '0'}" aria-describedby="viewer-note"></label>
+<button type="submit">Use this address</button> <span id="viewer-note">Opened from a file, the links go to this address: start <code>czech-pub serve</code> (it prints where it listens; <code>--port</code> picks another) and put its address here.</span></form>
+<ul>${items.join('\n')}</ul>
+<script>${VIEWER_SCRIPT}</script>`;
 }
 
-export function reportHtml(r: TournamentResult, viewer = DEFAULT_VIEWER): string {
+/** Where the report's links point when no viewer was named: the page at the root of the server serving the report. */
+export const RELATIVE_VIEWER = '/';
+
+/**
+ * The report's script: from a file the links take the address in the field (kept in
+ * localStorage), on a server they stay relative unless the reader changes the field.
+ */
+const VIEWER_SCRIPT = `(() => {
+  const KEY = 'czech-pub:viewer';
+  const input = document.getElementById('viewer-address');
+  const note = document.getElementById('viewer-note');
+  const check = (text) => { try { const u = new URL(text.trim()); if (u.protocol === 'http:' || u.protocol === 'https:') { u.hash = ''; return u.href; } } catch (e) {} return null; };
+  const apply = (base) => { for (const a of document.querySelectorAll('a[data-replay]')) a.href = base + '#replay=' + a.dataset.replay; };
+  let kept = null;
+  try { kept = check(localStorage.getItem(KEY) || ''); } catch (e) {}
+  if (location.protocol === 'file:') {
+    input.value = kept || input.dataset.fallback;
+    apply(input.value);
+  } else if (input.dataset.fixed !== '1') {
+    input.value = new URL('/', location.href).href;
+    note.textContent = 'The links open the viewer of the server this page comes from; change the address to use another.';
+  }
+  document.getElementById('viewer-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const base = check(input.value);
+    if (!base) { note.textContent = 'Give an http:// or https:// address, e.g. ' + input.dataset.fallback; return; }
+    apply(base);
+    try { localStorage.setItem(KEY, base); } catch (e) {}
+    note.textContent = 'The links now open ' + base + '.';
+  });
+})();`;
+
+/** The report; `viewer` fixes where its game links point (else they are relative, see highlightsHtml). */
+export function reportHtml(r: TournamentResult, viewer?: string): string {
   const c = r.config;
   const specs = r.summary.agents.map((a) => a.spec);
   const h2h = `<table><thead><tr><th>row above column</th>${specs.map((s) => `<th>${esc(s)}</th>`).join('')}</tr></thead><tbody>` +

@@ -17,7 +17,7 @@ import {
 import type { RunStop } from './game.ts';
 import { gameLine } from './game-line.ts';
 import { HARNESS } from './harness.ts';
-import { checkViewerUrl, DEFAULT_VIEWER, HighlightPicker, type Highlight } from './highlights.ts';
+import { checkViewerUrl, HighlightPicker, type Highlight } from './highlights.ts';
 import { leaderboardMarkdown, reportHtml } from './report.ts';
 import { runGames, type RunOptions, type RunOutcome } from './runner.ts';
 import { ResultsSchema } from './results-schema.ts';
@@ -49,7 +49,7 @@ export interface TournamentOptions {
   /** Names the results give the agents, one per spec (default: the specs): a server's catalogue labels, not its specs. */
   labels?: string[];
   onGame?: (done: number, total: number) => void;
-  /** Where report.html's game links point: the web viewer's address (highlights.ts checkViewerUrl; default DEFAULT_VIEWER). */
+  /** Where report.html's game links point: the web viewer's address (highlights.ts checkViewerUrl); by default the links are relative, with a field for a server's address (report.ts). */
   viewer?: string;
   /** With workers 0: games played at once in this thread (for network-bound agents). */
   parallel?: number;
@@ -163,7 +163,7 @@ export function resolveConfig(o: TournamentOptions): TournamentConfig {
 
 export async function runTournament(o: TournamentOptions): Promise<TournamentResult> {
   const config = resolveConfig(o);
-  let viewer = DEFAULT_VIEWER;
+  let viewer: string | undefined;
   try {
     if (o.viewer !== undefined) viewer = checkViewerUrl(o.viewer);
   } catch (e) {
@@ -252,7 +252,7 @@ export async function runTournament(o: TournamentOptions): Promise<TournamentRes
   return result;
 }
 
-export function writeReports(dir: string, r: TournamentResult, viewer = DEFAULT_VIEWER): void {
+export function writeReports(dir: string, r: TournamentResult, viewer?: string): void {
   const json = JSON.stringify(r, null, 2);
   writeFileSync(join(dir, 'results.json'), `${json}\n`);
   writeFileSync(join(dir, 'leaderboard.md'), leaderboardMarkdown(r));

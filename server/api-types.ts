@@ -497,10 +497,13 @@ export interface operations {
                             kind: string;
                             /** @description What the card does, from the ruleset (env/card-text.ts). */
                             text: string;
+                            /** @description The card's effect in a few words, for its face (env/card-text.ts cardShortTexts). */
+                            short: string;
                         }[];
                         closingTime: {
                             name: string;
                             text: string;
+                            short: string;
                         };
                         /** @description The terms of the table (points and score, the chart, PAUSE, abstinence), from the ruleset. */
                         glossary: {

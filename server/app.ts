@@ -52,7 +52,7 @@ import sjson from 'secure-json-parse';
 import { z } from 'zod';
 import { BudgetSpentError, type Agent } from '../agents/index.ts';
 import {
-  ACTION_GROUPS, ACTION_SPACE_VERSION, CARD_IDS, cardKind, cardName, cardTexts, CLOSING_TIME, compileRuleset, describeAction, glossary,
+  ACTION_GROUPS, ACTION_SPACE_VERSION, CARD_IDS, cardKind, cardName, cardShortTexts, cardTexts, CLOSING_TIME, compileRuleset, describeAction, glossary,
   NUM_ACTIONS, OBS_SIZE, RevealedGame, REWARD_SCHEMES, rulesetFingerprint, type Ruleset,
 } from '../env/index.ts';
 import { bearer } from './bearer.ts';
@@ -257,13 +257,14 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
     reply.type('application/json; charset=utf-8').send(botListing as unknown as z.infer<typeof S.botList>));
 
   const texts = cardTexts(ruleset);
+  const faces = cardShortTexts(ruleset);
   app.get('/v1/ruleset', {
     schema: { operationId: 'getRuleset', summary: "The rules' numbers, the cards' names and texts, and a glossary", tags: ['server'], security: S.NO_TOKEN, response: { 200: S.rulesetAnswer, ...S.errors(429) } },
   }, async () => ({
     ruleset: ruleset as unknown as Record<string, unknown>,
     fingerprint: rulesetId.fingerprint,
-    cards: CARD_IDS.map((id, type) => ({ id, type, name: cardName(type), kind: cardKind(type), text: texts[id] })),
-    closingTime: { name: cardName(CLOSING_TIME), text: texts.closing_time },
+    cards: CARD_IDS.map((id, type) => ({ id, type, name: cardName(type), kind: cardKind(type), text: texts[id], short: faces[id] })),
+    closingTime: { name: cardName(CLOSING_TIME), text: texts.closing_time, short: faces.closing_time },
     glossary: glossary(ruleset),
     players: { min, max },
     actionSpaceVersion: ACTION_SPACE_VERSION,

@@ -46,6 +46,11 @@ describe('POST /v1/replays', () => {
       expect(first.json().next.id).toBe(record.actions[1]);
     }
     expect((await post({ record, seats: ['a', 'b', 'c'] })).body.seats).toEqual(['a', 'b', 'c']);
+    // An r2 link names its seats; an r1 link's seats are unnamed; names sent beside a link win.
+    const labelled = encodeReplay({ ...record, seats: ['heuristic', 'ismcts:iterations=20', 'random'] });
+    expect((await post({ link: labelled })).body).toMatchObject({ seats: ['heuristic', 'ismcts:iterations=20', 'random'], scores });
+    expect((await post({ link: encodeReplay(record) })).body.seats).toEqual(['tournament seat', 'tournament seat', 'tournament seat']);
+    expect((await post({ link: labelled, seats: ['x', 'y', 'z'] })).body.seats).toEqual(['x', 'y', 'z']);
     // A tournament's games.jsonl line as eval writes it: its agents name the seats.
     const names = ['heuristic', 'greedy', 'random'];
     const line = gameLine({ index: 7, deal: 7, seed: record.seed, seating: [2, 0, 1], scores, points: scores, winners: [], turns: 0, decisions: record.actions.length, out: [null, null, null], truncated: false, agentDecisions: [0, 0, 0], agentMillis: [0, 0, 0], actions: record.actions }, names, false, record.ruleset);
@@ -56,7 +61,8 @@ describe('POST /v1/replays', () => {
   it('refuses, naming the problem: a malformed link (400), another ruleset, an illegal action or an early stop (422), a bad shape (400)', async () => {
     const { record } = playedRecord('replay-2', 2);
     expect(await post({ link: 'r1.9.0.ab.cw.AA' })).toMatchObject({ status: 400, body: { error: "link: the replay link's players must be 2–6" } });
-    expect((await post({ link: 'x' })).body.error).toMatch(/^link: a replay link has 6 parts/);
+    expect((await post({ link: 'x' })).body.error).toMatch(/^link: unknown replay link version 'x'/);
+    expect((await post({ link: 'r1.2.0.ab.cw' })).body.error).toMatch(/^link: an r1 replay link has 6 parts/);
     expect((await post({ record: { ...record, ruleset: 'abc123' } })).body.error).toMatch(/played under ruleset abc123, this one is/);
     expect((await post({ record: { ...record, ruleset: 'abc123' } })).status).toBe(422);
     const illegal = [...record.actions];

@@ -2,7 +2,8 @@
  * A tournament's game opened in the page: the client sends its replay link or its record
  * (eval/replay-record.ts), the server replays it under its own ruleset with replayGame (every
  * action checked), and holds it as a finished game whose frames the existing replay routes
- * serve with the watch token. What a client sends is data only: never a path, a URL or code.
+ * serve with the watch token. An r2 link carries its seats' labels, which name the seats as a
+ * games.jsonl line's agents do. What a client sends is data only: never a path, a URL or code.
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -15,7 +16,7 @@ import { ApiError, type GameStore } from './games.ts';
 import * as S from './schemas.ts';
 
 /** A link is one line of a few thousand characters at most (decodeReplay checks it exactly). */
-const MAX_LINK = 8000;
+const MAX_LINK = 14_000;
 /** A games.jsonl line: its figures and up to MAX_REPLAY_ACTIONS actions of at most 4 characters each. */
 const MAX_LINE = 4 * MAX_REPLAY_ACTIONS + 16_000;
 
@@ -55,7 +56,8 @@ export function replayRoutes(app: FastifyInstance, store: GameStore, ruleset: Ru
         names = line.agents.map((a, seat) => (seatName.safeParse(a).success ? a : `seat ${seat}`));
       } else {
         r = 'link' in body ? decodeReplay(body.link) : body.record;
-        names = body.seats;
+        // Names sent beside the link win over the labels an r2 link carries (decodeReplay checked them).
+        names = body.seats ?? r.seats;
       }
     } catch (e) {
       if (e instanceof ReplayFormatError) throw new ApiError(400, `link: ${e.message}`);

@@ -180,8 +180,8 @@ export const jobAnswer = z.object({
 export const rulesetAnswer = z.object({
   ruleset: z.looseObject({}).describe('Every number of the game (env/ruleset.ts).'),
   fingerprint: z.string().describe("The ruleset's fingerprint (env/spec.ts): results and checkpoints made under these rules record it."),
-  cards: z.array(z.object({ id: z.string(), type: z.number().int(), name: z.string(), kind: z.string(), text: z.string().describe('What the card does, from the ruleset (env/card-text.ts).') })),
-  closingTime: z.object({ name: z.string(), text: z.string() }),
+  cards: z.array(z.object({ id: z.string(), type: z.number().int(), name: z.string(), kind: z.string(), text: z.string().describe('What the card does, from the ruleset (env/card-text.ts).'), short: z.string().describe("The card's effect in a few words, for its face (env/card-text.ts cardShortTexts).") })),
+  closingTime: z.object({ name: z.string(), text: z.string(), short: z.string() }),
   glossary: z.array(z.object({ term: z.string(), text: z.string() })).describe('The terms of the table (points and score, the chart, PAUSE, abstinence), from the ruleset.'),
   players: z.object({ min: z.number().int(), max: z.number().int() }),
   actionSpaceVersion: z.number().int(),

@@ -12,6 +12,7 @@
 import { api, isGone } from './api.js';
 import { byId, el, fill } from './dom.js';
 import { setTableMeta } from './frame.js';
+import { Guide, GUIDE_SEATS, GUIDE_SEED, renderGuideOffer } from './guide.js';
 import { bindCardHelp, bindRulesPanel, renderRules } from './help.js';
 import { Play } from './play.js';
 import { Replay } from './replay.js';
@@ -57,11 +58,14 @@ function setHash(hash) {
   history.replaceState(null, '', hash ? `#${hash}` : location.pathname);
 }
 
-/** @param {import('./setup.js').GameChoice} choice */
-async function startGame(choice) {
+/**
+ * @param {import('./setup.js').GameChoice} choice
+ * @param {Guide | null} [guide]  the guided first game's coach
+ */
+async function startGame(choice, guide = null) {
   clearError();
   setState('waiting');
-  const start = /** @type {HTMLButtonElement} */ (byId('start'));
+  const start = /** @type {HTMLButtonElement} */ (byId(guide ? 'guide-start' : 'start'));
   start.disabled = true;
   let created;
   try {
@@ -80,7 +84,7 @@ async function startGame(choice) {
   const friends = tokens.filter((t) => t !== mine);
   const people = friends.length > 0 || choice.seats.includes('open');
   if (people) keepLinks(created.id, friends, created.watchToken);
-  if (mine) return enter(created.id, mine.token, created.watchToken, true);
+  if (mine) return enter(created.id, mine.token, created.watchToken, true, guide);
   if (people) return enter(created.id, created.watchToken, created.watchToken, true);
   game = { id: created.id, seats: created.seats, you: null, token: null, watchToken: created.watchToken };
   setTableMeta({ names: created.names });
@@ -94,8 +98,9 @@ async function startGame(choice) {
  * seat comes from the server, so a link says nothing the token does not.
  * @param {string} id @param {string} token @param {string | null} [watchToken]
  * @param {boolean} [fresh]  just made here: walk through its first steps
+ * @param {Guide | null} [guide]  the guided first game's coach
  */
-async function enter(id, token, watchToken = null, fresh = false) {
+async function enter(id, token, watchToken = null, fresh = false, guide = null) {
   clearError();
   let view;
   try {
@@ -119,7 +124,7 @@ async function enter(id, token, watchToken = null, fresh = false) {
   }
   expose({ gameId: id, token: game.token, watchToken: game.watchToken, mode: you === null ? 'watch' : 'play' });
   showScreen('game');
-  const play = new Play({ id, token, you, seats: view.seats }, replayGame, fresh, () => gameGone(id));
+  const play = new Play({ id, token, you, seats: view.seats }, replayGame, fresh, () => gameGone(id), guide);
   switchTo(play);
   renderLinks(id);
   await play.start();
@@ -181,6 +186,7 @@ function backToSetup() {
   showScreen('setup');
   setState('setup');
   offerReturn();
+  renderGuideOffer(startGuided);
   renderLobby((id, token) => enter(id, token));
 }
 
@@ -197,6 +203,13 @@ function gameGone(id) {
   }
   backToSetup();
   showError(new Error('That game is gone: the server no longer holds it (it was finished and cleared, left idle too long, or the server restarted without keeping games). Start a new game, or join an open table.'));
+}
+
+/** The guided first game: the person in seat 0 against the guide's bots, on the guide's seed. */
+function startGuided() {
+  // The name typed on the setup form, if any, is theirs here too.
+  const name = /** @type {HTMLInputElement | null} */ (document.getElementById('your-name'))?.value.trim() ?? '';
+  return startGame({ seats: GUIDE_SEATS, seed: GUIDE_SEED, you: 0, name }, new Guide(0));
 }
 
 /** "Back to your game": the seat last taken on this browser, if it is still held. */

@@ -1,7 +1,8 @@
 /**
  * Cards as page elements. Display names, kinds (beer, shot, non-alcoholic, pub card, X card)
- * and what each card does come from the ruleset; the kind picks a colour. Every card carries
- * data-card, which the help box (help.js) reads on hover and tap.
+ * and what each card does come from the ruleset; the kind picks a colour. A full-size card
+ * shows its effect in a few words on its face (the server's short text); every card carries
+ * data-card, which the help box (help.js) reads on hover and tap for the full text.
  */
 import { el } from './dom.js';
 import { cardIds, cardInfo } from './rules.js';
@@ -17,8 +18,10 @@ export const cardName = (id) => cardInfo(id)?.name ?? id;
  * @param {{ note?: string, mini?: boolean }} [o]
  */
 export function cardEl(id, o = {}) {
-  return el(`span.card.k-${cardInfo(id)?.kind ?? 'pub'}`, { dataset: { card: id }, tabindex: 0, 'aria-label': cardName(id), class: o.mini ? 'mini' : null },
+  const face = o.mini ? '' : cardInfo(id)?.short ?? '';
+  return el(`span.card.k-${cardInfo(id)?.kind ?? 'pub'}`, { dataset: { card: id }, tabindex: 0, 'aria-label': face ? `${cardName(id)}: ${face}` : cardName(id), class: o.mini ? 'mini' : null },
     el('span.card-name', {}, cardName(id)),
+    face ? el('span.card-effect', {}, face) : null,
     o.note ? el('span.card-note', {}, o.note) : null);
 }
 

@@ -20,11 +20,11 @@ export function endPanel(scores, winners, f, onReplay) {
     el('h2', {}, 'Game over'),
     el('p.winners', {}, winners.length > 1 ? `Shared win: ${names.join(', ')}` : `Winner: ${names[0] ?? 'nobody'}`),
     el('div.end-scroll', {}, el('table', { id: 'final-scores' },
-      el('thead', {}, el('tr', {}, th('Seat'), th('Agent', '', 'opt'), th('Points'), th('Bonus', termText('Points and score')), th('Score'), th('Titles'), th('Shot types', '', 'opt'), th('', '', 'opt'))),
+      el('thead', {}, el('tr', {}, th('Seat'), th('Agent', '', 'agent'), th('Points'), th('Bonus', termText('Points and score')), th('Score'), th('Titles', '', 'titles'), th('Shot types', '', 'opt'), th('', '', 'opt'))),
       el('tbody', {}, scores.map((score, seat) => {
         const p = f.view.table[seat];
         return el('tr', { dataset: { seat, score, points: p.points, bonus: score - p.points }, class: winners.includes(seat) ? 'winner' : null },
-          el('td', {}, seatName(seat)), el('td.opt', {}, seatAgent(seat, f)),
+          el('td', {}, seatName(seat)), el('td.agent', {}, seatAgent(seat, f)),
           el('td.num', {}, p.points),
           el('td.num', {}, `+${score - p.points}`),
           el('td.num.total', {}, score),

@@ -64,16 +64,20 @@ export class Play {
    * @param {boolean} [fresh]  a game just made: its first steps are walked through; a game
    *   rejoined (a reload, a link) opens at the present, its log filled from step 0.
    * @param {() => void} [onGone]  the server no longer holds the game
+   * @param {import('./guide.js').Guide | null} [guide]  the guided first game's coach: each step
+   *   shown waits while its notes are open
    */
-  constructor(game, onReplay, fresh = false, onGone = () => {}) {
+  constructor(game, onReplay, fresh = false, onGone = () => {}, guide = null) {
     this.game = game;
     this.onReplay = onReplay;
     this.fresh = fresh;
     this.onGone = onGone;
+    this.guide = guide;
   }
 
   stop() {
     this.stopped = true;
+    this.guide?.close(false);
     this.stream?.stop();
     setCardHooks(null);
   }
@@ -212,12 +216,15 @@ export class Play {
       const data = await api.view(this.game.id, this.game.token, k);
       if (this.stopped) return;
       this.show(data);
+      await this.guide?.at(data);
       await waitPace(() => this.skipping || this.stopped);
       if (this.stopped) return;
     }
     this.skipping = false;
     byId('skip').hidden = true;
     this.show(now);
+    await this.guide?.at(now);
+    if (this.stopped) return;
     await this.settle(now);
     this.settledKey = key;
   }

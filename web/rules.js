@@ -5,11 +5,11 @@
  * from the ruleset (env/card-text.ts): the page types no rule or number of its own.
  */
 
-/** @typedef {{ id: string, name: string, kind: string, text: string }} CardInfo */
+/** @typedef {{ id: string, name: string, kind: string, text: string, short?: string }} CardInfo  `short`: the effect in a few words, for the card's face */
 /** @typedef {{ first: number, last: number, kind: string }} ActionGroup */
 /** @typedef {{ term: string, text: string }} Term */
 /**
- * @typedef {{ ruleset: { chart: { spaces: number[] }[] }, cards: CardInfo[], closingTime: { name: string, text: string },
+ * @typedef {{ ruleset: { chart: { spaces: number[] }[] }, cards: CardInfo[], closingTime: { name: string, text: string, short?: string },
  *   glossary: Term[], actionGroups: ActionGroup[] }} RulesetAnswer
  */
 

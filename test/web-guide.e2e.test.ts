@@ -1,0 +1,197 @@
+/**
+ * The guided first game and a tournament report's replay links, end to end in headless
+ * Chromium against a server on a port the system picks (never 8787):
+ *
+ * - the guided game is played to its end with a newcomer's clicks (the seeded clicks
+ *   scripts/find-guide-seed.ts checked): each coach note comes at its moment, in the server's
+ *   words, points at its part of the table, takes the focus and closes with "Got it" or
+ *   Escape; the game ends on the end screen and the first screen stops offering the guide;
+ *   "Skip the guide" and "No thanks" end it too;
+ * - a real tournament's report.html, opened from its file, reaches this server through its
+ *   address field, and its relative links work from the server: the game opens with the
+ *   agents' labels on the seats, and its final table fits beside the board.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedRng } from '../env/rng.ts';
+import { runTournament } from '../eval/tournament.ts';
+import { browserTestsRun, pageErrors, startPageServer } from './helpers/browser.ts';
+import { newcomerPick } from './helpers/newcomer.ts';
+
+const SHOTS = process.env.SCREENSHOT_DIR ?? 'results/e2e';
+const RUN = browserTestsRun();
+
+let browser: Browser;
+let base = '';
+let stop = async () => {};
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  if (!RUN) return;
+  ({ base, browser, stop } = await startPageServer(SHOTS));
+});
+
+afterAll(async () => {
+  for (const c of contexts) await c.close();
+  await stop();
+});
+
+async function newPage(width = 1280, height = 900): Promise<{ page: Page; errors: string[] }> {
+  const context = await browser.newContext({ viewport: { width, height } });
+  contexts.push(context);
+  const page = await context.newPage();
+  return { page, errors: pageErrors(page) };
+}
+
+const noteOpen = (page: Page) => page.evaluate(() => !(document.getElementById('guide-note') as HTMLElement).hidden);
+
+/** Waits for a coach note, the person's turn or the end; says which. */
+async function next(page: Page): Promise<'note' | 'your-turn' | 'over'> {
+  await page.waitForFunction(() => !(document.getElementById('guide-note') as HTMLElement).hidden || ['your-turn', 'over'].includes(document.body.dataset.state ?? ''), undefined, { timeout: 60_000 });
+  if (await noteOpen(page)) return 'note';
+  return (await page.evaluate(() => document.body.dataset.state)) as 'your-turn' | 'over';
+}
+
+async function clickFor(page: Page, rng: ReturnType<typeof seedRng>): Promise<void> {
+  const shown = await page.locator('button.action:enabled').evaluateAll((bs) => bs.map((b) => Number((b as HTMLElement).dataset.action)));
+  await page.click(`button.action[data-action="${newcomerPick(rng, shown)}"]`);
+}
+
+describe.runIf(RUN)('the guided first game and report links in Chromium', () => {
+  it('walks a newcomer through a real game: a note at each moment, each closable, to the end screen', async () => {
+    const rules = await (await fetch(`${base}/v1/ruleset`)).json() as { glossary: { term: string; text: string }[]; cards: { id: string; kind: string; text: string }[] };
+    const term = (t: string) => rules.glossary.find((g) => g.term === t)!.text;
+    const { page, errors } = await newPage();
+    await page.goto(base);
+    await page.waitForSelector('#guide-start');
+    expect(await page.textContent('#guide-offer')).toMatch(/New here\? Play a guided first game/);
+    await page.fill('#pace', '0');
+    await page.click('#guide-start');
+
+    const rng = seedRng('guide-clicks/0');
+    const seen: string[] = [];
+    let decisions = 0;
+    for (;;) {
+      const now = await next(page);
+      if (now === 'over') break;
+      if (now === 'your-turn') {
+        await clickFor(page, rng);
+        decisions++;
+        continue;
+      }
+      const note = await page.evaluate(() => {
+        const n = document.getElementById('guide-note') as HTMLElement;
+        return { moment: n.dataset.moment!, title: document.getElementById(n.getAttribute('aria-labelledby')!)?.textContent ?? '', text: n.textContent ?? '',
+          focused: document.activeElement === n, targets: document.querySelectorAll('.guide-target').length };
+      });
+      seen.push(note.moment);
+      expect(note.title.length, note.moment).toBeGreaterThan(3);
+      expect(note.focused, note.moment).toBe(true);
+      expect(note.targets, `${note.moment} points at its part of the table`).toBe(1);
+      // Each note speaks in the server's words.
+      const words: Record<string, string> = { goal: term('Goal'), turn: term('Turn'), digest: term('Digestion and the roll'), chart: term('Drunkenness chart') };
+      if (words[note.moment]) expect(note.text).toContain(words[note.moment]);
+      if (note.moment === 'x') expect(rules.cards.some((c) => c.kind === 'x' && note.text.includes(c.text)), note.text).toBe(true);
+      await page.screenshot({ path: join(SHOTS, `guide-${note.moment}.png`) });
+      // Closed with the button and with Escape, in turn.
+      if (seen.length % 2 === 1) await page.click('#guide-ok');
+      else await page.keyboard.press('Escape');
+      // Closed: gone, or the next note of the same step in its place (its own target alone marked).
+      const after = await page.evaluate(() => {
+        const n = document.getElementById('guide-note') as HTMLElement;
+        return { open: !n.hidden, moment: n.dataset.moment, targets: document.querySelectorAll('.guide-target').length };
+      });
+      if (after.open) expect(after.moment).not.toBe(note.moment);
+      expect(after.targets).toBe(after.open ? 1 : 0);
+    }
+    // Every moment, once each, in the order the game met them.
+    expect(seen).toEqual(['goal', 'turn', 'digest', 'chart', 'x']);
+    expect(decisions).toBeGreaterThan(3);
+    await page.waitForSelector('#final-scores');
+    // The guide's table: the person and two bots (web/guide-moments.js GUIDE_SEATS).
+    expect(await page.locator('#final-scores [data-seat]').count()).toBe(3);
+    expect(await page.textContent('#end h2')).toBe('Game over');
+    expect(await page.evaluate(() => localStorage.getItem('czech-pub:guide-done'))).toBe('1');
+    // Done: the first screen no longer invites, but keeps a way back in.
+    await page.click('#new-game');
+    await page.waitForSelector('#guide-start');
+    expect(await page.textContent('#guide-offer')).not.toMatch(/New here/);
+    expect(await page.locator('#guide-decline').count()).toBe(0);
+    expect(errors).toEqual([]);
+  }, 600_000);
+
+  it('"Skip the guide" ends the notes and the game plays on; "No thanks" declines it', async () => {
+    const { page, errors } = await newPage();
+    await page.goto(base);
+    await page.fill('#pace', '0');
+    await page.click('#guide-start');
+    expect(await next(page)).toBe('note');
+    await page.click('#guide-skip');
+    expect(await page.evaluate(() => localStorage.getItem('czech-pub:guide-done'))).toBe('1');
+    // The game goes on without notes through the moments the guide would have explained.
+    const rng = seedRng('guide-clicks/0');
+    for (let turns = 0; turns < 6; turns++) {
+      const now = await next(page);
+      expect(now).not.toBe('note');
+      if (now === 'over') break;
+      await clickFor(page, rng);
+    }
+    const declined = await newPage();
+    await declined.page.goto(base);
+    await declined.page.click('#guide-decline');
+    expect(await declined.page.evaluate(() => localStorage.getItem('czech-pub:guide-done'))).toBe('1');
+    expect(await declined.page.locator('#guide-decline').count()).toBe(0);
+    expect([...errors, ...declined.errors]).toEqual([]);
+  }, 300_000);
+
+  it("opens a report's game from the file (through its address field) and from the server, naming the agents' seats", async () => {
+    expect(new URL(base).port).not.toBe('8787');
+    const specs = ['heuristic', 'greedy', 'random'];
+    const dir = mkdtempSync(join(tmpdir(), 'e2e-report-'));
+    try {
+      await runTournament({ agents: specs, players: 3, games: 3, seed: 'e2e-report', workers: 0, out: dir });
+      const file = join(dir, 'report.html');
+      const { page, errors } = await newPage();
+      await page.goto(pathToFileURL(file).href);
+      // From a file: the links go to the address in the field; this server is elsewhere than its default.
+      await page.fill('#viewer-address', `${base}/`);
+      await page.click('#viewer-form button');
+      const href = await page.getAttribute('a[data-replay]', 'href');
+      expect(href?.startsWith(`${base}/#replay=r2.`)).toBe(true);
+      await page.click('a[data-replay]');
+      await page.waitForFunction(() => /^Step 0 \/ \d+$/.test(document.getElementById('replay-step')?.textContent ?? ''));
+      const agents = await page.locator('.player .agent').allTextContents();
+      expect(agents).toHaveLength(3);
+      expect([...agents].sort()).toEqual([...specs].sort());
+      expect(agents).not.toContain('tournament seat');
+      // The final table fits the panel beside the board, the agents' column kept.
+      await page.click('#replay-last');
+      await page.waitForSelector('#final-scores');
+      const fit = await page.evaluate(() => {
+        const end = document.getElementById('end')!.getBoundingClientRect();
+        const table = document.getElementById('final-scores')!.getBoundingClientRect();
+        const agent = document.querySelector('#final-scores td.agent') as HTMLElement | null;
+        return { overflow: table.right - end.right, agentShown: agent !== null && agent.offsetWidth > 0 };
+      });
+      await page.screenshot({ path: join(SHOTS, 'report-replay-end.png') });
+      expect(fit.overflow).toBeLessThanOrEqual(0);
+      expect(fit.agentShown).toBe(true);
+      // The field's address is remembered for the next report opened from a file.
+      await page.goto(pathToFileURL(file).href);
+      expect(await page.inputValue('#viewer-address')).toBe(`${base}/`);
+      // Served from the server, a relative link opens the same game.
+      const html = readFileSync(file, 'utf8');
+      const relative = /<a href="(\/#replay=[^"]+)"/.exec(html)![1];
+      await page.goto(new URL(relative, base).href);
+      await page.waitForFunction(() => /^Step 0 \/ \d+$/.test(document.getElementById('replay-step')?.textContent ?? ''));
+      expect([...await page.locator('.player .agent').allTextContents()].sort()).toEqual([...specs].sort());
+      expect(errors).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 300_000);
+});

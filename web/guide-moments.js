@@ -1,0 +1,63 @@
+/**
+ * The guided first game's table and the moments its coach notes wait for, kept apart from the
+ * page (no DOM here) so scripts/find-guide-seed.ts checks the very same rules against the
+ * engine when it picks the seed.
+ *
+ * The seed deals the person (seat 0) an X card and plays early, against these bots, into each
+ * moment below whatever a newcomer does at their first turns (the script checks that).
+ */
+
+/** The person, then two bots that play fast and sensibly. */
+export const GUIDE_SEATS = ['remote', 'heuristic', 'heuristic'];
+/** Found by `node --import tsx scripts/find-guide-seed.ts` with the seats above. */
+export const GUIDE_SEED = 'guide-1';
+
+/**
+ * A moment a coach note explains, in the order a game meets them at the latest:
+ * - `turn`   the person's own turn begins (their first choice of what to play);
+ * - `digest` the person digests what is in front of them;
+ * - `chart`  the person's marker moves on the drunkenness chart;
+ * - `x`      an X card: the person may react with one, or another plays one in the person's
+ *            turn (X cards are played on the player whose turn it is).
+ * @typedef {'turn' | 'digest' | 'chart' | 'x'} Moment
+ */
+/** @type {Moment[]} */
+export const MOMENTS = ['turn', 'digest', 'chart', 'x'];
+
+/**
+ * What a step shows the person that a note is about: its decision and its events, as GET
+ * view gives them.
+ * @typedef {{ done: boolean, view: { decision: { actor: number, kind: string }, turnState: { active: number } }, events: { k: string, seat?: number, move?: number }[] }} StepSeen
+ */
+
+/**
+ * The X card events of a step played in the person's turn: whose turn it is follows the
+ * step's 'turn' events, from `activeBefore` (the previous step's turn) on.
+ * @param {StepSeen} data @param {number} you @param {number | null} activeBefore
+ */
+export function xOnYou(data, you, activeBefore) {
+  let active = activeBefore;
+  return data.events.filter((e) => {
+    if (e.k === 'turn') active = e.seat ?? null;
+    return e.k === 'x' && e.seat !== you && active === you;
+  });
+}
+
+/**
+ * The moments one step holds for the person at seat `you`, in MOMENTS order.
+ * @param {StepSeen} data @param {number} you
+ * @param {number | null} activeBefore  whose turn it was at the step before (null at the deal)
+ * @returns {Moment[]}
+ */
+export function momentsIn(data, you, activeBefore) {
+  const d = data.view.decision;
+  const deciding = (/** @type {string} */ kind) => !data.done && d.actor === you && d.kind === kind;
+  const mine = data.events.filter((e) => e.seat === you);
+  /** @type {Moment[]} */
+  const out = [];
+  if (deciding('play')) out.push('turn');
+  if (mine.some((e) => e.k === 'digest')) out.push('digest');
+  if (mine.some((e) => (e.k === 'digest' && e.move !== 0) || e.k === 'level_up')) out.push('chart');
+  if (deciding('reaction') || xOnYou(data, you, activeBefore).length > 0) out.push('x');
+  return out;
+}
