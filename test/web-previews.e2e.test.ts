@@ -19,7 +19,7 @@ import type { GameEvent } from '../env/events.ts';
 import { publicEntry } from '../env/observation/visible.ts';
 import { randInt, seedRng } from '../env/rng.ts';
 import { cloneState, type GameState } from '../env/state.ts';
-import { browserTestsRun, confirmIfAsked, pageErrors, startPageServer } from './helpers/browser.ts';
+import { browserTestsRun, confirmIfAsked, pageErrors, startPageServer, watchEveryXCard } from './helpers/browser.ts';
 
 const SHOTS = process.env.SCREENSHOT_DIR ?? 'results/e2e';
 const RUN = browserTestsRun();
@@ -65,7 +65,10 @@ async function start(page: Page, seed: string, bots: string[]): Promise<{ gameId
   await page.fill('#pace', '0');
   await page.click('#start');
   await settled(page);
-  return page.evaluate(() => (window as any).czechPub);
+  const made = await page.evaluate(() => (window as any).czechPub);
+  // Every kind of choice: the person is asked at the windows of every X card too.
+  await watchEveryXCard(page, base, made.gameId, made.token);
+  return made;
 }
 
 /** What the page shows for each enabled button when it is pointed at: the preview's data. */

@@ -26,7 +26,7 @@ import { dropHoverHelp, setCardHooks } from './help.js';
 import { follow } from './live.js';
 import { appendEntry, stepEntry } from './log.js';
 import { choicePreview, riskWords } from './preview.js';
-import { renderSeatSettings } from './seat-settings.js';
+import { renderSeatSettings, WATCH_ALL } from './seat-settings.js';
 import { renderTable } from './table.js';
 import { announce, clearError, keepClear, setState, showError, waitPace } from './ui.js';
 
@@ -88,7 +88,7 @@ export class Play {
 
   async start() {
     if (!this.fresh) await this.guard(() => this.history());
-    if (this.game.you !== null) void renderSeatSettings(this.game.id, this.game.token);
+    if (this.game.you !== null) void renderSeatSettings(this.game.id, this.game.token, this.guide ? WATCH_ALL : null);
     await this.sync();
     this.listen();
   }

@@ -61,3 +61,16 @@ export async function confirmIfAsked(page: Page): Promise<boolean> {
   if (asked) await page.click('#confirm-yes');
   return asked;
 }
+
+/**
+ * Asks the server to ask the seat at every window it could play an X card in (the page's
+ * default for people passes them): for tests that meet reaction prompts.
+ */
+export async function watchEveryXCard(page: Page, base: string, gameId: string, token: string): Promise<void> {
+  // The page sets its people's default first (web/seat-settings.js), then shows the box.
+  await page.waitForSelector('#seat-settings:not([hidden])', { timeout: 30_000 });
+  const res = await fetch(`${base}/v1/games/${encodeURIComponent(gameId)}/settings`, {
+    method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ unwatched: [] }),
+  });
+  if (!res.ok) throw new Error(`PUT settings: HTTP ${res.status}`);
+}
