@@ -198,6 +198,20 @@ describe('the state dir', () => {
     expect(d.store.lobby()).toEqual([]);
   });
 
+  it('keeps what the people are called and their auto-pass as they last set it', async () => {
+    const dir = tmp();
+    const b = await start(dir);
+    const { game } = await b.store.create({ seats: ['remote', 'open', 'heuristic'], seed: 'names', reward: 'win', names: ['Anna'] });
+    b.store.join(game, 1, 'friend', 'Bo');
+    await b.store.setAutoPass(game, 0, { unwatched: ['knocked_over'] });
+    await b.store.setAutoPass(game, 0, { unwatched: ['mixed_up', 'warm_beer'], on: false });
+    const c = await start(dir);
+    const g = c.store.get(game.id);
+    expect(g.names).toEqual(['Anna', 'Bo', game.names[2]]);
+    expect(c.store.autoPassOf(g, 0)).toEqual({ on: false, unwatched: ['mixed_up', 'warm_beer'] });
+    expect(c.store.autoPassOf(g, 1)).toEqual(b.store.autoPassOf(game, 1));
+  });
+
   it('has defaults that keep a whole game', () => {
     expect(DEFAULT_LIMITS.stateMaxFileBytes).toBeGreaterThan(50_000);
   });
