@@ -10,7 +10,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { A_DONE } from '../env/actions.ts';
 import { randInt, seedRng, type RngState } from '../env/rng.ts';
-import { browserTestsRun, pageErrors, startPageServer, watchEveryXCard } from './helpers/browser.ts';
+import { browserTestsRun, confirmIfAsked, fillSeed, pageErrors, startPageServer, watchEveryXCard } from './helpers/browser.ts';
 
 const SHOTS = process.env.SCREENSHOT_DIR ?? 'results/e2e';
 const RUN = browserTestsRun();
@@ -149,7 +149,7 @@ describe.runIf(RUN)('the page against WCAG 2.2 AA (axe-core)', () => {
 
       await page.selectOption('#players', '2');
       await page.selectOption('select.seat-agent[data-seat="1"]', 'heuristic');
-      await page.fill('#seed', `a11y-${vp.name}`);
+      await fillSeed(page, `a11y-${vp.name}`);
       await page.fill('#pace', '0');
       await page.click('#start');
       const rng = seedRng(`a11y-clicks-${vp.name}`);
@@ -178,6 +178,7 @@ describe.runIf(RUN)('the page against WCAG 2.2 AA (axe-core)', () => {
         const button = page.locator(`button.action[data-action="${pick(rng, shown)}"]`);
         if (vp.phone) await button.tap();
         else await button.click();
+        await confirmIfAsked(page, vp.phone ? 'tap' : 'click');
       }
       await page.waitForSelector('#final-scores');
       await check('end');
@@ -252,6 +253,8 @@ describe.runIf(RUN)('a whole game without a mouse', () => {
     await page.goto(base);
     await page.waitForSelector('#start');
     // The default table (the person and three bots), with a seed typed in so the game replays.
+    await tabTo(page, '#advanced > summary');
+    await page.keyboard.press('Enter');
     await tabTo(page, '#seed');
     await page.keyboard.type('a11y-keys');
     await tabTo(page, '#start');
@@ -297,6 +300,7 @@ describe.runIf(RUN)('a whole game without a mouse', () => {
         }
         const key = (used.enter + used.space) % 2 === 0 ? 'Enter' : ' ';
         await page.keyboard.press(key);
+        await confirmIfAsked(page, 'key');
         if (ways.length === 1) {
           used[key === 'Enter' ? 'enter' : 'space']++;
         } else {
@@ -304,10 +308,12 @@ describe.runIf(RUN)('a whole game without a mouse', () => {
           used.choices++;
           await tabTo(page, `button.action[data-action="${choice.id}"]`);
           await page.keyboard.press('Enter');
+          await confirmIfAsked(page, 'key');
         }
       } else {
         await tabTo(page, `button.action[data-action="${choice.id}"]`);
         await page.keyboard.press(used.buttons++ % 2 === 0 ? 'Enter' : ' ');
+        await confirmIfAsked(page, 'key');
       }
       await page.waitForFunction(async ([id, tok, step]) => {
         const r = await fetch(`/v1/games/${id}/view`, { headers: { authorization: `Bearer ${tok}` } });
@@ -337,6 +343,7 @@ describe.runIf(RUN)('a whole game without a mouse', () => {
     await page.addInitScript(() => localStorage.setItem('czech-pub:pace', '0'));
     await page.goto(base);
     await page.waitForSelector('#start');
+    await page.tap('#advanced > summary');
     await page.tap('#seed');
     await page.keyboard.type('a11y-taps');
     await page.tap('#start');
@@ -389,10 +396,12 @@ describe.runIf(RUN)('a whole game without a mouse', () => {
           await page.tap(`button.action[data-action="${choice.id}"]`);
           counts.choices++;
         } else counts.cards++;
+        await confirmIfAsked(page, 'tap');
         // The card's help did not open over the table: a tap plays.
         expect(await page.locator('#card-help').isHidden()).toBe(true);
       } else {
         await page.tap(`button.action[data-action="${choice.id}"]`);
+        await confirmIfAsked(page, 'tap');
         counts.buttons++;
       }
       await page.waitForFunction(async ([id, tok, step]) => {

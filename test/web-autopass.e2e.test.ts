@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { A_DONE, A_PASS, decodeAction } from '../env/actions.ts';
 import { CzechPubEnv } from '../env/env.ts';
 import { randInt, seedRng } from '../env/rng.ts';
-import { browserTestsRun, pageErrors, startPageServer } from './helpers/browser.ts';
+import { browserTestsRun, confirmIfAsked, pageErrors, startPageServer } from './helpers/browser.ts';
 
 const SHOTS = process.env.SCREENSHOT_DIR ?? 'results/e2e';
 const RUN = browserTestsRun();
@@ -123,6 +123,7 @@ describe.runIf(RUN)('players\' words and auto-pass in Chromium', () => {
       const pick = orders.length > 0 && randInt(rng, 10) < 7 ? orders[randInt(rng, orders.length)]
         : shown.includes(A_PASS) && randInt(rng, 2) === 0 ? A_PASS : shown.includes(A_DONE) ? A_DONE : shown[randInt(rng, shown.length)];
       await page.click(`button.action[data-action="${pick}"]`);
+      await confirmIfAsked(page);
     }
     expect(kinds.play).toBeGreaterThan(5);
 

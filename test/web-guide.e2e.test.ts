@@ -19,7 +19,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedRng } from '../env/rng.ts';
 import { runTournament } from '../eval/tournament.ts';
-import { browserTestsRun, pageErrors, startPageServer } from './helpers/browser.ts';
+import { browserTestsRun, confirmIfAsked, pageErrors, startPageServer } from './helpers/browser.ts';
 import { newcomerPick } from './helpers/newcomer.ts';
 
 const SHOTS = process.env.SCREENSHOT_DIR ?? 'results/e2e';
@@ -59,6 +59,7 @@ async function next(page: Page): Promise<'note' | 'your-turn' | 'over'> {
 async function clickFor(page: Page, rng: ReturnType<typeof seedRng>): Promise<void> {
   const shown = await page.locator('button.action:enabled').evaluateAll((bs) => bs.map((b) => Number((b as HTMLElement).dataset.action)));
   await page.click(`button.action[data-action="${newcomerPick(rng, shown)}"]`);
+  await confirmIfAsked(page);
 }
 
 describe.runIf(RUN)('the guided first game and report links in Chromium', () => {

@@ -19,7 +19,7 @@ import type { GameEvent } from '../env/events.ts';
 import { publicEntry } from '../env/observation/visible.ts';
 import { randInt, seedRng } from '../env/rng.ts';
 import { cloneState, type GameState } from '../env/state.ts';
-import { browserTestsRun, confirmIfAsked, pageErrors, startPageServer, watchEveryXCard } from './helpers/browser.ts';
+import { browserTestsRun, confirmIfAsked, fillSeed, pageErrors, startPageServer, watchEveryXCard } from './helpers/browser.ts';
 
 const SHOTS = process.env.SCREENSHOT_DIR ?? 'results/e2e';
 const RUN = browserTestsRun();
@@ -61,7 +61,7 @@ async function start(page: Page, seed: string, bots: string[]): Promise<{ gameId
   await page.waitForSelector('#start');
   await page.selectOption('#players', String(bots.length + 1));
   for (const [i, bot] of bots.entries()) await page.selectOption(`select.seat-agent[data-seat="${i + 1}"]`, bot);
-  await page.fill('#seed', seed);
+  await fillSeed(page, seed);
   await page.fill('#pace', '0');
   await page.click('#start');
   await settled(page);

@@ -14,9 +14,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { randInt, seedRng } from '../env/rng.ts';
-import { browserTestsRun, launchChromium, pageErrors } from './helpers/browser.ts';
+import { browserTestsRun, confirmIfAsked, fillSeed, launchChromium, pageErrors } from './helpers/browser.ts';
 
 const BIN = fileURLToPath(new URL('../bin/czech-pub.js', import.meta.url));
 const RUN = browserTestsRun();
@@ -54,6 +54,7 @@ function serve(stateDir: string): Promise<ChildProcess> {
 
 /** Kills the server as a crash would (no chance to write anything more), and waits for it to be gone. */
 async function crash(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
   const gone = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGKILL');
   await gone;
@@ -69,6 +70,11 @@ beforeAll(async () => {
   if (!RUN) return;
   port = await freePort();
   browser = await launchChromium();
+});
+
+// A test that failed midway leaves no server on the port for the next.
+afterEach(async () => {
+  for (const c of servers) await crash(c);
 });
 
 afterAll(async () => {
@@ -103,7 +109,7 @@ const logSteps = (page: Page) => page.locator('#log li.step').evaluateAll((ls) =
 async function startGame(page: Page, seed: string): Promise<{ gameId: string; token: string }> {
   await page.selectOption('#players', '3');
   for (const [seat, spec] of ['remote', 'heuristic', 'random'].entries()) await page.selectOption(`select.seat-agent[data-seat="${seat}"]`, spec);
-  await page.fill('#seed', seed);
+  await fillSeed(page, seed);
   await page.fill('#pace', '0');
   await page.click('#start');
   await settled(page);
@@ -119,6 +125,7 @@ async function click(page: Page): Promise<void> {
   const plays = shown.map((a, i) => [a, i]).filter(([a]) => a < 20).map(([, i]) => i);
   const pick = plays.length > 0 && randInt(rng, 10) < 7 ? plays[randInt(rng, plays.length)] : randInt(rng, shown.length);
   await buttons.nth(pick).click();
+  await confirmIfAsked(page);
   await settled(page);
 }
 
@@ -141,6 +148,7 @@ describe.runIf(RUN)('the page when the server restarts', () => {
     // A click while the server is down: no raw error, and the move is made once when it is back.
     const clicked = Number(await page.locator('button.action:enabled').first().getAttribute('data-action'));
     await page.locator('button.action:enabled').first().click();
+    await confirmIfAsked(page);
     server = await serve(dir);
     await page.waitForFunction(() => document.body.dataset.connection === 'ok', undefined, { timeout: 60_000 });
     await settled(page);

@@ -31,7 +31,7 @@ export function renderActions(root, legal, o) {
     return notes.size === 1 && acts.length > 1 ? [...notes][0] : '';
   };
   fill(root,
-    preview ? el('div.preview', { id: 'preview' }, preview.now ? el('p', {}, previewLine('Say done now:', preview.now, { role: 'now' })) : null, hover) : null,
+    preview?.now ? el('div.preview', { id: 'preview' }, el('p', {}, previewLine('Say done now:', preview.now, { role: 'now' }))) : null,
     groups.map((g) => {
       const note = shared(g.actions);
       return el('div.action-group', {},
@@ -42,7 +42,7 @@ export function renderActions(root, legal, o) {
           const show = p ? () => fill(hover, choicePreview(p, f)) : () => hover.replaceChildren();
           return el('button.action', {
             type: 'button',
-            dataset: { action: a.id, risk: p?.risk?.kind ?? null },
+            dataset: p?.risk ? { action: a.id, risk: p.risk.kind } : { action: a.id },
             class: [a.id === chosen ? 'chosen' : '', p?.risk ? 'risky' : ''].join(' '),
             disabled: !onAct,
             'aria-pressed': chosen === undefined ? null : String(a.id === chosen),
@@ -52,7 +52,10 @@ export function renderActions(root, legal, o) {
             onfocus: show,
           }, a.name, a.note && !note ? el('small.note', {}, a.note) : null, p?.risk ? el('small.risk-badge', {}, p.risk.kind === 'out' ? 'may throw you out' : 'may waste you') : null);
         })));
-    }));
+    }),
+    // Below the buttons: a preview growing as it is shown never moves the button pointed at (on a
+    // phone, a tap's hover shifted the buttons under the finger).
+    preview ? hover : null);
 }
 
 /** Turns every live button off (a request is in flight). @param {HTMLElement} root */

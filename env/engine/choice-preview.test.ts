@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { decodeAction, A_DONE, A_PASS, NUM_ACTIONS, type ActionKind } from '../actions.ts';
-import { CARD_IDS, HAND_TYPES } from '../cards.ts';
+import { CARD_IDS } from '../cards.ts';
 import { CzechPubEnv } from '../env.ts';
 import type { GameEvent } from '../events.ts';
 import { seatFacts, publicEntry } from '../observation/visible.ts';
 import { resampleState } from '../resample.ts';
 import { randInt, seedRng } from '../rng.ts';
 import { cloneState, type GameState } from '../state.ts';
-import { canPreviewChoices, frontLabel, previewChoice, type ChoicePreview } from './choice-preview.ts';
+import { canPreviewChoices, frontLabel, handChange, previewChoice, type ChoicePreview } from './choice-preview.ts';
 import { applyAction } from './flow.ts';
 import { applyStep, legalActions, rulesFor } from './index.ts';
 import type { DigestPreview } from './preview.ts';
@@ -38,13 +38,6 @@ const POSITIONS = positions(30, 3);
 
 /** The engine's own change of the seat's hand, the fronts and the points by one decision. */
 function realChange(before: GameState, after: GameState, seat: number) {
-  const loses: string[] = [];
-  const gains: string[] = [];
-  for (let t = 0; t < HAND_TYPES; t++) {
-    const k = seat * HAND_TYPES + t;
-    for (let n = after.hand[k] - before.hand[k]; n > 0; n--) gains.push(CARD_IDS[t]);
-    for (let n = before.hand[k] - after.hand[k]; n > 0; n--) loses.push(CARD_IDS[t]);
-  }
   const label = (front: number[], p: number) => front.map((e) => frontLabel(publicEntry(e, p)));
   const fronts = [];
   const points = [];
@@ -53,7 +46,7 @@ function realChange(before: GameState, after: GameState, seat: number) {
     if (a.join() !== label(before.front[p], p).join()) fronts.push({ seat: p, after: a });
     if (after.points[p] !== before.points[p]) points.push({ seat: p, change: after.points[p] - before.points[p] });
   }
-  return { handLoses: loses, handGains: gains, fronts, points };
+  return { ...handChange(before, after, seat), fronts, points };
 }
 
 /** Plays on from `state` until `seat` digests: everyone else passes (or answers first), `seat` says done. */

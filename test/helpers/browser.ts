@@ -56,10 +56,20 @@ export function pageErrors(page: Page): string[] {
  * Says yes to the page's warning if the click just made opened one (a choice that may throw
  * the person out or waste them asks first; the dialog opens as the click is handled).
  */
-export async function confirmIfAsked(page: Page): Promise<boolean> {
+export async function confirmIfAsked(page: Page, how: 'click' | 'key' | 'tap' = 'click'): Promise<boolean> {
   const asked = await page.evaluate(() => document.querySelector('#confirm-risk[open]') !== null);
-  if (asked) await page.click('#confirm-yes');
-  return asked;
+  if (!asked) return false;
+  // The dialog takes the focus on its "Do it anyway": a keyboard answers with Enter.
+  if (how === 'key') await page.keyboard.press('Enter');
+  else if (how === 'tap') await page.tap('#confirm-yes');
+  else await page.click('#confirm-yes');
+  return true;
+}
+
+/** Opens the setup form's Advanced fold (the seed is in it) and types the seed. */
+export async function fillSeed(page: Page, seed: string): Promise<void> {
+  if (!(await page.isVisible('#seed'))) await page.click('#advanced > summary');
+  await page.fill('#seed', seed);
 }
 
 /**
