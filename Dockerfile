@@ -33,9 +33,10 @@ COPY --from=build /pkg/package/ ./
 RUN npm ci --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund && npm cache clean --force
 # The catalogue and limits (server/config.ts) and a folder of checkpoints: mount your own over them.
 COPY deploy/config.json /config/config.json
-RUN mkdir -p /models
+# Live games are kept in /data/games so they survive a restart: mount a volume there to keep them across containers.
+RUN mkdir -p /models /data/games && chown node:node /data/games
 USER node
 EXPOSE 8787
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:8787/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-CMD ["node", "bin/czech-pub.js", "serve", "--host", "0.0.0.0", "--port", "8787", "--config", "/config/config.json", "--models", "/models"]
+CMD ["node", "bin/czech-pub.js", "serve", "--host", "0.0.0.0", "--port", "8787", "--config", "/config/config.json", "--models", "/models", "--state-dir", "/data/games"]

@@ -150,11 +150,13 @@ ${extra}
     const cmd = JSON.parse(/^CMD (.*)$/m.exec(docker)![1]) as string[];
     const health = JSON.parse(/^HEALTHCHECK .*?CMD (\[.*\])$/m.exec(docker)![1]) as string[];
     expect(cmd.slice(0, 3)).toEqual(['node', 'bin/czech-pub.js', 'serve']);
+    // Live games survive a restart of the container (docs/deploy.md).
+    expect(cmd[cmd.indexOf('--state-dir') + 1]).toBe('/data/games');
     expect(files.map((f) => f.path)).toContain(cmd[1]);
     const port = cmd[cmd.indexOf('--port') + 1];
     expect(health.join(' ')).toContain(`http://127.0.0.1:${port}/healthz`);
     // The CMD as the image runs it, in the installed package (WORKDIR /app), on a free loopback port.
-    const mounts = { '/config/config.json': join(ROOT, 'deploy/config.json'), '/models': join(work, 'models') };
+    const mounts = { '/config/config.json': join(ROOT, 'deploy/config.json'), '/models': join(work, 'models'), '/data/games': join(work, 'docker-games') };
     await serveAndCheck(cmd, join(app, 'node_modules/czech-pub-gym'), mounts, (url) => health.map((a) => a.replace(`127.0.0.1:${port}`, new URL(url).host)));
   });
 
@@ -163,7 +165,7 @@ ${extra}
     const exec = /^ExecStart=(.*)$/m.exec(unit)![1].split(/\s+/);
     expect(exec.slice(0, 3)).toEqual(['/usr/bin/node', '/opt/czech-pub/node_modules/czech-pub-gym/bin/czech-pub.js', 'serve']);
     const cmd = [process.execPath, exec[1].replace('/opt/czech-pub', app), ...exec.slice(2)];
-    const mounts = { '/etc/czech-pub/config.json': join(ROOT, 'deploy/config.json'), '/var/lib/czech-pub/models': join(work, 'models') };
+    const mounts = { '/etc/czech-pub/config.json': join(ROOT, 'deploy/config.json'), '/var/lib/czech-pub/models': join(work, 'models'), '/var/lib/czech-pub/games': join(work, 'unit-games') };
     await serveAndCheck(cmd, app, mounts, null);
   });
 

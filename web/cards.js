@@ -19,8 +19,10 @@ export const cardName = (id) => cardInfo(id)?.name ?? id;
  */
 export function cardEl(id, o = {}) {
   const face = o.mini ? '' : cardInfo(id)?.short ?? '';
-  return el(`span.card.k-${cardInfo(id)?.kind ?? 'pub'}`, { dataset: { card: id }, tabindex: 0, 'aria-label': face ? `${cardName(id)}: ${face}` : cardName(id), class: o.mini ? 'mini' : null },
+  // Named by what it shows (axe: the visible text is the accessible name), the parts apart.
+  return el(`span.card.k-${cardInfo(id)?.kind ?? 'pub'}`, { dataset: { card: id }, tabindex: 0, class: o.mini ? 'mini' : null },
     el('span.card-name', {}, cardName(id)),
+    face ? el('span.visually-hidden', {}, ': ') : null,
     face ? el('span.card-effect', {}, face) : null,
     o.note ? el('span.card-note', {}, o.note) : null);
 }
