@@ -1838,7 +1838,7 @@ export interface operations {
                     "application/json": {
                         /** @description Pass for the seat when every legal action but pass is an X card it does not watch for (with none unwatched: when pass is its only legal action). On by default. */
                         autoPass: boolean;
-                        /** @description X cards the seat is not asked about: auto-pass passes even when the seat could play one. Default: all four (the seat is asked at its own turn and at a card aimed at it, not at every window an X card could be played in). */
+                        /** @description X cards the seat is not asked about: auto-pass passes even when the seat could play one. Default: none (every X card is watched for). */
                         unwatched: ("knocked_over" | "mixed_up" | "warm_beer" | "shot_into_beer")[];
                     };
                 };
@@ -1912,7 +1912,7 @@ export interface operations {
             content: {
                 "application/json": {
                     autoPass?: boolean;
-                    /** @description X cards the seat is not asked about: auto-pass passes even when the seat could play one. Default: all four (the seat is asked at its own turn and at a card aimed at it, not at every window an X card could be played in). */
+                    /** @description X cards the seat is not asked about: auto-pass passes even when the seat could play one. Default: none (every X card is watched for). */
                     unwatched?: ("knocked_over" | "mixed_up" | "warm_beer" | "shot_into_beer")[];
                 };
             };
@@ -1927,7 +1927,7 @@ export interface operations {
                     "application/json": {
                         /** @description Pass for the seat when every legal action but pass is an X card it does not watch for (with none unwatched: when pass is its only legal action). On by default. */
                         autoPass: boolean;
-                        /** @description X cards the seat is not asked about: auto-pass passes even when the seat could play one. Default: all four (the seat is asked at its own turn and at a card aimed at it, not at every window an X card could be played in). */
+                        /** @description X cards the seat is not asked about: auto-pass passes even when the seat could play one. Default: none (every X card is watched for). */
                         unwatched: ("knocked_over" | "mixed_up" | "warm_beer" | "shot_into_beer")[];
                     };
                 };

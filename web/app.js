@@ -161,7 +161,8 @@ async function openTournamentGame(what) {
     return;
   }
   game = { id: opened.id, seats: opened.seats, you: null, token: null, watchToken: opened.watchToken };
-  setTableMeta({});
+  // The seats' names (the agents' catalogue names) as the server narrates them.
+  setTableMeta(await api.view(opened.id, opened.watchToken).catch(() => ({})));
   expose({ gameId: game.id, token: null, watchToken: game.watchToken, mode: 'replay' });
   showScreen('game');
   await watch(false);

@@ -24,7 +24,7 @@ export function endPanel(scores, winners, f, onReplay) {
       el('tbody', {}, scores.map((score, seat) => {
         const p = f.view.table[seat];
         return el('tr', { dataset: { seat, score, points: p.points, bonus: score - p.points }, class: winners.includes(seat) ? 'winner' : null },
-          el('td', {}, seatName(seat)), el('td.agent', {}, seatAgent(seat, f)),
+          el('td.seat-name', {}, seatName(seat)), el('td.agent', {}, seatAgent(seat, f)),
           el('td.num', {}, p.points),
           el('td.num', {}, `+${score - p.points}`),
           el('td.num.total', {}, score),
