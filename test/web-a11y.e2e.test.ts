@@ -6,30 +6,17 @@
  * violation's rule id, the elements it was found on and axe's help line.
  */
 import { createRequire } from 'node:module';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { A_DONE } from '../env/actions.ts';
 import { randInt, seedRng, type RngState } from '../env/rng.ts';
-import { browserTestsRun, confirmIfAsked, fillSeed, pageErrors, startPageServer, watchEveryXCard } from './helpers/browser.ts';
+import { browserTestsRun, confirmIfAsked, fillSeed, pageSuite, watchEveryXCard } from './helpers/browser.ts';
 
 const SHOTS = process.env.SCREENSHOT_DIR ?? 'results/e2e';
 const RUN = browserTestsRun();
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
-let browser: Browser;
-let base = '';
-let stop = async () => {};
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  if (!RUN) return;
-  ({ base, browser, stop } = await startPageServer(SHOTS));
-});
-
-afterAll(async () => {
-  for (const c of contexts) await c.close();
-  await stop();
-});
+const suite = pageSuite(SHOTS);
 
 const VIEWPORTS = [
   { name: 'desktop', width: 1280, height: 800, phone: false },
@@ -37,7 +24,7 @@ const VIEWPORTS = [
 ];
 
 async function api(path: string, token?: string, body?: unknown) {
-  const res = await fetch(base + path, {
+  const res = await fetch(suite.base + path, {
     method: body === undefined ? 'GET' : 'POST',
     headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -126,10 +113,7 @@ const settledOn = (page: Page, states: string[]) =>
 describe.runIf(RUN)('the page against WCAG 2.2 AA (axe-core)', () => {
   for (const vp of VIEWPORTS) {
     it(`has no serious or critical violation on any screen at ${vp.name} ${vp.width}×${vp.height}`, async () => {
-      const context = await browser.newContext({ viewport: { width: vp.width, height: vp.height }, hasTouch: vp.phone, isMobile: vp.phone });
-      contexts.push(context);
-      const page = await context.newPage();
-      const errors = pageErrors(page);
+      const { page, errors } = await suite.newPage({ viewport: { width: vp.width, height: vp.height }, hasTouch: vp.phone, isMobile: vp.phone });
       const problems: string[] = [];
       const seen = new Set<string>();
       const check = async (screen: string) => {
@@ -137,7 +121,7 @@ describe.runIf(RUN)('the page against WCAG 2.2 AA (axe-core)', () => {
         problems.push(...(await audit(page, screen)), ...(await contrastFailures(page, screen)));
       };
 
-      await page.goto(base);
+      await page.goto(suite.base);
       await page.waitForSelector('#start');
       await check('setup');
       // The lobby with a table in it: a game with a seat for anyone.
@@ -158,7 +142,7 @@ describe.runIf(RUN)('the page against WCAG 2.2 AA (axe-core)', () => {
         await settledOn(page, ['your-turn', 'over']);
         if (await page.evaluate(() => document.body.dataset.state === 'over')) break;
         const { gameId, token } = await page.evaluate(() => (window as any).czechPub);
-        if (decisions === 0) await watchEveryXCard(page, base, gameId, token);
+        if (decisions === 0) await watchEveryXCard(page, suite.base, gameId, token);
         const view = await api(`/v1/games/${gameId}/view`, token);
         const kind: string = view.view.decision.kind;
         if (kind === 'play' && !seen.has('turn')) {
@@ -244,13 +228,10 @@ const said = (page: Page) => page.evaluate(() => document.getElementById('announ
 
 describe.runIf(RUN)('a whole game without a mouse', () => {
   it('plays a game to the end by keyboard alone (Tab, Shift+Tab, Enter, Space, Escape) against bots', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    contexts.push(context);
-    const page = await context.newPage();
-    const errors = pageErrors(page);
+    const { page, errors } = await suite.newPage({ viewport: { width: 1280, height: 800 } });
     // The pace is a kept preference, set before the page loads: bots' moves are shown at once.
     await page.addInitScript(() => localStorage.setItem('czech-pub:pace', '0'));
-    await page.goto(base);
+    await page.goto(suite.base);
     await page.waitForSelector('#start');
     // The default table (the person and three bots), with a seed typed in so the game replays.
     await tabTo(page, '#advanced > summary');
@@ -266,7 +247,7 @@ describe.runIf(RUN)('a whole game without a mouse', () => {
       await settledOn(page, ['your-turn', 'over']);
       if (await page.evaluate(() => document.body.dataset.state === 'over')) break;
       const { gameId, token } = await page.evaluate(() => (window as any).czechPub);
-      if (decisions === 0) await watchEveryXCard(page, base, gameId, token);
+      if (decisions === 0) await watchEveryXCard(page, suite.base, gameId, token);
       const view = await api(`/v1/games/${gameId}/view`, token);
       const legal = view.legalActions as Legal;
       // The live region says the decision the page shows.
@@ -336,12 +317,9 @@ describe.runIf(RUN)('a whole game without a mouse', () => {
   }, 600_000);
 
   it('plays a game to the end on a phone by taps alone; the hand is never covered, a long press explains a card', async () => {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
-    contexts.push(context);
-    const page = await context.newPage();
-    const errors = pageErrors(page);
+    const { page, errors } = await suite.newPage({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
     await page.addInitScript(() => localStorage.setItem('czech-pub:pace', '0'));
-    await page.goto(base);
+    await page.goto(suite.base);
     await page.waitForSelector('#start');
     await page.tap('#advanced > summary');
     await page.tap('#seed');
@@ -356,7 +334,7 @@ describe.runIf(RUN)('a whole game without a mouse', () => {
       await settledOn(page, ['your-turn', 'over']);
       if (await page.evaluate(() => document.body.dataset.state === 'over')) break;
       const { gameId, token } = await page.evaluate(() => (window as any).czechPub);
-      if (decisions === 0) await watchEveryXCard(page, base, gameId, token);
+      if (decisions === 0) await watchEveryXCard(page, suite.base, gameId, token);
       const view = await api(`/v1/games/${gameId}/view`, token);
       const legal = view.legalActions as Legal;
       // Nothing covers the hand, the action sheet least of all, before anything is scrolled.

@@ -5,40 +5,22 @@
  * is asked only at their own turn, at reactions with an X card they watch for, and at cards
  * aimed at them; names and presence show at the table, in the lobby and on the end screen.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { A_DONE, A_PASS, decodeAction } from '../env/actions.ts';
 import { CzechPubEnv } from '../env/env.ts';
 import { randInt, seedRng } from '../env/rng.ts';
-import { browserTestsRun, confirmIfAsked, pageErrors, startPageServer } from './helpers/browser.ts';
+import { browserTestsRun, confirmIfAsked, pageSuite } from './helpers/browser.ts';
 
 const SHOTS = process.env.SCREENSHOT_DIR ?? 'results/e2e';
 const RUN = browserTestsRun();
 
-let browser: Browser;
-let base = '';
-let stop = async () => {};
-const contexts: BrowserContext[] = [];
+const suite = pageSuite(SHOTS);
 
-beforeAll(async () => {
-  if (!RUN) return;
-  ({ base, browser, stop } = await startPageServer(SHOTS));
-});
-
-afterAll(async () => {
-  for (const c of contexts) await c.close();
-  await stop();
-});
-
-async function newPage(): Promise<{ page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  contexts.push(context);
-  const page = await context.newPage();
-  return { page, errors: pageErrors(page) };
-}
+const newPage = () => suite.newPage();
 
 async function api(path: string, token?: string, body?: unknown) {
-  const res = await fetch(base + path, {
+  const res = await fetch(suite.base + path, {
     method: body === undefined ? 'GET' : 'POST',
     headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -59,7 +41,7 @@ const panelText = (page: Page, seat: number, part: string) => page.locator(`#tab
 describe.runIf(RUN)('players\' words and auto-pass in Chromium', () => {
   it('offers bots by name and strength, folds the research options, and plays a named game asked only what matters', async () => {
     const { page, errors } = await newPage();
-    await page.goto(base);
+    await page.goto(suite.base);
     await page.waitForSelector('#start');
     // The bots by the names players know them by, easiest first; the research words folded away.
     const offered = await page.locator('select.seat-agent[data-seat="1"] optgroup').first().locator('option').allTextContents();
@@ -89,7 +71,7 @@ describe.runIf(RUN)('players\' words and auto-pass in Chromium', () => {
 
     // Auto-pass: by default it passes for Anna at every window only X cards could be played in; she asks to be asked for two.
     await page.click('#seat-settings > summary');
-    const before = await (await fetch(`${base}/v1/games/${gameId}/settings`, { headers: { authorization: `Bearer ${token}` } })).json();
+    const before = await (await fetch(`${suite.base}/v1/games/${gameId}/settings`, { headers: { authorization: `Bearer ${token}` } })).json();
     expect(before).toEqual({ autoPass: true, unwatched: [...WATCHED, ...UNWATCHED].sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b)) });
     for (const x of WATCHED) {
       const saved = page.waitForResponse((r) => r.request().method() === 'PUT' && r.url().endsWith(`/v1/games/${gameId}/settings`));
@@ -97,7 +79,7 @@ describe.runIf(RUN)('players\' words and auto-pass in Chromium', () => {
       expect((await saved).status()).toBe(200);
       await page.waitForSelector(`#seat-settings input[data-watch="${x}"]:enabled`);
     }
-    const settings = await (await fetch(`${base}/v1/games/${gameId}/settings`, { headers: { authorization: `Bearer ${token}` } })).json();
+    const settings = await (await fetch(`${suite.base}/v1/games/${gameId}/settings`, { headers: { authorization: `Bearer ${token}` } })).json();
     expect(settings).toEqual({ autoPass: true, unwatched: UNWATCHED });
 
     const rng = seedRng('e2e-autopass-clicks');
@@ -157,7 +139,7 @@ describe.runIf(RUN)('players\' words and auto-pass in Chromium', () => {
     const made = await api('/v1/games', undefined, { seats: ['remote', 'open', 'random'], names: ['Host'] });
     expect(made.id).toBeTruthy();
     const { page, errors } = await newPage();
-    await page.goto(base);
+    await page.goto(suite.base);
     const entry = page.locator(`.lobby-game[data-game="${made.id}"]`);
     await entry.waitFor();
     expect(await entry.textContent()).toContain('Host (person, here)');

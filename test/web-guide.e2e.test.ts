@@ -15,37 +15,19 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { seedRng } from '../env/rng.ts';
 import { runTournament } from '../eval/tournament.ts';
-import { browserTestsRun, confirmIfAsked, pageErrors, startPageServer } from './helpers/browser.ts';
+import { browserTestsRun, confirmIfAsked, pageSuite } from './helpers/browser.ts';
 import { newcomerPick } from './helpers/newcomer.ts';
 
 const SHOTS = process.env.SCREENSHOT_DIR ?? 'results/e2e';
 const RUN = browserTestsRun();
 
-let browser: Browser;
-let base = '';
-let stop = async () => {};
-const contexts: BrowserContext[] = [];
+const suite = pageSuite(SHOTS);
 
-beforeAll(async () => {
-  if (!RUN) return;
-  ({ base, browser, stop } = await startPageServer(SHOTS));
-});
-
-afterAll(async () => {
-  for (const c of contexts) await c.close();
-  await stop();
-});
-
-async function newPage(width = 1280, height = 900): Promise<{ page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport: { width, height } });
-  contexts.push(context);
-  const page = await context.newPage();
-  return { page, errors: pageErrors(page) };
-}
+const newPage = (width = 1280, height = 900) => suite.newPage({ viewport: { width, height } });
 
 const noteOpen = (page: Page) => page.evaluate(() => !(document.getElementById('guide-note') as HTMLElement).hidden);
 
@@ -64,10 +46,10 @@ async function clickFor(page: Page, rng: ReturnType<typeof seedRng>): Promise<vo
 
 describe.runIf(RUN)('the guided first game and report links in Chromium', () => {
   it('walks a newcomer through a real game: a note at each moment, each closable, to the end screen', async () => {
-    const rules = await (await fetch(`${base}/v1/ruleset`)).json() as { glossary: { term: string; text: string }[]; cards: { id: string; kind: string; text: string }[] };
+    const rules = await (await fetch(`${suite.base}/v1/ruleset`)).json() as { glossary: { term: string; text: string }[]; cards: { id: string; kind: string; text: string }[] };
     const term = (t: string) => rules.glossary.find((g) => g.term === t)!.text;
     const { page, errors } = await newPage();
-    await page.goto(base);
+    await page.goto(suite.base);
     await page.waitForSelector('#guide-start');
     expect(await page.textContent('#guide-offer')).toMatch(/New here\? Play a guided first game/);
     await page.fill('#pace', '0');
@@ -127,7 +109,7 @@ describe.runIf(RUN)('the guided first game and report links in Chromium', () => 
 
   it('"Skip the guide" ends the notes and the game plays on; "No thanks" declines it', async () => {
     const { page, errors } = await newPage();
-    await page.goto(base);
+    await page.goto(suite.base);
     await page.fill('#pace', '0');
     await page.click('#guide-start');
     expect(await next(page)).toBe('note');
@@ -142,7 +124,7 @@ describe.runIf(RUN)('the guided first game and report links in Chromium', () => 
       await clickFor(page, rng);
     }
     const declined = await newPage();
-    await declined.page.goto(base);
+    await declined.page.goto(suite.base);
     await declined.page.click('#guide-decline');
     expect(await declined.page.evaluate(() => localStorage.getItem('czech-pub:guide-done'))).toBe('1');
     expect(await declined.page.locator('#guide-decline').count()).toBe(0);
@@ -150,7 +132,7 @@ describe.runIf(RUN)('the guided first game and report links in Chromium', () => 
   }, 300_000);
 
   it("opens a report's game from the file (through its address field) and from the server, naming the agents' seats", async () => {
-    expect(new URL(base).port).not.toBe('8787');
+    expect(new URL(suite.base).port).not.toBe('8787');
     const specs = ['heuristic', 'greedy', 'random'];
     const dir = mkdtempSync(join(tmpdir(), 'e2e-report-'));
     try {
@@ -159,10 +141,10 @@ describe.runIf(RUN)('the guided first game and report links in Chromium', () => 
       const { page, errors } = await newPage();
       await page.goto(pathToFileURL(file).href);
       // From a file: the links go to the address in the field; this server is elsewhere than its default.
-      await page.fill('#viewer-address', `${base}/`);
+      await page.fill('#viewer-address', `${suite.base}/`);
       await page.click('#viewer-form button');
       const href = await page.getAttribute('a[data-replay]', 'href');
-      expect(href?.startsWith(`${base}/#replay=r2.`)).toBe(true);
+      expect(href?.startsWith(`${suite.base}/#replay=r2.`)).toBe(true);
       await page.click('a[data-replay]');
       await page.waitForFunction(() => /^Step 0 \/ \d+$/.test(document.getElementById('replay-step')?.textContent ?? ''));
       const agents = await page.locator('.player .agent').allTextContents();
@@ -183,11 +165,11 @@ describe.runIf(RUN)('the guided first game and report links in Chromium', () => 
       expect(fit.agentShown).toBe(true);
       // The field's address is remembered for the next report opened from a file.
       await page.goto(pathToFileURL(file).href);
-      expect(await page.inputValue('#viewer-address')).toBe(`${base}/`);
+      expect(await page.inputValue('#viewer-address')).toBe(`${suite.base}/`);
       // Served from the server, a relative link opens the same game.
       const html = readFileSync(file, 'utf8');
       const relative = /<a href="(\/#replay=[^"]+)"/.exec(html)![1];
-      await page.goto(new URL(relative, base).href);
+      await page.goto(new URL(relative, suite.base).href);
       await page.waitForFunction(() => /^Step 0 \/ \d+$/.test(document.getElementById('replay-step')?.textContent ?? ''));
       expect([...await page.locator('.player .agent').allTextContents()].sort()).toEqual([...specs].sort());
       expect(errors).toEqual([]);

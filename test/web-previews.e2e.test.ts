@@ -7,8 +7,8 @@
  * sent) and Enter confirms. Screenshots go to $SCREENSHOT_DIR (default results/e2e/).
  */
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { A_DONE, A_PASS, decodeAction, type ActionKind } from '../env/actions.ts';
 import { CARD_IDS, HAND_TYPES } from '../env/cards.ts';
 import { frontLabel } from '../env/engine/choice-preview.ts';
@@ -19,37 +19,19 @@ import type { GameEvent } from '../env/events.ts';
 import { publicEntry } from '../env/observation/visible.ts';
 import { randInt, seedRng } from '../env/rng.ts';
 import { cloneState, type GameState } from '../env/state.ts';
-import { browserTestsRun, confirmIfAsked, fillSeed, pageErrors, startPageServer, watchEveryXCard } from './helpers/browser.ts';
+import { browserTestsRun, confirmIfAsked, fillSeed, pageSuite, watchEveryXCard } from './helpers/browser.ts';
 
 const SHOTS = process.env.SCREENSHOT_DIR ?? 'results/e2e';
 const RUN = browserTestsRun();
 /** A seed where saying done at every turn brings the person to a third abstinence, found by a search over the API (the Done at step 13). */
 const OUT_SEED = 'prev-2';
 
-let browser: Browser;
-let base = '';
-let stop = async () => {};
-const contexts: BrowserContext[] = [];
+const suite = pageSuite(SHOTS);
 
-beforeAll(async () => {
-  if (!RUN) return;
-  ({ base, browser, stop } = await startPageServer(SHOTS));
-});
-
-afterAll(async () => {
-  for (const c of contexts) await c.close();
-  await stop();
-});
-
-async function newPage(): Promise<{ page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  contexts.push(context);
-  const page = await context.newPage();
-  return { page, errors: pageErrors(page) };
-}
+const newPage = () => suite.newPage();
 
 async function api(path: string, token: string) {
-  const res = await fetch(base + path, { headers: { authorization: `Bearer ${token}` } });
+  const res = await fetch(suite.base + path, { headers: { authorization: `Bearer ${token}` } });
   return (await res.json()) as Record<string, any>;
 }
 
@@ -57,7 +39,7 @@ const settled = (page: Page) => page.waitForFunction(() => ['your-turn', 'over']
 
 /** Starts a game of the person (seat 0) against bots and waits for its first decision. */
 async function start(page: Page, seed: string, bots: string[]): Promise<{ gameId: string; token: string }> {
-  await page.goto(base);
+  await page.goto(suite.base);
   await page.waitForSelector('#start');
   await page.selectOption('#players', String(bots.length + 1));
   for (const [i, bot] of bots.entries()) await page.selectOption(`select.seat-agent[data-seat="${i + 1}"]`, bot);
@@ -67,7 +49,7 @@ async function start(page: Page, seed: string, bots: string[]): Promise<{ gameId
   await settled(page);
   const made = await page.evaluate(() => (window as any).czechPub);
   // Every kind of choice: the person is asked at the windows of every X card too.
-  await watchEveryXCard(page, base, made.gameId, made.token);
+  await watchEveryXCard(page, suite.base, made.gameId, made.token);
   return made;
 }
 

@@ -4,7 +4,8 @@
  * Chromium from reaching for Google's hosts, which a closed network refuses.
  */
 import { existsSync, mkdirSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { buildServer } from '../../server/app.ts';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -83,4 +84,43 @@ export async function watchEveryXCard(page: Page, base: string, gameId: string, 
     method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ unwatched: [] }),
   });
   if (!res.ok) throw new Error(`PUT settings: HTTP ${res.status}`);
+}
+
+/** A test file's server and browser (pageSuite): the server's address, and a page in a fresh context. */
+export interface PageSuite {
+  /** The server's address, once the file's tests began. */
+  readonly base: string;
+  /** A page in a browser context of its own (its own localStorage), desktop 1280×900 unless told; its errors are collected. */
+  newPage(options?: BrowserContextOptions): Promise<{ page: Page; errors: string[] }>;
+}
+
+/**
+ * Starts the page's server and Chromium before the file's tests (when browser tests run) and
+ * stops them, and every context opened, after them.
+ */
+export function pageSuite(screenshots: string): PageSuite {
+  let base = '';
+  let browser: Browser | null = null;
+  let stop = async () => {};
+  const contexts: { close(): Promise<void> }[] = [];
+  beforeAll(async () => {
+    if (!browserTestsRun()) return;
+    ({ base, browser, stop } = await startPageServer(screenshots));
+  });
+  afterAll(async () => {
+    for (const c of contexts) await c.close();
+    await stop();
+  });
+  return {
+    get base() {
+      return base;
+    },
+    async newPage(options = {}) {
+      if (!browser) throw new Error('no browser: the suite has not started');
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
+      contexts.push(context);
+      const page = await context.newPage();
+      return { page, errors: pageErrors(page) };
+    },
+  };
 }
