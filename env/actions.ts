@@ -39,7 +39,7 @@
  * action-codec.ts holds this layout as data, with the codec everything else decodes ids with
  * (`decodeAction`, `encodeAction`); this module names actions (keys, words, groups).
  */
-import { CARD_IDS, cardName, shotType } from './cards.ts';
+import { CARD_IDS, cardName, EXCUSE_ME, KNOCKED_OVER, MIXED_UP, SHOT_INTO_BEER, shotType, WARM_BEER } from './cards.ts';
 import { decodeAction, isActionId, NUM_ACTIONS, type ActionGroup, type DecodedAction } from './action-codec.ts';
 
 export * from './action-codec.ts';
@@ -141,6 +141,22 @@ function seatWords(offset: number, seat: number | undefined, players: number | u
   const rel = offset === 1 ? 'the player on your left' : `the player ${offset} seats to your left`;
   if (seat === undefined || players === undefined) return rel;
   return `player ${(seat + offset) % players} (${rel})`;
+}
+
+/**
+ * The card of the acting seat's hand an action plays: the order or pub card, the X card of a
+ * reaction (whose `card` is the order it hits), Excuse me; undefined for done, pass,
+ * discarding or a shot choice.
+ */
+export function cardPlayed(a: number): string | undefined {
+  const d = decodeAction(a);
+  if (d.group === 'order' || d.group === 'pub') return CARD_IDS[d.card];
+  if (d.group === 'excuse') return CARD_IDS[EXCUSE_ME];
+  if (d.kind === 'knock') return CARD_IDS[KNOCKED_OVER];
+  if (d.kind === 'mixed') return CARD_IDS[MIXED_UP];
+  if (d.kind === 'warm') return CARD_IDS[WARM_BEER];
+  if (d.kind === 'pour_front' || d.kind === 'pour_hand') return CARD_IDS[SHOT_INTO_BEER];
+  return undefined;
 }
 
 /**

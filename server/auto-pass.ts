@@ -16,7 +16,7 @@
  * every X card, 1,051 of them windows where only pass or an X card could be played; 471
  * watching none.
  */
-import { A_PASS, decodeAction, type ActionKind } from '../env/index.ts';
+import { A_PASS, cardPlayed, decodeAction } from '../env/index.ts';
 
 /** The X cards a person can watch for, as the ruleset names their cards. */
 export const X_WATCHABLE = ['knocked_over', 'mixed_up', 'warm_beer', 'shot_into_beer'] as const;
@@ -31,13 +31,9 @@ export interface AutoPass {
 
 export const DEFAULT_AUTO_PASS: Readonly<AutoPass> = Object.freeze({ on: true, unwatched: [] });
 
-const X_OF: Partial<Record<ActionKind, Watchable>> = {
-  knock: 'knocked_over', mixed: 'mixed_up', warm: 'warm_beer', pour_front: 'shot_into_beer', pour_hand: 'shot_into_beer',
-};
-
 /** The X card an action plays as a reaction, or null for any other action. */
 export function reactionCard(action: number): Watchable | null {
-  return X_OF[decodeAction(action).kind] ?? null;
+  return decodeAction(action).group === 'x' ? (cardPlayed(action) as Watchable) : null;
 }
 
 /** Whether auto-pass passes for a seat whose legal actions are `legal`. */

@@ -11,9 +11,8 @@
  *
  * Only a finished game shows everything (`RevealedGame`): its replay has no secrets left.
  */
-import { decodeAction, describeAction, NUM_ACTIONS, type DecodedAction } from '../actions.ts';
+import { cardPlayed, describeAction, NUM_ACTIONS } from '../actions.ts';
 import { actionConsequence } from '../card-text.ts';
-import { CARD_IDS, EXCUSE_ME, KNOCKED_OVER, MIXED_UP, SHOT_INTO_BEER, WARM_BEER } from '../cards.ts';
 import type { CzechPubEnv } from '../env.ts';
 import type { GameEvent } from '../events.ts';
 import { canPreviewChoices, previewChoice, type ChoicePreview } from '../engine/choice-preview.ts';
@@ -22,20 +21,6 @@ import { narrateEvent } from '../narrate.ts';
 import { OBS_SIZE } from './encode.ts';
 import type { PlayerView, PublicView } from './view.ts';
 import { eventForSeat, seatFacts } from './visible.ts';
-
-/**
- * The card of the seat's hand a choice plays: the order or pub card, the X card of a reaction
- * (its `card` is the order it hits), Excuse me; none for done, pass, discarding or a shot choice.
- */
-function playsCard(d: DecodedAction): string | undefined {
-  if (d.group === 'order' || d.group === 'pub') return CARD_IDS[d.card];
-  if (d.group === 'excuse') return CARD_IDS[EXCUSE_ME];
-  if (d.kind === 'knock') return CARD_IDS[KNOCKED_OVER];
-  if (d.kind === 'mixed') return CARD_IDS[MIXED_UP];
-  if (d.kind === 'warm') return CARD_IDS[WARM_BEER];
-  if (d.kind === 'pour_front' || d.kind === 'pour_hand') return CARD_IDS[SHOT_INTO_BEER];
-  return undefined;
-}
 
 /** Who receives: a seat, or null for an onlooker (the public facts only). */
 export type Viewer = number | null;
@@ -114,8 +99,7 @@ export class SeatChannel {
     const token = this.seatView().table[seat].abstinence;
     return legal.map((id) => {
       const note = actionConsequence(ruleset, id, token);
-      const d = decodeAction(id);
-      const plays = playsCard(d);
+      const plays = cardPlayed(id);
       return { id, name: describeAction(id, seat, this.env.players), ...(note ? { note } : {}), ...(plays ? { plays } : {}) };
     });
   }
