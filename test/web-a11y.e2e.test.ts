@@ -23,14 +23,7 @@ const VIEWPORTS = [
   { name: 'phone', width: 390, height: 844, phone: true },
 ];
 
-async function api(path: string, token?: string, body?: unknown) {
-  const res = await fetch(suite.base + path, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return (await res.json()) as Record<string, any>;
-}
+const api = suite.api;
 
 interface Violation { id: string; impact: string; help: string; targets: string[] }
 

@@ -19,14 +19,7 @@ const suite = pageSuite(SHOTS);
 
 const newPage = () => suite.newPage();
 
-async function api(path: string, token?: string, body?: unknown) {
-  const res = await fetch(suite.base + path, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return (await res.json()) as Record<string, any>;
-}
+const api = suite.api;
 
 const X_OF: Record<string, string> = { knock: 'knocked_over', mixed: 'mixed_up', warm: 'warm_beer', pour_front: 'shot_into_beer', pour_hand: 'shot_into_beer' };
 const xCard = (a: number): string | undefined => X_OF[decodeAction(a).kind];

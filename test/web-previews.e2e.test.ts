@@ -30,10 +30,7 @@ const suite = pageSuite(SHOTS);
 
 const newPage = () => suite.newPage();
 
-async function api(path: string, token: string) {
-  const res = await fetch(suite.base + path, { headers: { authorization: `Bearer ${token}` } });
-  return (await res.json()) as Record<string, any>;
-}
+const api = suite.api;
 
 const settled = (page: Page) => page.waitForFunction(() => ['your-turn', 'over'].includes(document.body.dataset.state ?? ''), undefined, { timeout: 30_000 });
 

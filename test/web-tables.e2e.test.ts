@@ -19,11 +19,12 @@ import { agentSeed } from '../agents/seed.ts';
 import { A_DONE, A_PASS } from '../env/actions.ts';
 import { CzechPubEnv } from '../env/env.ts';
 import type { GameEvent } from '../env/events.ts';
-import { randInt, seedRng, type RngState } from '../env/rng.ts';
+import { seedRng } from '../env/rng.ts';
 import { gameLine } from '../eval/game-line.ts';
 import { encodeReplay, recordOf } from '../eval/replay-record.ts';
 import { runTournament } from '../eval/tournament.ts';
 import { browserTestsRun, confirmIfAsked, pageErrors, startPageServer } from './helpers/browser.ts';
+import { newcomerPick } from './helpers/newcomer.ts';
 
 const SHOTS = process.env.SCREENSHOT_DIR ?? 'results/e2e';
 const RUN = browserTestsRun();
@@ -66,16 +67,8 @@ const settled = (page: Page) => page.waitForFunction(() => ['your-turn', 'playin
 /** The enabled action ids on the page. */
 const shownActions = (page: Page) => page.locator('button.action:enabled').evaluateAll((bs) => bs.map((b) => Number((b as HTMLElement).dataset.action)));
 
-/** Mostly orders a drink, else says done, sometimes anything: a person who abstains is soon thrown out. */
-function pick(rng: RngState, shown: number[]): number {
-  const orders = shown.filter((a) => a < 10);
-  const plays = shown.filter((a) => a < A_DONE);
-  const r = randInt(rng, 10);
-  if (orders.length > 0 && r < 7) return orders[randInt(rng, orders.length)];
-  if (plays.length > 0 && r < 8) return plays[randInt(rng, plays.length)];
-  if (shown.includes(A_DONE) && r < 9) return A_DONE;
-  return shown[randInt(rng, shown.length)];
-}
+/** Mostly orders a drink, else plays a card or says done, sometimes anything: a person who abstains is soon thrown out. */
+const pick = newcomerPick;
 
 /** The hand a seat's page shows, as counts by card id. */
 const handOnPage = (page: Page) => page.locator('#hand .card').evaluateAll((cs) => {

@@ -92,6 +92,8 @@ export interface PageSuite {
   readonly base: string;
   /** A page in a browser context of its own (its own localStorage), desktop 1280×900 unless told; its errors are collected. */
   newPage(options?: BrowserContextOptions): Promise<{ page: Page; errors: string[] }>;
+  /** A GET of the API (a POST with a body), with the token if given: its JSON answer. */
+  api(path: string, token?: string, body?: unknown): Promise<Record<string, any>>;
 }
 
 /**
@@ -121,6 +123,14 @@ export function pageSuite(screenshots: string): PageSuite {
       contexts.push(context);
       const page = await context.newPage();
       return { page, errors: pageErrors(page) };
+    },
+    async api(path, token, body) {
+      const res = await fetch(base + path, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return (await res.json()) as Record<string, any>;
     },
   };
 }
