@@ -115,10 +115,10 @@ export function hostName(raw: string): string {
   return h.split(':')[0];
 }
 
-/** Whole numbers in a path or a query: decimal digits only (no 0x10, 1e1, +5 or empty), else a 400. */
 /** Steps one history answer holds at most (a whole game is a few hundred). */
 export const HISTORY_PAGE = 500;
 
+/** Whole numbers in a path or a query: decimal digits only (no 0x10, 1e1, +5 or empty), else a 400. */
 const decimal = z.string().regex(/^\d{1,15}$/, 'a whole number in decimal digits').transform(Number);
 
 /** A fresh seed nobody can guess: a seat that knew the seed would know every hand and the draw pile. */

@@ -225,7 +225,7 @@ export class GameStore {
       if (o.seats[seat] !== 'remote') throw new ApiError(400, `names[${seat}]: only a 'remote' seat is named here (a bot is called by its catalogue name; who joins an open seat names themselves)`);
     });
     if (open && o.seedChosen) throw new ApiError(400, "seed: a game with open seats is dealt from a seed nobody chose (whoever knew it would know every hand); leave seed out, or make every seat 'remote' or a bot");
-    const { labels, bots } = this.seatBots(o.seats, client);
+    const { labels, bots, starts } = this.seatBots(o.seats, o.seed, client);
     if (open) this.checkOpenGames(client);
     this.makeRoom(client);
     const env = new CzechPubEnv({ seed: o.seed, players: o.seats.length, reward: o.reward, ruleset: this.catalogue.ruleset, log: true });
@@ -234,18 +234,16 @@ export class GameStore {
     const openSeats = new Map<number, string>();
     o.seats.forEach((s, seat) => {
       if (s !== 'remote' && s !== OPEN_SEAT) return;
-      const token = randomBytes(18).toString('base64url');
+      const token = newToken();
       tokens.set(tokenHash(token), seat);
       if (s === OPEN_SEAT) openSeats.set(seat, token);
       else list.push({ seat, token });
     });
-    const watchToken = randomBytes(18).toString('base64url');
-    const starts = o.seats.map((_, seat) => ({ seat, players: o.seats.length, seed: agentSeed(o.seed, seat), ruleset: this.catalogue.ruleset }));
-    bots.forEach((b, seat) => (b && 'agent' in b ? b.agent.reset?.(starts[seat]) : undefined));
+    const watchToken = newToken();
     const game: LiveGame = {
       id, seed: commitToSeed(o.seed, o.seedChosen === true), env, seats: labels, bots, starts, tokens, client, settled: false, faults: [], watchToken, watchHash: tokenHash(watchToken), logAt: [env.eventCount], actors: [], scrub: null,
       queue: Promise.resolve(), touched: this.now(), asked: this.now(), waiting: new Set(), paused: false, joiners: [], listeners: new Set(), open: openSeats, created: this.now(),
-      names: seatNames(labels, o.names ?? [], this.catalogue), presence: newPresence(labels.length), autoPass: bots.map((b) => (b ? null : { ...DEFAULT_AUTO_PASS, unwatched: [...DEFAULT_AUTO_PASS.unwatched] })),
+      names: seatNames(labels, o.names ?? [], this.catalogue), presence: newPresence(labels.length), autoPass: peopleAutoPass(bots),
     };
     // The creator holds the remote seats' tokens: they are at the table until they stop asking.
     for (const t of list) game.presence.seen[t.seat] = this.now();
@@ -260,8 +258,12 @@ export class GameStore {
     return { game, tokens: list };
   }
 
-  /** Per seat: its label ('remote' or the bot's canonical spec) and its bot (null for a person's seat); a 400 for a spec the catalogue refuses. */
-  private seatBots(specs: readonly string[], client: string): { labels: string[]; bots: (SeatBot | null)[]; replayed: boolean[] } {
+  /**
+   * Per seat: its label ('remote' or the bot's canonical spec), its bot (null for a person's
+   * seat) and the game's start as that seat's agent is told it (the agents of this thread are
+   * reset with it); a 400 for a spec the catalogue refuses.
+   */
+  private seatBots(specs: readonly string[], seed: string, client: string): { labels: string[]; bots: (SeatBot | null)[]; replayed: boolean[]; starts: LiveGame['starts'] } {
     const labels: string[] = [];
     // Bots whose past decisions can be asked again at a restore: in this thread, and calling no server elsewhere.
     const replayed: boolean[] = [];
@@ -285,7 +287,9 @@ export class GameStore {
         throw e;
       }
     });
-    return { labels, bots, replayed };
+    const starts = specs.map((_, seat) => ({ seat, players: specs.length, seed: agentSeed(seed, seat), ruleset: this.catalogue.ruleset }));
+    bots.forEach((b, seat) => (b && 'agent' in b ? b.agent.reset?.(starts[seat]) : undefined));
+    return { labels, bots, replayed, starts };
   }
 
   /**
@@ -300,17 +304,15 @@ export class GameStore {
     const fingerprint = rulesetFingerprint(this.catalogue.ruleset);
     if (h.ruleset !== fingerprint) throw new Error(`dealt under ruleset ${h.ruleset}, this server plays ${fingerprint}`);
     if (this.games.has(h.id)) throw new Error('a game of this id is held already');
-    const { labels, bots, replayed } = this.seatBots(h.specs, h.client);
+    const { labels, bots, replayed, starts } = this.seatBots(h.specs, h.seed, h.client);
     const players = h.specs.length;
-    const starts = h.specs.map((_, seat) => ({ seat, players, seed: agentSeed(h.seed, seat), ruleset: this.catalogue.ruleset }));
-    bots.forEach((b, seat) => (b && 'agent' in b ? b.agent.reset?.(starts[seat]) : undefined));
     const env = new CzechPubEnv({ seed: h.seed, players, reward: h.reward as RewardScheme, ruleset: this.catalogue.ruleset, log: true });
     const game: LiveGame = {
       id: h.id, seed: commitToSeed(h.seed, h.chosen, h.salt), env, seats: labels, bots, starts, tokens: new Map(h.tokens.map((t) => [t.hash, t.seat])), client: h.client, settled: false,
       faults: [...logged.faults], watchToken: '', watchHash: h.watch, logAt: [env.eventCount], actors: [], scrub: null, queue: Promise.resolve(), touched: this.now(), asked: this.now(),
       waiting: new Set(), paused: true, joiners: [], listeners: new Set(), open: new Map(), created: h.created,
       names: seatNames(labels, h.names ?? [], this.catalogue), presence: newPresence(players),
-      autoPass: bots.map((b) => (b ? null : { ...DEFAULT_AUTO_PASS, unwatched: [...DEFAULT_AUTO_PASS.unwatched] })),
+      autoPass: peopleAutoPass(bots),
     };
     // Each seat's auto-pass as last set (its passes are in the actions already).
     for (const c of logged.settings) if (game.autoPass[c.seat]) game.autoPass[c.seat] = { on: c.on, unwatched: [...c.unwatched] };
@@ -339,7 +341,7 @@ export class GameStore {
     // Open seats nobody took: their tokens were never handed out, so fresh ones do.
     h.specs.forEach((s, seat) => {
       if (s !== OPEN_SEAT || joined.has(seat)) return;
-      const token = randomBytes(18).toString('base64url');
+      const token = newToken();
       game.tokens.set(tokenHash(token), seat);
       game.open.set(seat, token);
     });
@@ -364,7 +366,7 @@ export class GameStore {
       recordStep(steps, e, a);
     });
     this.makeRoom(client);
-    const watchToken = randomBytes(18).toString('base64url');
+    const watchToken = newToken();
     const game: LiveGame = {
       id: randomBytes(9).toString('base64url'), seed: commitToSeed(String(env.config.seed), true), env, seats, bots: seats.map(() => null), starts: [], tokens: new Map(), client, settled: true, faults: [],
       watchToken, watchHash: tokenHash(watchToken), logAt: steps.logAt, actors: steps.actors, scrub: null, queue: Promise.resolve(), touched: this.now(),
@@ -604,18 +606,16 @@ export class GameStore {
     return autoPasses(settings, new SeatChannel(game.env, seat).legalActions());
   }
 
-  /** A person's auto-pass settings. */
+  /** A person's auto-pass settings, a copy. */
   autoPassOf(game: LiveGame, seat: number): AutoPass {
-    const s = game.autoPass[seat];
-    if (!s) throw new ApiError(409, `seat ${seat} is a bot's: auto-pass is for people`);
+    const s = peopleSettings(game, seat);
     return { on: s.on, unwatched: [...s.unwatched] };
   }
 
   /** Changes a person's auto-pass; if it now passes at the seat's decision, it does so (and the bots play on), in the game's queue. */
   setAutoPass(game: LiveGame, seat: number, change: Partial<AutoPass>): Promise<AutoPass> {
     return this.run(game, async () => {
-      const s = game.autoPass[seat];
-      if (!s) throw new ApiError(409, `seat ${seat} is a bot's: auto-pass is for people`);
+      const s = peopleSettings(game, seat);
       if (change.on !== undefined) s.on = change.on;
       if (change.unwatched !== undefined) s.unwatched = [...new Set(change.unwatched)];
       this.log?.append(game.id, { t: 'settings', seat, on: s.on, unwatched: [...s.unwatched] });
@@ -668,6 +668,20 @@ export class GameStore {
     this.lastSweep = t;
     for (const g of [...this.games.values()]) if (t - g.touched > this.limits.idleMs) this.drop(g);
   }
+}
+
+/** A secret token for a seat or for watching: 18 random bytes, base64url. */
+const newToken = (): string => randomBytes(18).toString('base64url');
+
+/** Each person's seat's auto-pass at the start, the default; null for a bot's seat. */
+const peopleAutoPass = (bots: readonly (SeatBot | null)[]): (AutoPass | null)[] =>
+  bots.map((b) => (b ? null : { ...DEFAULT_AUTO_PASS, unwatched: [...DEFAULT_AUTO_PASS.unwatched] }));
+
+/** A person's seat's auto-pass as held (a 409 for a bot's seat). */
+function peopleSettings(game: LiveGame, seat: number): AutoPass {
+  const s = game.autoPass[seat];
+  if (!s) throw new ApiError(409, `seat ${seat} is a bot's: auto-pass is for people`);
+  return s;
 }
 
 /** The finished game asked about least recently among `games`, if any. */

@@ -5,8 +5,8 @@
  */
 import type { LiveGame } from './games.ts';
 
-export type Presence = 'bot' | 'open' | 'connected' | 'away';
 export const PRESENCES = ['bot', 'open', 'connected', 'away'] as const;
+export type Presence = (typeof PRESENCES)[number];
 
 /** A person whose seat has not asked for this long, with no event stream open, is away. */
 export const AWAY_MS = 45_000;

@@ -5,6 +5,7 @@
  * Views are described as objects (their fields: env/observation/view.ts); the rest exactly.
  */
 import { z } from 'zod';
+import { PRESENCES } from './presence.ts';
 
 const namedAction = z.object({ id: z.number().int(), name: z.string() });
 
@@ -104,7 +105,7 @@ export const created = z.object({
 });
 
 /** Who is at a seat (server/presence.ts). */
-export const presence = z.enum(['bot', 'open', 'connected', 'away'])
+export const presence = z.enum(PRESENCES)
   .describe("'bot'; 'open': waiting in the lobby for someone to join; 'connected': a person whose event stream is open or who asked lately; 'away': a person who has not.");
 
 export const seatState = z.object({

@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { X_WATCHABLE } from './auto-pass.ts';
+import { X_WATCHABLE, type AutoPass } from './auto-pass.ts';
 import { bearer } from './bearer.ts';
 import type { GameStore } from './games.ts';
 import * as S from './schemas.ts';
@@ -19,6 +19,9 @@ export const seatSettings = z.object({
   unwatched,
 });
 
+/** The settings as the API words them. */
+const answer = (s: AutoPass): z.infer<typeof seatSettings> => ({ autoPass: s.on, unwatched: s.unwatched });
+
 export function settingsRoutes(app: FastifyInstance, store: GameStore): void {
   const typed = app.withTypeProvider<ZodTypeProvider>();
   const params = z.object({ id: z.string().min(1).max(64) });
@@ -30,8 +33,7 @@ export function settingsRoutes(app: FastifyInstance, store: GameStore): void {
     },
   }, async (req) => {
     const game = store.get(req.params.id);
-    const s = store.autoPassOf(game, store.seatOf(game, bearer(req)));
-    return { autoPass: s.on, unwatched: s.unwatched };
+    return answer(store.autoPassOf(game, store.seatOf(game, bearer(req))));
   });
 
   typed.put('/v1/games/:id/settings', {
@@ -44,7 +46,6 @@ export function settingsRoutes(app: FastifyInstance, store: GameStore): void {
   }, async (req) => {
     const game = store.get(req.params.id);
     const seat = store.seatOf(game, bearer(req));
-    const s = await store.setAutoPass(game, seat, { on: req.body.autoPass, unwatched: req.body.unwatched });
-    return { autoPass: s.on, unwatched: s.unwatched };
+    return answer(await store.setAutoPass(game, seat, { on: req.body.autoPass, unwatched: req.body.unwatched }));
   });
 }

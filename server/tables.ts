@@ -26,7 +26,7 @@ export function lobbyEntry(g: LiveGame) {
     seats: g.seats.map((who, seat) => ({ seat, who: who === 'remote' ? 'person' : who, open: g.open.has(seat), name: g.names[seat], presence: presenceOf(g, seat, now) })),
     turn: new SeatChannel(g.env, null).view().turn,
     seed: shownCommitment(g.seed),
-    ageSec: Math.round((Date.now() - g.created) / 1000),
+    ageSec: Math.round((now - g.created) / 1000),
   };
 }
 
