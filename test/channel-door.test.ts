@@ -22,7 +22,7 @@ const FIXTURE = 'test/fixtures/leaky-exit.ts';
 /** What an exit may not ask an env for: the channel asks on its behalf. */
 const ENV_MEMBERS = new Set(['state', 'fullLog', 'view', 'text', 'events', 'eventLog', 'encode', 'publicView', 'observe', 'resample', 'legalMask', 'toJSON']);
 /** Builders of a viewer's facts and of hidden-state copies: the channel's own tools. */
-const BUILDERS = new Set(['seatFacts', 'publicFacts', 'eventForSeat', 'makeView', 'makePublicView', 'viewOfFacts', 'viewOfPublicFacts', 'previewDigestion', 'factsState', 'resampleState', 'encodeObservation']);
+const BUILDERS = new Set(['seatFacts', 'publicFacts', 'eventForSeat', 'makeView', 'makePublicView', 'viewOfFacts', 'viewOfPublicFacts', 'previewDigestion', 'previewChoice', 'factsState', 'resampleState', 'encodeObservation']);
 
 function filesOf(entry: string): string[] {
   const p = path.join(ROOT, entry);

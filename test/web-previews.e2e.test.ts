@@ -10,15 +10,13 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { A_DONE, A_PASS, decodeAction, type ActionKind } from '../env/actions.ts';
-import { CARD_IDS, HAND_TYPES } from '../env/cards.ts';
-import { frontLabel } from '../env/engine/choice-preview.ts';
 import { applyAction } from '../env/engine/flow.ts';
 import { applyStep, legalActions } from '../env/engine/index.ts';
 import { CzechPubEnv } from '../env/env.ts';
 import type { GameEvent } from '../env/events.ts';
-import { publicEntry } from '../env/observation/visible.ts';
 import { randInt, seedRng } from '../env/rng.ts';
 import { cloneState, type GameState } from '../env/state.ts';
+import { engineChange } from './helpers/engine-change.ts';
 import { browserTestsRun, confirmIfAsked, fillSeed, pageSuite, watchEveryXCard } from './helpers/browser.ts';
 
 const SHOTS = process.env.SCREENSHOT_DIR ?? 'results/e2e';
@@ -64,25 +62,6 @@ interface Shown {
   step: number;
   id: number;
   data: Record<string, string>;
-}
-
-/** The engine's change of the seat's hand, the fronts and the points by one decision. */
-function realChange(before: GameState, after: GameState, seat: number) {
-  const handLoses: string[] = [];
-  const handGains: string[] = [];
-  for (let t = 0; t < HAND_TYPES; t++) {
-    const k = seat * HAND_TYPES + t;
-    for (let n = after.hand[k] - before.hand[k]; n > 0; n--) handGains.push(CARD_IDS[t]);
-    for (let n = before.hand[k] - after.hand[k]; n > 0; n--) handLoses.push(CARD_IDS[t]);
-  }
-  const label = (front: number[], p: number) => front.map((e) => frontLabel(publicEntry(e, p)));
-  const fronts = [];
-  const points = [];
-  for (let p = 0; p < before.players; p++) {
-    if (label(after.front[p], p).join() !== label(before.front[p], p).join()) fronts.push({ seat: p, after: label(after.front[p], p) });
-    if (after.points[p] !== before.points[p]) points.push({ seat: p, change: after.points[p] - before.points[p] });
-  }
-  return { handLoses, handGains, fronts, points };
 }
 
 type Digest = Extract<GameEvent, { k: 'digest' }>;
@@ -167,7 +146,7 @@ describe.runIf(RUN)('previews on the page in Chromium', () => {
         const log: GameEvent[] = [];
         applyAction({ r: env.compiledRules, s: after, log }, s.id);
         if (!log.some((e) => e.k === 'digest') && s.data.certain === 'true') {
-          expect(JSON.parse(s.data.changes), `${kind} at step ${k}`).toEqual(realChange(state, after, 0));
+          expect(JSON.parse(s.data.changes), `${kind} at step ${k}`).toEqual(engineChange(state, after, 0));
           m.compared++;
         }
         if (s.data.digestWhen !== '' && s.data.points !== '') {

@@ -3,14 +3,15 @@ import { decodeAction, A_DONE, A_PASS, NUM_ACTIONS, type ActionKind } from '../a
 import { CARD_IDS } from '../cards.ts';
 import { CzechPubEnv } from '../env.ts';
 import type { GameEvent } from '../events.ts';
-import { seatFacts, publicEntry } from '../observation/visible.ts';
+import { seatFacts } from '../observation/visible.ts';
 import { resampleState } from '../resample.ts';
 import { randInt, seedRng } from '../rng.ts';
 import { cloneState, type GameState } from '../state.ts';
-import { canPreviewChoices, frontLabel, handChange, previewChoice, type ChoicePreview } from './choice-preview.ts';
+import { canPreviewChoices, previewChoice, type ChoicePreview } from './choice-preview.ts';
 import { applyAction } from './flow.ts';
 import { applyStep, legalActions, rulesFor } from './index.ts';
 import type { DigestPreview } from './preview.ts';
+import { engineChange } from '../../test/helpers/engine-change.ts';
 
 const R = rulesFor();
 type Digest = Extract<GameEvent, { k: 'digest' }>;
@@ -35,19 +36,6 @@ function positions(games: number, keep: number): GameState[] {
 }
 
 const POSITIONS = positions(30, 3);
-
-/** The engine's own change of the seat's hand, the fronts and the points by one decision. */
-function realChange(before: GameState, after: GameState, seat: number) {
-  const label = (front: number[], p: number) => front.map((e) => frontLabel(publicEntry(e, p)));
-  const fronts = [];
-  const points = [];
-  for (let p = 0; p < before.players; p++) {
-    const a = label(after.front[p], p);
-    if (a.join() !== label(before.front[p], p).join()) fronts.push({ seat: p, after: a });
-    if (after.points[p] !== before.points[p]) points.push({ seat: p, change: after.points[p] - before.points[p] });
-  }
-  return { ...handChange(before, after, seat), fronts, points };
-}
 
 /** Plays on from `state` until `seat` digests: everyone else passes (or answers first), `seat` says done. */
 function digestOf(state: GameState, seat: number, seed: string): { digest: Digest | null; out: boolean } {
@@ -87,7 +75,7 @@ describe('previewChoice', () => {
         applyAction({ r: R, s: after, log }, a);
         const digested = log.some((e) => e.k === 'digest');
         if (!digested) {
-          const real = realChange(s, after, seat);
+          const real = engineChange(s, after, seat);
           if (p.certain) expect({ handLoses: p.handLoses, handGains: p.handGains, fronts: p.fronts, points: p.points }).toEqual(real);
           else for (const c of p.handLoses) expect(real.handLoses).toContain(c);
           if (p.passesTo >= 0) expect(after.actor).toBe(p.passesTo);

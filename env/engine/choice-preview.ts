@@ -149,7 +149,7 @@ export function previewChoice(r: CompiledRules, f: Readonly<SeatFacts>, action: 
 }
 
 /** The cards a seat's hand lost and gained from state `a` to state `b`, one name per card. */
-export function handChange(a: GameState, b: GameState, seat: number): { handLoses: string[]; handGains: string[] } {
+function handChange(a: GameState, b: GameState, seat: number): { handLoses: string[]; handGains: string[] } {
   const handLoses: string[] = [];
   const handGains: string[] = [];
   for (let t = 0; t < HAND_TYPES; t++) {
