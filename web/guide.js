@@ -16,7 +16,7 @@ export { GUIDE_SEATS, GUIDE_SEED };
 const DONE = 'czech-pub:guide-done';
 
 /** Whether this browser has played the guided game through, or declined it. */
-export function guideDone() {
+function guideDone() {
   try {
     return localStorage.getItem(DONE) === '1';
   } catch {
@@ -147,7 +147,7 @@ export class Guide {
         lines: [onYou.text ? `On the table: ${onYou.text}` : '', card ? `${cardName(card)}: ${cardInfo(card)?.text ?? ''}` : ''] };
     }
     const held = Object.entries(/** @type {Record<string, number>} */ (data.view.hand)).filter(([, n]) => n > 0).map(([id]) => id);
-    const card = held.find((id) => data.legalActions.some((a) => a.name.startsWith(`${cardName(id)}:`)));
+    const card = held.find((id) => data.legalActions.some((a) => a.plays === id));
     return { moment: 'x', title: 'An X card: your move in their turn', target: card ? `#hand .card[data-card="${card}"]` : '#actions',
       lines: [card ? `${cardName(card)}: ${cardInfo(card)?.text ?? ''}` : '', 'Play it with one of its buttons below, or pass.'] };
   }

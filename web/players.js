@@ -73,7 +73,8 @@ function badges(p, view, now) {
   return out;
 }
 
-const PRESENCE_TEXT = { bot: 'bot', open: 'seat free', connected: 'here', away: 'away' };
+/** Who is at a seat, in a word (the lobby says it too). */
+export const PRESENCE_TEXT = { bot: 'bot', open: 'seat free', connected: 'here', away: 'away' };
 const PRESENCE_TITLE = {
   bot: 'a bot: it plays at once',
   open: 'waiting in the lobby for someone to join',

@@ -76,10 +76,16 @@ function moveWords(p) {
   return `moves forward ${ways.join(', ')}`;
 }
 
+/** What a risk does to the seat: as a fact, and after "can". */
+const RISK_VERBS = {
+  out: ['throws you out of the game', 'throw you out of the game'],
+  wasted: ['wastes you (out of the game, keeping your points)', 'waste you (out of the game, keeping your points)'],
+};
+
 /** The warning a risky choice carries: "this can waste you (17%)". @param {ChoiceRisk} r */
 export function riskWords(r) {
-  const what = r.kind === 'out' ? 'throws you out of the game' : 'wastes you (out of the game, keeping your points)';
-  return r.chance === 1 ? `this ${what}, for certain` : `this can ${r.kind === 'out' ? 'throw you out of the game' : 'waste you (out of the game, keeping your points)'}: ${percent(r.chance)}`;
+  const [does, may] = RISK_VERBS[r.kind];
+  return r.chance === 1 ? `this ${does}, for certain` : `this can ${may}: ${percent(r.chance)}`;
 }
 
 const WHEN = { now: 'Digesting then:', after_done: 'Then done:', after_discarding: 'When you stop discarding:' };
@@ -104,8 +110,9 @@ export function choicePreview(a, f) {
   }
   if (!a.certain) lines.push(a.digestWhen ? 'You then draw up to your hand size.' : 'Then cards are taken at random from hands, which nobody can foresee.');
   if (lines.length === 0 && !a.digest) lines.push('Nothing changes.');
+  const moves = a.digest && !a.digest.skips ? moveWords(a.digest) : '';
   const digest = a.digest && a.digestWhen
-    ? el('span.preview-line', {}, el('b', {}, WHEN[a.digestWhen]), ' ', previewWords(a.digest), a.digest.skips ? '' : `${moveWords(a.digest) ? `; ${moveWords(a.digest)}` : ''}`)
+    ? el('span.preview-line', {}, el('b', {}, WHEN[a.digestWhen]), ' ', previewWords(a.digest), moves ? `; ${moves}` : '')
     : null;
   const d = a.digest;
   return el(`div.choice-preview${a.risk ? '.preview-risk' : ''}`, {

@@ -23,7 +23,7 @@ const KEPT = 'czech-pub:auto-pass';
 /** @type {SeatSettings} */
 const SERVER_DEFAULT = { autoPass: true, unwatched: [] };
 /** @type {SeatSettings} */
-export const PEOPLE_DEFAULT = { autoPass: true, unwatched: [...WATCHABLE] };
+const PEOPLE_DEFAULT = { autoPass: true, unwatched: [...WATCHABLE] };
 /** Every X card watched: the guided game shows one at work. @type {SeatSettings} */
 export const WATCH_ALL = SERVER_DEFAULT;
 

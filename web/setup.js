@@ -26,7 +26,7 @@ export const OPEN = 'open';
 export const MAX_NAME = 24;
 
 /** How a bot is offered: "Strong (Hard)", or its display name alone. @param {Bot} b */
-export const botTitle = (b) => (b.strength ? `${b.displayName} (${b.strength})` : b.displayName);
+const botTitle = (b) => (b.strength ? `${b.displayName} (${b.strength})` : b.displayName);
 
 /**
  * @param {HTMLFormElement} form

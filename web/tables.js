@@ -6,6 +6,8 @@
 import { api } from './api.js';
 import { byId, el, fill } from './dom.js';
 import { seatName } from './frame.js';
+import { PRESENCE_TEXT } from './players.js';
+import { MAX_NAME } from './setup.js';
 
 /** @typedef {{ seat: number, token: string }} SeatToken */
 
@@ -62,7 +64,7 @@ export function renderLinks(id) {
  */
 function lobbySeat(s) {
   if (s.open) return `${s.name} free`;
-  return s.presence === 'bot' ? `${s.name} (${s.who})` : `${s.name} (person, ${s.presence === 'connected' ? 'here' : 'away'})`;
+  return s.presence === 'bot' ? `${s.name} (${s.who})` : `${s.name} (person, ${PRESENCE_TEXT[/** @type {'connected' | 'away'} */ (s.presence)]})`;
 }
 
 /**
@@ -71,6 +73,7 @@ function lobbySeat(s) {
  */
 export async function renderLobby(onJoined) {
   const list = byId('lobby-list');
+  /** @type {HTMLInputElement} */ (byId('join-name')).maxLength = MAX_NAME;
   /** @type {{ games: { id: string, players: number, turn: number, seats: { seat: number, who: string, open: boolean, name: string, presence: string }[] }[] }} */
   let lobby;
   try {
