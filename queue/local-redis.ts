@@ -24,7 +24,8 @@ export function redisServerAvailable(): boolean {
   return spawnSync(REDIS_SERVER, ['--version'], { stdio: 'ignore' }).status === 0;
 }
 
-function freePort(): Promise<number> {
+/** A port free now on 127.0.0.1. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
     srv.once('error', reject);

@@ -89,7 +89,7 @@ describe('auto-pass at a live game', () => {
   const person = (legal: number[]) => {
     const x = legal.filter((a) => reactionCard(a) !== null);
     if (x.length > 0 && randInt(rng, 2) === 0) return x[randInt(rng, x.length)];
-    const orders = legal.filter((a) => a < 10);
+    const orders = legal.filter((a) => decodeAction(a).group === 'order');
     return orders.length > 0 && randInt(rng, 4) > 0 ? orders[randInt(rng, orders.length)] : legal[0];
   };
 

@@ -41,8 +41,7 @@ async function playTo(store: GameStore, game: LiveGame, steps: number): Promise<
   }
 }
 
-/** What each seat (and an onlooker) is shown at step k, without the game's id and seed commitment (another game's). */
-/** What each seat and an onlooker are shown at step k; presence (who asked lately: a restored seat is away until it asks) aside. */
+/** What each seat and an onlooker are shown at step k, without the game's id and seed commitment (another game's); presence (who asked lately: a restored seat is away until it asks) aside. */
 function shown(game: LiveGame, k: number) {
   return [0, 1, 2, null].map((v) => ({ ...seatState(game, v, k), id: undefined, seed: undefined, presence: undefined }));
 }

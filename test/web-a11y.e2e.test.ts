@@ -8,9 +8,9 @@
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { A_DONE } from '../env/actions.ts';
+import { A_DONE, decodeAction } from '../env/actions.ts';
 import { randInt, seedRng, type RngState } from '../env/rng.ts';
-import { browserTestsRun, confirmIfAsked, fillSeed, pageSuite, watchEveryXCard } from './helpers/browser.ts';
+import { browserTestsRun, confirmIfAsked, fillSeed, longPress, pageSuite, watchEveryXCard } from './helpers/browser.ts';
 
 const SHOTS = process.env.SCREENSHOT_DIR ?? 'results/e2e';
 const RUN = browserTestsRun();
@@ -93,7 +93,7 @@ async function contrastFailures(page: Page, screen: string): Promise<string[]> {
 
 /** Mostly orders a drink, else says done, sometimes anything else. */
 function pick(rng: RngState, shown: number[]): number {
-  const orders = shown.filter((a) => a < 10);
+  const orders = shown.filter((a) => decodeAction(a).group === 'order');
   const r = randInt(rng, 10);
   if (orders.length > 0 && r < 7) return orders[randInt(rng, orders.length)];
   if (shown.includes(A_DONE) && r < 9) return A_DONE;
@@ -195,17 +195,6 @@ async function tabTo(page: Page, selector: string): Promise<void> {
     await page.keyboard.press(forward ? 'Tab' : 'Shift+Tab');
   }
   throw new Error(`Tab and Shift+Tab never reached ${selector}`);
-}
-
-/** A touch held on an element's centre for `ms` (Chromium's touch events, as a finger makes them). */
-async function longPress(page: Page, selector: string, ms = 700): Promise<void> {
-  const box = (await page.locator(selector).first().boundingBox())!;
-  const point = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [point] });
-  await page.waitForTimeout(ms);
-  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
-  await cdp.detach();
 }
 
 /** Each hand card whose centre is covered by something else (or off screen), by card id. */

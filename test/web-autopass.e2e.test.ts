@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { A_DONE, A_PASS, decodeAction } from '../env/actions.ts';
 import { CzechPubEnv } from '../env/env.ts';
 import { randInt, seedRng } from '../env/rng.ts';
+import { reactionCard, X_WATCHABLE, type Watchable } from '../server/auto-pass.ts';
 import { browserTestsRun, confirmIfAsked, pageSuite } from './helpers/browser.ts';
 
 const SHOTS = process.env.SCREENSHOT_DIR ?? 'results/e2e';
@@ -21,12 +22,8 @@ const newPage = () => suite.newPage();
 
 const api = suite.api;
 
-const X_OF: Record<string, string> = { knock: 'knocked_over', mixed: 'mixed_up', warm: 'warm_beer', pour_front: 'shot_into_beer', pour_hand: 'shot_into_beer' };
-const xCard = (a: number): string | undefined => X_OF[decodeAction(a).kind];
 /** Auto-pass watches no X card by default; the person ticks two, the other two stay passed for them. */
 const WATCHED = ['warm_beer', 'shot_into_beer'];
-/** The server's order of the X cards (server/auto-pass.ts X_WATCHABLE). */
-const ORDER = ['knocked_over', 'mixed_up', 'warm_beer', 'shot_into_beer'];
 const UNWATCHED = ['knocked_over', 'mixed_up'];
 const settled = (page: Page) => page.waitForFunction(() => ['your-turn', 'over'].includes(document.body.dataset.state ?? ''), undefined, { timeout: 60_000 });
 const panelText = (page: Page, seat: number, part: string) => page.locator(`#table .player[data-seat="${seat}"] ${part}`).textContent();
@@ -64,15 +61,15 @@ describe.runIf(RUN)('players\' words and auto-pass in Chromium', () => {
 
     // Auto-pass: by default it passes for Anna at every window only X cards could be played in; she asks to be asked for two.
     await page.click('#seat-settings > summary');
-    const before = await (await fetch(`${suite.base}/v1/games/${gameId}/settings`, { headers: { authorization: `Bearer ${token}` } })).json();
-    expect(before).toEqual({ autoPass: true, unwatched: [...WATCHED, ...UNWATCHED].sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b)) });
+    const before = await api(`/v1/games/${gameId}/settings`, token);
+    expect(before).toEqual({ autoPass: true, unwatched: [...WATCHED, ...UNWATCHED].sort((a, b) => X_WATCHABLE.indexOf(a as Watchable) - X_WATCHABLE.indexOf(b as Watchable)) });
     for (const x of WATCHED) {
       const saved = page.waitForResponse((r) => r.request().method() === 'PUT' && r.url().endsWith(`/v1/games/${gameId}/settings`));
       await page.check(`#seat-settings input[data-watch="${x}"]`);
       expect((await saved).status()).toBe(200);
       await page.waitForSelector(`#seat-settings input[data-watch="${x}"]:enabled`);
     }
-    const settings = await (await fetch(`${suite.base}/v1/games/${gameId}/settings`, { headers: { authorization: `Bearer ${token}` } })).json();
+    const settings = await api(`/v1/games/${gameId}/settings`, token);
     expect(settings).toEqual({ autoPass: true, unwatched: UNWATCHED });
 
     const rng = seedRng('e2e-autopass-clicks');
@@ -90,11 +87,11 @@ describe.runIf(RUN)('players\' words and auto-pass in Chromium', () => {
       kinds[kind] = (kinds[kind] ?? 0) + 1;
       asked.add(view.step);
       // Every decision asked is Anna's own turn, a card aimed at her with a choice, or a reaction with an X card she watches for.
-      if (kind === 'reaction') expect(legal.some((a) => { const x = xCard(a); return x !== undefined && !UNWATCHED.includes(x); })).toBe(true);
+      if (kind === 'reaction') expect(legal.some((a) => { const x = reactionCard(a); return x !== null && !UNWATCHED.includes(x); })).toBe(true);
       else if (kind === 'response') expect(legal.length).toBeGreaterThan(1);
       else expect(['play', 'discard']).toContain(kind);
       const shown = await page.locator('button.action:enabled').evaluateAll((bs) => bs.map((b) => Number((b as HTMLElement).dataset.action)));
-      const orders = shown.filter((a) => a < 10);
+      const orders = shown.filter((a) => decodeAction(a).group === 'order');
       const pick = orders.length > 0 && randInt(rng, 10) < 7 ? orders[randInt(rng, orders.length)]
         : shown.includes(A_PASS) && randInt(rng, 2) === 0 ? A_PASS : shown.includes(A_DONE) ? A_DONE : shown[randInt(rng, shown.length)];
       await page.click(`button.action[data-action="${pick}"]`);
@@ -110,7 +107,7 @@ describe.runIf(RUN)('players\' words and auto-pass in Chromium', () => {
       if (env.actor === 0 && !asked.has(env.actions.length)) {
         const legal = env.legalActions();
         expect(a).toBe(A_PASS);
-        expect(legal.every((l) => l === A_PASS || UNWATCHED.includes(xCard(l) ?? ''))).toBe(true);
+        expect(legal.every((l) => l === A_PASS || UNWATCHED.includes(reactionCard(l) ?? ''))).toBe(true);
         auto++;
       }
       env.step(a);

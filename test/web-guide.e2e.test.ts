@@ -27,7 +27,7 @@ const RUN = browserTestsRun();
 
 const suite = pageSuite(SHOTS);
 
-const newPage = (width = 1280, height = 900) => suite.newPage({ viewport: { width, height } });
+const newPage = () => suite.newPage();
 
 const noteOpen = (page: Page) => page.evaluate(() => !(document.getElementById('guide-note') as HTMLElement).hidden);
 
@@ -46,7 +46,7 @@ async function clickFor(page: Page, rng: ReturnType<typeof seedRng>): Promise<vo
 
 describe.runIf(RUN)('the guided first game and report links in Chromium', () => {
   it('walks a newcomer through a real game: a note at each moment, each closable, to the end screen', async () => {
-    const rules = await (await fetch(`${suite.base}/v1/ruleset`)).json() as { glossary: { term: string; text: string }[]; cards: { id: string; kind: string; text: string }[] };
+    const rules = await suite.api('/v1/ruleset') as { glossary: { term: string; text: string }[]; cards: { id: string; kind: string; text: string }[] };
     const term = (t: string) => rules.glossary.find((g) => g.term === t)!.text;
     const { page, errors } = await newPage();
     await page.goto(suite.base);

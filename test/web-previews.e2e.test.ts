@@ -101,7 +101,7 @@ describe.runIf(RUN)('previews on the page in Chromium', () => {
         expect(p.risky).toBe(p.data!.risk !== '');
         shown.push({ step: view.step, id: p.id, data: p.data as Record<string, string> });
       }
-      const x = previews.find((p) => p.id >= 65 && p.id <= 186);
+      const x = previews.find((p) => decodeAction(p.id).group === 'x');
       if (x && !xShot) {
         await page.hover(`button.action[data-action="${x.id}"]`);
         await page.screenshot({ path: join(SHOTS, 'previews-x.png') });

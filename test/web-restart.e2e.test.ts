@@ -7,18 +7,17 @@
  * state dir, a saved seat of a game long gone) is said plainly, and "Back to your last game"
  * is no longer offered.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { randInt, seedRng } from '../env/rng.ts';
+import { freePort } from '../queue/local-redis.ts';
 import { browserTestsRun, confirmIfAsked, fillSeed, launchChromium, pageErrors } from './helpers/browser.ts';
+import { startServe } from './helpers/serve.ts';
 
-const BIN = fileURLToPath(new URL('../bin/czech-pub.js', import.meta.url));
 const RUN = browserTestsRun();
 
 let browser: Browser;
@@ -26,30 +25,12 @@ let port = 0;
 const servers = new Set<ChildProcess>();
 const dirs: string[] = [];
 
-/** A port free now: the server is started on it again and again. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const p = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(p));
-    });
-    s.on('error', reject);
-  });
-}
-
-/** `czech-pub serve` on `port` keeping games in `stateDir`; resolves once it listens. */
-function serve(stateDir: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port), '--rate-limit', '0', '--state-dir', stateDir], { stdio: ['ignore', 'ignore', 'pipe'] });
+/** `czech-pub serve` on `port` keeping games in `dir` (run in a fresh folder, where startServe writes its config); resolves once it listens. */
+async function serve(dir: string): Promise<ChildProcess> {
+  const { child } = await startServe(stateDir(), {}, process.env, { port, args: ['--state-dir', dir] });
   servers.add(child);
   child.on('exit', () => servers.delete(child));
-  let err = '';
-  return new Promise((resolve, reject) => {
-    child.stderr!.on('data', (d: Buffer) => {
-      err += d;
-      if (/listening on http/.test(err)) resolve(child);
-    });
-    child.on('exit', (code) => reject(new Error(`the server exited (${code}): ${err}`)));
-  });
+  return child;
 }
 
 /** Kills the server as a crash would (no chance to write anything more), and waits for it to be gone. */

@@ -11,8 +11,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { createAgent } from '../agents/default-registry.ts';
 import { EnvObservation } from '../agents/observation.ts';
 import { agentSeed } from '../agents/seed.ts';
@@ -23,43 +23,16 @@ import { seedRng } from '../env/rng.ts';
 import { gameLine } from '../eval/game-line.ts';
 import { encodeReplay, recordOf } from '../eval/replay-record.ts';
 import { runTournament } from '../eval/tournament.ts';
-import { browserTestsRun, confirmIfAsked, pageErrors, startPageServer } from './helpers/browser.ts';
+import { browserTestsRun, confirmIfAsked, fillSeed, longPress, pageSuite } from './helpers/browser.ts';
 import { newcomerPick } from './helpers/newcomer.ts';
 
 const SHOTS = process.env.SCREENSHOT_DIR ?? 'results/e2e';
 const RUN = browserTestsRun();
 
-let browser: Browser;
-let base = '';
-let stop = async () => {};
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  if (!RUN) return;
-  ({ base, browser, stop } = await startPageServer(SHOTS));
-});
-
-afterAll(async () => {
-  for (const c of contexts) await c.close();
-  await stop();
-});
-
+const suite = pageSuite(SHOTS);
 /** A fresh browser (its own localStorage) with one page; page errors are collected. */
-async function newPage(width = 1280, height = 900, hasTouch = false): Promise<{ page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport: { width, height }, hasTouch });
-  contexts.push(context);
-  const page = await context.newPage();
-  return { page, errors: pageErrors(page) };
-}
-
-async function api(path: string, token?: string, body?: unknown) {
-  const res = await fetch(base + path, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return (await res.json()) as Record<string, any>;
-}
+const newPage = (width = 1280, height = 900, hasTouch = false) => suite.newPage({ viewport: { width, height }, hasTouch });
+const api = suite.api;
 
 const pageState = (page: Page) => page.evaluate(() => document.body.dataset.state);
 const settled = (page: Page) => page.waitForFunction(() => ['your-turn', 'playing', 'over'].includes(document.body.dataset.state ?? ''), undefined, { timeout: 30_000 });
@@ -67,8 +40,6 @@ const settled = (page: Page) => page.waitForFunction(() => ['your-turn', 'playin
 /** The enabled action ids on the page. */
 const shownActions = (page: Page) => page.locator('button.action:enabled').evaluateAll((bs) => bs.map((b) => Number((b as HTMLElement).dataset.action)));
 
-/** Mostly orders a drink, else plays a card or says done, sometimes anything: a person who abstains is soon thrown out. */
-const pick = newcomerPick;
 
 /** The hand a seat's page shows, as counts by card id. */
 const handOnPage = (page: Page) => page.locator('#hand .card').evaluateAll((cs) => {
@@ -79,12 +50,11 @@ const handOnPage = (page: Page) => page.locator('#hand .card').evaluateAll((cs) 
 
 /** Starts a two-player game of the page's person against heuristic, and waits for its first decision. */
 async function twoPlayerGame(page: Page, seed: string, pace?: string): Promise<void> {
-  await page.goto(base);
+  await page.goto(suite.base);
   await page.waitForSelector('#start');
   await page.selectOption('#players', '2');
   await page.selectOption('select.seat-agent[data-seat="1"]', 'heuristic');
-  await page.click('#advanced > summary');
-  await page.fill('#seed', seed);
+  await fillSeed(page, seed);
   if (pace !== undefined) await page.fill('#pace', pace);
   await page.click('#start');
   await page.waitForFunction(() => ['your-turn', 'over'].includes(document.body.dataset.state ?? ''), undefined, { timeout: 30_000 });
@@ -101,12 +71,11 @@ interface Previewed {
 describe.runIf(RUN)('tables for people, help and tournament replays in Chromium', () => {
   it('two browsers play one game through their links against bots, each seeing only its own hand; a reload returns to the seat; the preview matches the digestion', async () => {
     const a = await newPage();
-    await a.page.goto(base);
+    await a.page.goto(suite.base);
     await a.page.waitForSelector('#start');
     await a.page.selectOption('#players', '4');
     for (const [seat, who] of ['remote', 'friend', 'heuristic', 'random'].entries()) await a.page.selectOption(`select.seat-agent[data-seat="${seat}"]`, who);
-    await a.page.click('#advanced > summary');
-    await a.page.fill('#seed', 'e2e-table');
+    await fillSeed(a.page, 'e2e-table');
     await a.page.fill('#pace', '0');
     await a.page.click('#start');
     await settled(a.page);
@@ -172,7 +141,7 @@ describe.runIf(RUN)('tables for people, help and tournament replays in Chromium'
           await page.mouse.move(1, 1);
         }
       }
-      const choice = pick(rng, shown);
+      const choice = newcomerPick(rng, shown);
       // A card in the hand plays when clicked (one legal way to play it); else its button.
       const asCard = view.legalActions.filter((x: { plays?: string }) => x.plays && x.plays === view.legalActions.find((y: { id: number }) => y.id === choice)?.plays);
       if (choice < A_DONE && asCard.length === 1) await page.locator(`#hand .card[data-card="${asCard[0].plays}"]`).first().click();
@@ -240,7 +209,7 @@ describe.runIf(RUN)('tables for people, help and tournament replays in Chromium'
   it('lists a game with an open seat in the lobby, and a third browser takes it with Join', async () => {
     const made = await api('/v1/games', undefined, { seats: ['random', 'open', 'heuristic'] });
     const c = await newPage();
-    await c.page.goto(base);
+    await c.page.goto(suite.base);
     const entry = c.page.locator(`.lobby-game[data-game="${made.id}"]`);
     await entry.waitFor();
     // The first screen says what the game is about, in the server's words.
@@ -303,12 +272,8 @@ describe.runIf(RUN)('tables for people, help and tournament replays in Chromium'
     const card = (view.legalActions as { plays?: string }[]).map((x) => x.plays).find((c): c is string => !!c && ways(c) === 1);
     expect(card).toBeDefined();
     const el = t.page.locator(`#hand .card[data-card="${card}"]`).first();
-    // A finger held on the card (Chromium's touch events): its help, and nothing played.
-    const box = (await el.boundingBox())!;
-    const cdp = await t.page.context().newCDPSession(t.page);
-    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: box.x + box.width / 2, y: box.y + box.height / 2 }] });
-    await t.page.waitForTimeout(700);
-    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    // A finger held on the card: its help, and nothing played.
+    await longPress(t.page, `#hand .card[data-card="${card}"]`);
     await t.page.waitForSelector('#card-help:not([hidden])');
     expect(await t.page.textContent('#card-help-text')).toBe(rules.cards.find((c: { id: string }) => c.id === card).text);
     expect(await pageState(t.page)).toBe('your-turn');
@@ -333,7 +298,7 @@ describe.runIf(RUN)('tables for people, help and tournament replays in Chromium'
     const record = recordOf(env, 'e2e-tournament', false);
     const scores = env.scores();
     const e = await newPage();
-    await e.page.goto(`${base}/#replay=${encodeReplay(record)}`);
+    await e.page.goto(`${suite.base}/#replay=${encodeReplay(record)}`);
     await e.page.waitForFunction((n) => document.getElementById('replay-step')?.textContent === `Step 0 / ${n}`, record.actions.length);
     await e.page.click('#replay-forward');
     await e.page.click('#replay-forward');
@@ -385,7 +350,7 @@ describe.runIf(RUN)('tables for people, help and tournament replays in Chromium'
     }
 
     // A link under other rules is refused with the server's reason.
-    await e.page.goto(`${base}/#replay=${encodeReplay({ ...record, ruleset: 'abc' })}`);
+    await e.page.goto(`${suite.base}/#replay=${encodeReplay({ ...record, ruleset: 'abc' })}`);
     await e.page.waitForFunction(() => /played under ruleset abc/.test(document.getElementById('message')?.textContent ?? ''));
     expect(e.errors.filter((x) => !/status of 422/.test(x))).toEqual([]);
   });
@@ -412,7 +377,7 @@ describe.runIf(RUN)('tables for people, help and tournament replays in Chromium'
       expect(prompt!.y).toBeGreaterThanOrEqual(0);
       expect(prompt!.y + prompt!.height).toBeLessThanOrEqual(844);
       if (decisions === 6) await f.page.screenshot({ path: join(SHOTS, 'phone.png') });
-      await f.page.tap(`button.action[data-action="${pick(rng, await shownActions(f.page))}"]`);
+      await f.page.tap(`button.action[data-action="${newcomerPick(rng, await shownActions(f.page))}"]`);
       await confirmIfAsked(f.page);
       decisions++;
       expect(decisions).toBeLessThan(2000);

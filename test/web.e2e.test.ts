@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { A_DONE } from '../env/actions.ts';
 import { randInt, seedRng } from '../env/rng.ts';
-import { browserTestsRun, confirmIfAsked, pageErrors, startPageServer } from './helpers/browser.ts';
+import { browserTestsRun, confirmIfAsked, fillSeed, pageErrors, startPageServer } from './helpers/browser.ts';
 
 const SHOTS = process.env.SCREENSHOT_DIR ?? 'results/e2e';
 
@@ -49,8 +49,7 @@ describe.runIf(RUN)('the web page in Chromium', () => {
     await page.selectOption('#players', '4');
     const seats = ['remote', 'ppo', 'heuristic', 'random'];
     for (const [seat, spec] of seats.entries()) await page.selectOption(`select.seat-agent[data-seat="${seat}"]`, spec);
-    await page.click('#advanced > summary');
-    await page.fill('#seed', 'e2e-1');
+    await fillSeed(page, 'e2e-1');
     await page.fill('#pace', '0');
     // Every request the page makes during the game: only the public API, with the seat's token.
     const requests: { path: string; auth?: string }[] = [];
@@ -113,8 +112,7 @@ describe.runIf(RUN)('the web page in Chromium', () => {
     const { page, errors } = await openPage();
     await page.selectOption('#players', '4');
     for (const [seat, spec] of ['ppo', 'heuristic', 'greedy', 'random'].entries()) await page.selectOption(`select.seat-agent[data-seat="${seat}"]`, spec);
-    await page.click('#advanced > summary');
-    await page.fill('#seed', 'e2e-watch');
+    await fillSeed(page, 'e2e-watch');
     await page.fill('#pace', '2000');
     await page.click('#start');
     await page.waitForFunction(() => document.body.dataset.state === 'replay');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeAction, A_DONE, A_PASS, NUM_ACTIONS, type ActionKind } from '../actions.ts';
+import { decodeAction, A_DONE, A_PASS, A_SHOT_NOTHING, NUM_ACTIONS, type ActionKind } from '../actions.ts';
 import { CARD_IDS } from '../cards.ts';
 import { CzechPubEnv } from '../env.ts';
 import type { GameEvent } from '../events.ts';
@@ -45,7 +45,7 @@ function digestOf(state: GameState, seat: number, seed: string): { digest: Diges
   while (!s.over && !log.some((e) => e.k === 'digest' && e.seat === seat)) {
     const legal = legalActions(R, s);
     const mine = s.actor === s.active && legal.includes(A_DONE);
-    applyStep(R, s, mine ? A_DONE : legal.includes(A_PASS) ? A_PASS : legal.includes(197) ? 197 : legal[0], log);
+    applyStep(R, s, mine ? A_DONE : legal.includes(A_PASS) ? A_PASS : legal.includes(A_SHOT_NOTHING) ? A_SHOT_NOTHING : legal[0], log);
     if (log.some((e) => e.k === 'turn')) break;
   }
   const digest = log.find((e): e is Digest => e.k === 'digest' && e.seat === seat && e.copyOf === undefined) ?? null;

@@ -67,6 +67,17 @@ export async function confirmIfAsked(page: Page, how: 'click' | 'key' | 'tap' = 
   return true;
 }
 
+/** A touch held on an element's centre for `ms` (Chromium's touch events, as a finger makes them). */
+export async function longPress(page: Page, selector: string, ms = 700): Promise<void> {
+  const box = (await page.locator(selector).first().boundingBox())!;
+  const point = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [point] });
+  await page.waitForTimeout(ms);
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await cdp.detach();
+}
+
 /** Opens the setup form's Advanced fold (the seed is in it) and types the seed. */
 export async function fillSeed(page: Page, seed: string): Promise<void> {
   if (!(await page.isVisible('#seed'))) await page.click('#advanced > summary');

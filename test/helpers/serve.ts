@@ -18,13 +18,21 @@ export interface Served {
   stderr: () => string;
 }
 
+export interface ServeOptions {
+  /** The port to listen on (default 0: a free one). */
+  port?: number;
+  /** More of serve's options, e.g. ['--state-dir', DIR]. */
+  args?: string[];
+}
+
 /**
  * Starts `serve --port 0 --rate-limit 0` in `cwd` with `config` written there as config.json
  * (removed once the server has read it, so the folder holds only what clients make).
  */
-export async function startServe(cwd: string, config: unknown, env: NodeJS.ProcessEnv = process.env): Promise<Served> {
+export async function startServe(cwd: string, config: unknown, env: NodeJS.ProcessEnv = process.env, o: ServeOptions = {}): Promise<Served> {
   fs.writeFileSync(path.join(cwd, 'config.json'), JSON.stringify(config));
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--config', 'config.json', '--rate-limit', '0'], { cwd, stdio: ['ignore', 'ignore', 'pipe'], env });
+  const args = ['serve', '--port', String(o.port ?? 0), '--config', 'config.json', '--rate-limit', '0', ...(o.args ?? [])];
+  const child = spawn(process.execPath, [BIN, ...args], { cwd, stdio: ['ignore', 'ignore', 'pipe'], env });
   let err = '';
   const base = await new Promise<string>((resolve, reject) => {
     child.stderr!.on('data', (d: Buffer) => {
