@@ -103,6 +103,35 @@ function pick(rng: RngState, shown: number[]): number {
 const settledOn = (page: Page, states: string[]) =>
   page.waitForFunction((s) => s.includes(document.body.dataset.state ?? ''), states, { timeout: 30_000 });
 
+/**
+ * Each decision of the page's game, until it is over: the game, the seat's token, its view
+ * and legal actions (the seat asked at every X card window from the first decision on).
+ */
+async function* decisions(page: Page): AsyncGenerator<{ gameId: string; token: string; view: Record<string, any>; legal: Legal }> {
+  for (let n = 0; ; n++) {
+    expect(n).toBeLessThan(2000);
+    await settledOn(page, ['your-turn', 'over']);
+    if (await page.evaluate(() => document.body.dataset.state === 'over')) return;
+    const { gameId, token } = await page.evaluate(() => (window as any).czechPub);
+    if (n === 0) await watchEveryXCard(page, suite.base, gameId, token);
+    const view = await api(`/v1/games/${gameId}/view`, token);
+    yield { gameId, token, view, legal: view.legalActions as Legal };
+  }
+}
+
+/** The action `pick` chooses, and the legal actions that play its card (none for a button's action). */
+function pickChoice(rng: RngState, legal: Legal): { choice: Legal[number]; ways: Legal } {
+  const picked = pick(rng, legal.map((a) => a.id));
+  const choice = legal.find((a) => a.id === picked)!;
+  return { choice, ways: choice.plays ? legal.filter((a) => a.plays === choice.plays) : [] };
+}
+
+/** Waits until the game has moved past `step` (the page's move reached the server). */
+const stepPassed = (page: Page, gameId: string, token: string, step: number) => page.waitForFunction(async ([id, tok, k]) => {
+  const r = await fetch(`/v1/games/${id}/view`, { headers: { authorization: `Bearer ${tok}` } });
+  return ((await r.json()) as { step: number }).step > k;
+}, [gameId, token, step] as const, { timeout: 30_000 });
+
 describe.runIf(RUN)('the page against WCAG 2.2 AA (axe-core)', () => {
   for (const vp of VIEWPORTS) {
     it(`has no serious or critical violation on any screen at ${vp.name} ${vp.width}×${vp.height}`, async () => {
@@ -130,13 +159,7 @@ describe.runIf(RUN)('the page against WCAG 2.2 AA (axe-core)', () => {
       await page.fill('#pace', '0');
       await page.click('#start');
       const rng = seedRng(`a11y-clicks-${vp.name}`);
-      for (let decisions = 0; ; decisions++) {
-        expect(decisions).toBeLessThan(2000);
-        await settledOn(page, ['your-turn', 'over']);
-        if (await page.evaluate(() => document.body.dataset.state === 'over')) break;
-        const { gameId, token } = await page.evaluate(() => (window as any).czechPub);
-        if (decisions === 0) await watchEveryXCard(page, suite.base, gameId, token);
-        const view = await api(`/v1/games/${gameId}/view`, token);
+      for await (const { view } of decisions(page)) {
         const kind: string = view.view.decision.kind;
         if (kind === 'play' && !seen.has('turn')) {
           await check('turn');
@@ -224,14 +247,7 @@ describe.runIf(RUN)('a whole game without a mouse', () => {
     await page.keyboard.press('Enter');
     const rng = seedRng('a11y-keys');
     const used = { enter: 0, space: 0, choices: 0, buttons: 0, rules: false, escaped: false, reactionSaid: false, turnSaid: false };
-    for (let decisions = 0; ; decisions++) {
-      expect(decisions).toBeLessThan(2000);
-      await settledOn(page, ['your-turn', 'over']);
-      if (await page.evaluate(() => document.body.dataset.state === 'over')) break;
-      const { gameId, token } = await page.evaluate(() => (window as any).czechPub);
-      if (decisions === 0) await watchEveryXCard(page, suite.base, gameId, token);
-      const view = await api(`/v1/games/${gameId}/view`, token);
-      const legal = view.legalActions as Legal;
+    for await (const { gameId, token, view, legal } of decisions(page)) {
       // The live region says the decision the page shows.
       const decision = await page.textContent('#decision');
       await page.waitForFunction((d) => document.getElementById('announce')?.textContent === d || document.body.dataset.state !== 'your-turn', decision);
@@ -247,9 +263,7 @@ describe.runIf(RUN)('a whole game without a mouse', () => {
         expect(await focusedIs(page, '#rules-open')).toBe(true);
         used.rules = true;
       }
-      const picked = pick(rng, legal.map((a) => a.id));
-      const choice = legal.find((a) => a.id === picked)!;
-      const ways = choice.plays ? legal.filter((a) => a.plays === choice.plays) : [];
+      const { choice, ways } = pickChoice(rng, legal);
       if (ways.length > 0) {
         // A hand card: focused, its help shows; Enter or Space plays it, or with several ways moves focus to them.
         await tabTo(page, `#hand .card[data-card="${choice.plays}"]`);
@@ -278,10 +292,7 @@ describe.runIf(RUN)('a whole game without a mouse', () => {
         await page.keyboard.press(used.buttons++ % 2 === 0 ? 'Enter' : ' ');
         await confirmIfAsked(page, 'key');
       }
-      await page.waitForFunction(async ([id, tok, step]) => {
-        const r = await fetch(`/v1/games/${id}/view`, { headers: { authorization: `Bearer ${tok}` } });
-        return ((await r.json()) as { step: number }).step > step;
-      }, [gameId, token, view.step] as const, { timeout: 30_000 });
+      await stepPassed(page, gameId, token, view.step);
     }
     await page.waitForSelector('#final-scores');
     await page.waitForFunction(() => /^Game over\. (Winner|Shared win)/.test(document.getElementById('announce')?.textContent ?? ''));
@@ -311,14 +322,7 @@ describe.runIf(RUN)('a whole game without a mouse', () => {
     const counts = { cards: 0, choices: 0, buttons: 0 };
     let explained = false;
     let folded = false;
-    for (let decisions = 0; ; decisions++) {
-      expect(decisions).toBeLessThan(2000);
-      await settledOn(page, ['your-turn', 'over']);
-      if (await page.evaluate(() => document.body.dataset.state === 'over')) break;
-      const { gameId, token } = await page.evaluate(() => (window as any).czechPub);
-      if (decisions === 0) await watchEveryXCard(page, suite.base, gameId, token);
-      const view = await api(`/v1/games/${gameId}/view`, token);
-      const legal = view.legalActions as Legal;
+    for await (const { gameId, token, view, legal } of decisions(page)) {
       // Nothing covers the hand, the action sheet least of all, before anything is scrolled.
       expect(await coveredCards(page)).toEqual([]);
       if (!folded) {
@@ -344,9 +348,7 @@ describe.runIf(RUN)('a whole game without a mouse', () => {
         await page.waitForSelector('#card-help', { state: 'hidden' });
         explained = true;
       }
-      const picked = pick(rng, legal.map((a) => a.id));
-      const choice = legal.find((a) => a.id === picked)!;
-      const ways = choice.plays ? legal.filter((a) => a.plays === choice.plays) : [];
+      const { choice, ways } = pickChoice(rng, legal);
       if (ways.length > 0) {
         const card = `#hand .card[data-card="${choice.plays}"]`;
         expect(await coveredCards(page, card)).toEqual([]);
@@ -364,10 +366,7 @@ describe.runIf(RUN)('a whole game without a mouse', () => {
         await confirmIfAsked(page, 'tap');
         counts.buttons++;
       }
-      await page.waitForFunction(async ([id, tok, step]) => {
-        const r = await fetch(`/v1/games/${id}/view`, { headers: { authorization: `Bearer ${tok}` } });
-        return ((await r.json()) as { step: number }).step > step;
-      }, [gameId, token, view.step] as const, { timeout: 30_000 });
+      await stepPassed(page, gameId, token, view.step);
     }
     await page.waitForSelector('#final-scores');
     console.log('phone game:', JSON.stringify(counts));
