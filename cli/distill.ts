@@ -24,6 +24,7 @@ import { saveCheckpoint } from '../policy/index.ts';
 import { BACKENDS, fitToTeacher, LABELS, readSearchLines, teacherDecisions, type EpochMetrics, type PlayedGame } from '../training/index.ts';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Io } from './io.ts';
 import { helpText, parseOptions, PLAYERS_MAX, PLAYERS_MIN, type CommandSpec } from './options.ts';
+import { interrupted, onStopSignals } from './stop-signals.ts';
 import { asUsageError, progress } from './tournament.ts';
 import { startBackend } from './train.ts';
 
@@ -191,13 +192,12 @@ export async function distillCommand(args: readonly string[], io: Io): Promise<n
   const P = o.players;
   const par = 1 / P;
 
-  // Ctrl-C stops the tournament under way; what it finished stays for --resume.
+  // Ctrl-C (or SIGTERM, SIGHUP) stops the tournament under way; what it finished stays for --resume.
   const controller = new AbortController();
-  const onSigint = () => {
-    io.err('Interrupted: stopping; --resume goes on from here.');
+  const stopListening = onStopSignals((signal) => {
+    io.err(`${interrupted(signal)}: stopping; --resume goes on from here.`);
     controller.abort();
-  };
-  process.once('SIGINT', onSigint);
+  });
   const play = async (what: string, agents: string[], games: number, seed: string, folder: string, transcripts?: (string | null)[]): Promise<TournamentResult | null> => {
     io.err(what);
     const bar = progress(io);
@@ -274,7 +274,7 @@ export async function distillCommand(args: readonly string[], io: Io): Promise<n
       save();
     }
   } finally {
-    process.removeListener('SIGINT', onSigint);
+    stopListening();
   }
   for (const r of record.rounds) {
     const e = r.evaluation;

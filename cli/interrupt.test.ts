@@ -11,25 +11,31 @@ function lines(file: string): number {
   return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).length : 0;
 }
 
-describe('czech-pub tournament, interrupted with Ctrl-C', () => {
-  it('writes the results of the games finished so far and exits 1', async () => {
+describe('czech-pub tournament, stopped by Ctrl-C or SIGTERM', () => {
+  it.each(['SIGINT', 'SIGTERM'] as const)('%s: writes the results of the games finished so far, frees the folder and exits 1', async (signal) => {
     const dir = mkdtempSync(join(tmpdir(), 'czech-pub-sigint-'));
-    const child = spawn(process.execPath, [BIN, 'tournament', '--agents', 'random,random,random,random', '--games', '2000000',
+    // Enough games to be stopped long before the end (a larger schedule takes seconds to make).
+    const child = spawn(process.execPath, [BIN, 'tournament', '--agents', 'random,random,random,random', '--games', '20000',
       '--workers', '1', '--out', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
+    let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
     const gamesFile = join(dir, 'games.jsonl');
     const deadline = Date.now() + 30_000;
     while (lines(gamesFile) < 50 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    child.kill('SIGINT');
+    expect(JSON.parse(readFileSync(join(dir, 'run.lock'), 'utf8')).pid).toBe(child.pid);
+    child.kill(signal);
     const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
     expect(code).toBe(1);
+    expect(stderr).toContain(`${signal === 'SIGINT' ? 'Interrupted' : `Interrupted (${signal})`}: finishing with the games played so far (--resume goes on with the run).`);
     const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'));
     expect(results.complete).toBe(false);
     expect(results.gamesPlayed).toBeGreaterThanOrEqual(50);
     expect(results.gamesPlayed).toBe(lines(gamesFile));
     expect(results.summary.agents[0].games).toBe(4 * results.gamesPlayed);
     expect(stdout).toContain('interrupted:');
+    expect(existsSync(join(dir, 'run.lock'))).toBe(false);
   }, 60_000);
 });
 

@@ -1,7 +1,7 @@
 /**
  * `czech-pub ladder`: rates agents against each other across table sizes (eval/ladder.ts) and
- * prints one leaderboard; --out writes results.json and leaderboard.md. Ctrl-C rates the games
- * finished so far.
+ * prints one leaderboard; --out writes results.json and leaderboard.md. Ctrl-C (or SIGTERM,
+ * SIGHUP) rates the games finished so far.
  */
 import { availableParallelism } from 'node:os';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { LadderConfigError, ladderMarkdown, runLadder } from '../eval/index.ts';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Io } from './io.ts';
 import { helpText, parseOptions, type CommandSpec } from './options.ts';
+import { interrupted, onStopSignals } from './stop-signals.ts';
 import { asUsageError, progress } from './tournament.ts';
 
 /** The shipped agents that play fairly: the default field. */
@@ -44,11 +45,10 @@ export async function ladderCommand(args: readonly string[], io: Io): Promise<nu
     return n;
   });
   const controller = new AbortController();
-  const onSigint = () => {
-    io.err('Interrupted: rating the games played so far.');
+  const stopListening = onStopSignals((signal) => {
+    io.err(`${interrupted(signal)}: rating the games played so far.`);
     controller.abort();
-  };
-  process.once('SIGINT', onSigint);
+  });
   const bar = progress(io);
   try {
     const r = await runLadder({
@@ -68,6 +68,6 @@ export async function ladderCommand(args: readonly string[], io: Io): Promise<nu
     bar.stop();
     throw e instanceof LadderConfigError ? new UsageError(e.message) : asUsageError(e);
   } finally {
-    process.removeListener('SIGINT', onSigint);
+    stopListening();
   }
 }

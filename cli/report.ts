@@ -1,12 +1,14 @@
 /**
  * `czech-pub report DIR`: a run's results.json, leaderboard.md and report.html made again from
  * its folder (run.json and games.jsonl) with nothing played: after a crash that left no
- * reports, or to make them with a newer version. A folder that holds no run exits 1, saying why.
+ * reports, or to make them with a newer version. A folder that holds no run, or whose run is
+ * still writing it (its lock, eval/run-lock.ts), exits 1, saying why.
  */
 import { existsSync, statSync } from 'node:fs';
 import { jsonSummary, leaderboardMarkdown, readRunFile, RunFolderError, runTournament, TournamentConfigError } from '../eval/index.ts';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Io } from './io.ts';
 import { helpText, parseOptions, splitPositionals, type CommandSpec } from './options.ts';
+import { lockRunFolder } from './tournament.ts';
 
 export const REPORT = {
   name: 'report',
@@ -30,11 +32,14 @@ export async function reportCommand(args: readonly string[], io: Io): Promise<nu
   if (files.length !== 1) throw new UsageError(`name one run folder, got ${files.length}`);
   const dir = files[0];
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`${dir} is not a folder`);
+  // A run still writing the folder is refused: its reports would be overwritten by its own.
+  const lock = lockRunFolder(dir, 'report', io);
+  if (lock === null) return EXIT_FAILURE;
   try {
     const run = readRunFile(dir);
     const r = await runTournament({
       ...run.config, labels: run.labels, maxFallbackRate: run.maxFallbackRate, prices: run.prices, viewer: parsed.values.viewer,
-      out: dir, resume: true, workers: 0,
+      out: dir, lock, resume: true, workers: 0,
       // Nothing is played: the games are the folder's.
       runner: async () => ({ results: [], interrupted: false }),
     });
@@ -48,5 +53,7 @@ export async function reportCommand(args: readonly string[], io: Io): Promise<nu
       return EXIT_FAILURE;
     }
     throw e;
+  } finally {
+    lock.release();
   }
 }

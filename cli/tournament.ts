@@ -2,15 +2,19 @@
  * `czech-pub tournament`: agents against each other with seats rotated and deals
  * duplicated, in parallel; a leaderboard at the end, files in --out. Progress goes to
  * standard error (a bar on a terminal, plain lines otherwise) so --json output stays clean.
- * Ctrl-C stops the run and still writes the results of the games finished so far.
+ * Ctrl-C (or SIGTERM, SIGHUP) stops the run and still writes the results of the games finished
+ * so far. One run writes a folder at a time: a second one is refused, naming the first.
  */
 import cliProgress from 'cli-progress';
 import { availableParallelism } from 'node:os';
 import { knownAgents } from '../agents/index.ts';
-import { checkViewerUrl, DEFAULT_VIEWER, jsonSummary, leaderboardMarkdown, runTournament, TournamentConfigError } from '../eval/index.ts';
+import {
+  acquireRunLock, checkViewerUrl, DEFAULT_VIEWER, jsonSummary, leaderboardMarkdown, RunLockedError, runTournament, TournamentConfigError, type RunLock,
+} from '../eval/index.ts';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Io } from './io.ts';
 import { loadQueue } from './queue-option.ts';
 import { helpText, parseOptions, PLAYERS_MAX, PLAYERS_MIN, type CommandSpec } from './options.ts';
+import { interrupted, onStopSignals } from './stop-signals.ts';
 
 export const TOURNAMENT = {
   name: 'tournament',
@@ -49,6 +53,22 @@ type RunnerOf<F extends (o: never) => unknown> = NonNullable<Parameters<F>[0]['r
 export function asUsageError(e: unknown): unknown {
   if (e instanceof TournamentConfigError || (e instanceof Error && (e.name === 'UnknownAgentError' || /^agent '.*': /.test(e.message)))) return new UsageError(e.message);
   return e;
+}
+
+/**
+ * Takes run folder `dir`'s lock for `czech-pub <name>` (eval/run-lock.ts), saying so when it
+ * takes over a stale one; null, said on stderr, when another run holds the folder.
+ */
+export function lockRunFolder(dir: string, name: string, io: Io): RunLock | null {
+  try {
+    const lock = acquireRunLock(dir, `czech-pub ${name}`);
+    if (lock.tookOver) io.err(`${name}: ${lock.tookOver.text}`);
+    return lock;
+  } catch (e) {
+    if (!(e instanceof RunLockedError)) throw e;
+    io.err(`${name}: ${e.message}`);
+    return null;
+  }
 }
 
 /** A progress bar on a terminal; a plain line every 10% otherwise. */
@@ -111,17 +131,19 @@ export async function tournamentCommand(args: readonly string[], io: Io): Promis
     runner = queueRunner(parsed.values.queue, { batch: parsed.values.batch, log: (line) => io.err(line) });
   }
 
+  // One writer per folder: held from before anything is written to the end.
+  const lock = out === undefined ? undefined : lockRunFolder(out, 'tournament', io);
+  if (lock === null) return EXIT_FAILURE;
   const controller = new AbortController();
-  const onSigint = () => {
-    io.err(`Interrupted: finishing with the games played so far${out ? ' (--resume goes on with the run)' : ''}.`);
+  const stopListening = onStopSignals((signal) => {
+    io.err(`${interrupted(signal)}: finishing with the games played so far${out ? ' (--resume goes on with the run)' : ''}.`);
     controller.abort();
-  };
-  process.once('SIGINT', onSigint);
+  });
   const bar = progress(io);
   try {
     const result = await runTournament({
       agents, players, games, seed, workers, parallel, duplicate: !parsed.values.noDuplicate, askAll: parsed.values.askAll,
-      ruleset: parsed.ruleset, out, resume: parsed.values.resume, viewer, signal: controller.signal, runner,
+      ruleset: parsed.ruleset, out, lock, resume: parsed.values.resume, viewer, signal: controller.signal, runner,
       onGame: (done, total) => bar.update(done, total),
     });
     bar.stop();
@@ -140,6 +162,7 @@ export async function tournamentCommand(args: readonly string[], io: Io): Promis
     bar.stop();
     throw asUsageError(e);
   } finally {
-    process.removeListener('SIGINT', onSigint);
+    stopListening();
+    lock?.release();
   }
 }
