@@ -2,14 +2,16 @@
  * `czech-pub leaderboard DIR...`: one table over several runs (tournament or llm-bench --out
  * folders): ratings fitted over all their games at once (eval/ratings.ts), the anchors held at
  * the ratings given so that tables of other runs compare, with bootstrap intervals over deals
- * and groups of players the data cannot tell apart. Runs under another ruleset, or whose model
- * was told other rules or sent another prompt, are refused with the reason: their games are
- * not the same test. `--pair` adds comparisons deal by deal (eval/paired-deals.ts), `--html` a
- * page to publish (eval/leaderboard-page.ts).
+ * and groups of players the data cannot tell apart. Each run's results.json is checked against
+ * its schema first; a run without one is refused. Runs of another fingerprint (ruleset,
+ * harness, the rules and prompt models were sent) are refused with the difference, or with
+ * `--split` make a table each. `--pair` adds comparisons deal by deal (eval/paired-deals.ts),
+ * `--html` a page to publish (eval/leaderboard-page.ts).
  */
 import { writeFileSync } from 'node:fs';
 import {
-  checkViewerUrl, DEFAULT_VIEWER, fitRatings, leaderboardPage, pairedDeals, readBoardRuns, RunFolderError, tieGroups, type PairedComparison,
+  checkViewerUrl, DEFAULT_VIEWER, fingerprintText, fitRatings, leaderboardPage, pairedDeals, readBoardRuns, RunFolderError, tieGroups,
+  type BoardRuns, type LeaderboardTable, type PairedComparison,
 } from '../eval/index.ts';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Io } from './io.ts';
 import { helpText, parseOptions, splitPositionals, type CommandSpec } from './options.ts';
@@ -23,7 +25,10 @@ export const LEADERBOARD = {
   description: `One table over the runs in the folders DIR... (tournament or llm-bench --out): ratings fitted
 over all their games at once (Bradley-Terry over who finished above whom, Elo scale), the
 anchors held at the ratings given, with 95% bootstrap intervals over deals, and groups of
-players whose intervals overlap. Runs under other rules or prompts are refused, saying why.`,
+players whose intervals overlap. Each run's results.json is checked against its schema
+first; a run without one is refused ('czech-pub report DIR' makes it). Runs of another
+fingerprint (ruleset, harness and env versions, the rules and prompt models were sent) are
+refused, saying what differs, unless --split.`,
   options: {
     anchor: { type: 'list', arg: 'NAME=R[,...]', help: "hold these players at these ratings (e.g. heuristic=0), so that tables of other runs compare; without, the mean is 0" },
     samples: { type: 'int', arg: 'B', min: 10, max: 10_000, default: 200, help: 'bootstrap resamples of the deals' },
@@ -31,22 +36,16 @@ players whose intervals overlap. Runs under other rules or prompts are refused, 
     pair: { type: 'list', arg: 'A,B[,...]', help: `compare these players deal by deal on the deals both played, each pair of them (default: every pair of the players not anchored, when at most ${DEFAULT_PAIRS_UP_TO})` },
     html: { type: 'string', arg: 'FILE', help: 'also write the leaderboard, the pairs, each model\'s usage and every game with its replay link (and the model\'s answers, from transcript.jsonl) as one HTML page' },
     viewer: { type: 'string', arg: 'URL', default: DEFAULT_VIEWER, help: "the web viewer the page's replay links open" },
-    json: { type: 'flag', help: 'print the table as JSON' },
+    split: { type: 'flag', help: 'runs of other fingerprints make a table each (a run with no model joins every table it compares with) instead of being refused' },
+    json: { type: 'flag', help: 'print the table as JSON (with --split, {tables: [...]})' },
   },
 } as const satisfies CommandSpec;
 
-/** The pairs --pair names (each pair of its players), or by default every pair of the players not anchored, if few. */
+/** The pairs --pair names (each pair of its players here), or by default every pair of the players not anchored, if few. */
 function pairsOf(named: readonly string[] | undefined, players: readonly string[], anchors: ReadonlyMap<string, number>): [string, string][] {
-  if (named) {
-    const unknown = named.filter((n) => !players.includes(n));
-    if (unknown.length) throw new UsageError(`--pair: no player ${unknown.map((n) => `'${n}'`).join(', ')} in these runs; the players are ${players.join(', ')}`);
-    const names = [...new Set(named)];
-    if (names.length < 2) throw new UsageError('--pair: name two players or more (A,B)');
-    return names.flatMap((a, i) => names.slice(i + 1).map((b) => [a, b] as [string, string]));
-  }
-  const free = players.filter((p) => !anchors.has(p));
-  if (free.length > DEFAULT_PAIRS_UP_TO) return [];
-  return free.flatMap((a, i) => free.slice(i + 1).map((b) => [a, b] as [string, string]));
+  const names = named ? [...new Set(named)].filter((n) => players.includes(n)) : players.filter((p) => !anchors.has(p));
+  if (!named && names.length > DEFAULT_PAIRS_UP_TO) return [];
+  return names.flatMap((a, i) => names.slice(i + 1).map((b) => [a, b] as [string, string]));
 }
 
 /** The pairs as a Markdown table, with a line for each pair with too few common deals. */
@@ -66,6 +65,34 @@ function pairsText(pairs: readonly PairedComparison[], samples: number): string[
   ];
 }
 
+/** One table in Markdown; `title` says which of several it is. */
+function tableText(t: LeaderboardTable, samples: number, title: string): string[] {
+  const { board, ratings, groups, anchors } = t;
+  const deals = dealsOf(board);
+  const fmt = (x: number) => x.toFixed(0);
+  return [
+    `# Leaderboard${title}: ${board.runs.length} run${board.runs.length === 1 ? '' : 's'}, ${board.games.length} games, ${deals} deals; ruleset ${board.fingerprint.ruleset}`,
+    '',
+    `Runs: ${board.runs.map((r) => `\`${r.dir}\``).join(', ')}. Fingerprint: ${fingerprintText(board.fingerprint)}.`,
+    '',
+    `Ratings fitted over all games (Bradley-Terry, Elo scale)${anchors.size ? `, ${[...anchors].map(([n, r]) => `${n} held at ${r}`).join(', ')}` : ', mean 0'}; 95% intervals from ${samples} resamples of the deals. A group holds players whose intervals overlap.`,
+    '',
+    '| group | player | rating (95% CI) | games |',
+    '|---|---|---|---|',
+    ...ratings.map((r, i) => `| ${groups[i]} | \`${r.player}\`${r.anchor ? ' (anchor)' : ''} | ${fmt(r.rating)} (${r.interval ? `${fmt(r.interval[0])} – ${fmt(r.interval[1])}` : '–'}) | ${r.games} |`),
+    ...(deals < 10 ? [`\nSmall sample: ${deals} deal${deals === 1 ? '' : 's'}; the intervals are wide${deals < 2 ? ' (none from one deal)' : ''}.`] : []),
+    ...pairsText(t.pairs, samples),
+  ];
+}
+
+const dealsOf = (board: BoardRuns) => new Set(board.games.map((g) => g.deal)).size;
+
+/** One table as --json prints it. */
+const tableJson = (t: LeaderboardTable) => ({
+  runs: t.board.runs.length, folders: t.board.runs.map((r) => r.dir), games: t.board.games.length, deals: dealsOf(t.board), ruleset: t.board.fingerprint.ruleset,
+  fingerprint: t.board.fingerprint, ratings: t.ratings.map((r, i) => ({ ...r, group: t.groups[i] })), pairs: t.pairs,
+});
+
 export async function leaderboardCommand(args: readonly string[], io: Io): Promise<number> {
   const { files: dirs, options } = splitPositionals(args, LEADERBOARD.options);
   const parsed = parseOptions(LEADERBOARD, options);
@@ -73,6 +100,7 @@ export async function leaderboardCommand(args: readonly string[], io: Io): Promi
     io.out(helpText(LEADERBOARD));
     return EXIT_OK;
   }
+  const { samples, seed, split } = parsed.values;
   if (dirs.length === 0) throw new UsageError('name one run folder or more');
   const anchors = new Map<string, number>();
   for (const a of parsed.values.anchor ?? []) {
@@ -80,6 +108,7 @@ export async function leaderboardCommand(args: readonly string[], io: Io): Promi
     if (!m) throw new UsageError(`--anchor: '${a}' is not NAME=RATING`);
     anchors.set(m[1], Number(m[2]));
   }
+  if (parsed.values.pair && new Set(parsed.values.pair).size < 2) throw new UsageError('--pair: name two players or more (A,B)');
   let viewer: string;
   try {
     viewer = checkViewerUrl(parsed.values.viewer);
@@ -87,15 +116,21 @@ export async function leaderboardCommand(args: readonly string[], io: Io): Promi
     throw new UsageError(`--viewer: ${(e as Error).message}`);
   }
   try {
-    const board = readBoardRuns(dirs, parsed.values.html !== undefined);
-    const { games, fingerprint } = board;
-    const ratings = fitRatings(games, anchors, parsed.values.samples, parsed.values.seed);
-    const groups = tieGroups(ratings);
-    const deals = new Set(games.map((g) => g.deal)).size;
-    const pairs = pairsOf(parsed.values.pair, ratings.map((r) => r.player), anchors)
-      .map(([a, b]) => pairedDeals(games, a, b, parsed.values.samples, parsed.values.seed));
+    const boards = readBoardRuns(dirs, { transcripts: parsed.values.html !== undefined, split });
+    const players = new Set(boards.flatMap((b) => b.games.flatMap((g) => g.players)));
+    const unknown = (parsed.values.pair ?? []).filter((n) => !players.has(n));
+    if (unknown.length) throw new UsageError(`--pair: no player ${unknown.map((n) => `'${n}'`).join(', ')} in these runs; the players are ${[...players].join(', ')}`);
+    const absent = [...anchors.keys()].filter((n) => !players.has(n));
+    if (absent.length) throw new RangeError(`anchor '${absent[0]}' played no game here`);
+    // Split, a table holds the anchors that played in it (each says which); every anchor is in one.
+    const tables = boards.map((board): LeaderboardTable => {
+      const held = split ? new Map([...anchors].filter(([n]) => board.games.some((g) => g.players.includes(n)))) : anchors;
+      const ratings = fitRatings(board.games, held, samples, seed);
+      const pairs = pairsOf(parsed.values.pair, ratings.map((r) => r.player), held).map(([a, b]) => pairedDeals(board.games, a, b, samples, seed));
+      return { board, ratings, groups: tieGroups(ratings), pairs, anchors: held };
+    });
     if (parsed.values.html !== undefined) {
-      const page = leaderboardPage({ board, ratings, groups, pairs, anchors, samples: parsed.values.samples, viewer });
+      const page = leaderboardPage({ tables, samples, viewer });
       try {
         writeFileSync(parsed.values.html, page);
       } catch (e) {
@@ -105,19 +140,13 @@ export async function leaderboardCommand(args: readonly string[], io: Io): Promi
       io.err(`Wrote ${parsed.values.html}.`);
     }
     if (parsed.values.json) {
-      io.out(JSON.stringify({ runs: dirs.length, games: games.length, deals, ruleset: fingerprint, ratings: ratings.map((r, i) => ({ ...r, group: groups[i] })), pairs }));
+      io.out(JSON.stringify(split ? { tables: tables.map(tableJson) } : tableJson(tables[0])));
       return EXIT_OK;
     }
-    const fmt = (x: number) => x.toFixed(0);
-    io.out(`# Leaderboard: ${dirs.length} run${dirs.length === 1 ? '' : 's'}, ${games.length} games, ${deals} deals; ruleset ${fingerprint}`);
-    io.out('');
-    io.out(`Ratings fitted over all games (Bradley-Terry, Elo scale)${anchors.size ? `, ${[...anchors].map(([n, r]) => `${n} held at ${r}`).join(', ')}` : ', mean 0'}; 95% intervals from ${parsed.values.samples} resamples of the deals. A group holds players whose intervals overlap.`);
-    io.out('');
-    io.out('| group | player | rating (95% CI) | games |');
-    io.out('|---|---|---|---|');
-    ratings.forEach((r, i) => io.out(`| ${groups[i]} | \`${r.player}\`${r.anchor ? ' (anchor)' : ''} | ${fmt(r.rating)} (${r.interval ? `${fmt(r.interval[0])} – ${fmt(r.interval[1])}` : '–'}) | ${r.games} |`));
-    if (deals < 10) io.out(`\nSmall sample: ${deals} deal${deals === 1 ? '' : 's'}; the intervals are wide${deals < 2 ? ' (none from one deal)' : ''}.`);
-    for (const line of pairsText(pairs, parsed.values.samples)) io.out(line);
+    tables.forEach((t, i) => {
+      if (i > 0) io.out('');
+      for (const line of tableText(t, samples, tables.length > 1 ? ` (table ${i + 1} of ${tables.length})` : '')) io.out(line);
+    });
     return EXIT_OK;
   } catch (e) {
     if (e instanceof RunFolderError || e instanceof RangeError) {
