@@ -22,13 +22,16 @@ export const E2E = ['**/*.e2e.test.ts'];
 /** Test files of the integration layer, and what each starts. */
 export const INTEGRATION: Record<string, string> = {
   'agents/llm/llm-agent.test.ts': 'a fake model server listening on a socket',
-  'agents/llm/error-body.test.ts': 'a fake model server listening on a socket',
+  'agents/llm/reply-fetch.test.ts': 'a fake model server listening on a socket',
   'agents/llm/calls.test.ts': 'a fake model server listening on a socket',
+  'test/support/fake-model-server.test.ts': 'a fake model server listening on a socket',
   'agents/outside-calls.test.ts': 'worker threads racing for one gate',
   'bridge/bridge.test.ts': 'bridge processes (czech-pub bridge, python)',
   'bridge/vector-threads.test.ts': 'the vector env on worker threads',
   'cli/interrupt.test.ts': 'a czech-pub tournament in a child process',
+  'cli/llm-bench-replies.test.ts': 'a fake model server listening on a socket',
   'cli/llm-bench-stop.test.ts': 'a fake model server listening on a socket, llm-bench in a child process',
+  'cli/run-folder-writers.test.ts': 'a fake model server listening on a socket, llm-bench in child processes',
   'cli/train.test.ts': 'a training run from the command line',
   'cli/exploit.test.ts': 'two short training runs and their evaluation tournaments from the command line',
   'cli/recipe.test.ts': 'slow: ~8 s of two short training runs (in this thread) and their evaluation tournaments',

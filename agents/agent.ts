@@ -135,8 +135,16 @@ export interface AgentUsage {
   cachedTokens: number;
   /** The cost the server reported (usage.cost, as OpenRouter gives it), summed over the answers that reported one. */
   providerCost: number;
-  /** Answers whose usage reported a cost: when it is every answer (latenciesMs.length), providerCost is the whole cost. */
+  /** Replies whose usage reported a cost: when it is every reply that reported usage and none went unreported, providerCost is the whole cost. */
   costReports: number;
+  /** Replies that reported their usage (answers and faults alike): the tokens above are theirs. */
+  usageReports: number;
+  /** Answers whose usage the server did not report: their tokens are not in the counts above ("not reported", never 0). */
+  usageMissing: number;
+  /** Answers refused by the model or held back by a filter (agents/llm/reply.ts): never read as a move. */
+  refusals: number;
+  /** Every reply by its class (agents/llm/reply.ts replyClass: answer, truncated, filtered, fault:<kind>, unknown). */
+  replies?: Record<string, number>;
 }
 
 /**

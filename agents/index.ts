@@ -17,5 +17,7 @@ export { addUsage, emptyUsage } from './usage.ts';
 export { loadPolicy, PpoAgent, shippedModel } from './ppo/ppo-agent.ts';
 export { SeatInput, SeatInputs } from './ppo/input.ts';
 export type { SearchCandidate, SearchLine } from './ppo/index.ts';
-export { LlmAgent, LlmServerError, onLlmFault } from './llm/llm-agent.ts';
+export { LLM_DEFAULTS, LlmAgent, LlmServerError, LlmStopError, onLlmFault } from './llm/llm-agent.ts';
+export { callBound, readLedger, type LedgerTotals } from './llm/ledger.ts';
+export { classifyReply, FAULT_POLICY, REPLY_FAULTS, type Reply, type ReplyFault } from './llm/reply.ts';
 export { decisionPrompt, systemPrompt } from './llm/prompt.ts';

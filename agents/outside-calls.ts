@@ -46,7 +46,7 @@ const SCOPE_TEXT: Record<BudgetScope, (limit: number) => string> = {
   game: (n) => `per-game budget of ${n} calls (a seat's calls in one game)`,
   tournament: (n) => `per-tournament budget of ${n} calls`,
   'client-minute': (n) => `budget of ${n} calls a minute per client`,
-  cost: (usd) => `run's cost budget of $${usd} (its next call would pass it, as the calls so far cost)`,
+  cost: (usd) => `run's cost budget of $${usd} (its next call's worst case, its prompt and token limit at the model's prices, would pass it)`,
 };
 
 /** "bot 'gpt' reached its per-tournament budget of 5000 calls": names only the operator's entry and its budget. */
@@ -74,18 +74,35 @@ export interface CallSpend {
   cost: number | null;
 }
 
+/** The most a request can be charged: its prompt's tokens at most, and the answer's token limit. */
+export interface CallBound {
+  promptTokens: number;
+  completionTokens: number;
+}
+
+/**
+ * What a request the gate let through is charged, when it is over: its usage as the server
+ * reported it; `bound` where the server may have billed it but reported nothing (an answer
+ * without usage, a connection lost mid-answer, a timeout): its worst case; null where nothing
+ * was billed (refused before any work).
+ */
+export type CallCharge = CallSpend | 'bound' | null;
+
 /** Asked before each request to an outside server. */
 export interface CallGate {
-  /** Takes one call from every budget: null when it may be sent, else the budget that is spent (then nothing is taken). */
-  take(): BudgetRefusal | null;
+  /**
+   * Takes one call from every budget: null when it may be sent, else the budget that is spent
+   * (then nothing is taken). A cost budget reserves the call's worst case (`bound`: needed
+   * with one) and refuses a call whose worst case would take the spend past the limit.
+   */
+  take(bound?: CallBound): BudgetRefusal | null;
   /** The agent begins a game: the per-game count starts again. */
   newGame(): void;
   /**
-   * Told once for every request take() let through, when it is over: what its answer was
-   * charged, or null when it failed (no answer, or none that could be read). For a budget of
-   * tokens or money; a gate of call counts has no need of it.
+   * Told once for every request take() let through, when it is over: what it was charged
+   * (CallCharge). For a budget of tokens or money; a gate of call counts has no need of it.
    */
-  settle?(spent: CallSpend | null): void;
+  settle?(charge: CallCharge): void;
 }
 
 /** US dollars per million tokens. */
@@ -105,9 +122,9 @@ export function tokenCost(promptTokens: number, completionTokens: number, price:
  */
 export interface CostBudget {
   limitUsd: number;
-  /** costCells(): committed (spent plus what the calls in flight are expected to cost), spent, calls settled. */
+  /** costCells(): committed (spent plus the worst case of the calls in flight), spent, calls settled. */
   cells: BigInt64Array;
-  /** This entry's price, for the answers whose cost the server does not report. */
+  /** This entry's price: what a call's tokens cost, its worst case and the answers whose cost the server does not report. */
   price: Price;
 }
 
@@ -125,9 +142,16 @@ export function costCells(spentUsd = 0): BigInt64Array {
   return cells;
 }
 
-/** What the budget's calls have cost so far, in US dollars. */
+/** What the budget's calls have cost so far, in US dollars (a call with no usage reported at its worst case). */
 export function costSpent(cells: BigInt64Array): number {
   return Number(Atomics.load(cells, SPENT)) / NANO;
+}
+
+/** What a call is charged at a price: its reported cost or tokens, its worst case, or nothing. */
+export function chargeCost(charge: CallCharge, bound: CallBound, price: Price): number {
+  if (charge === null) return 0;
+  if (charge === 'bound') return tokenCost(bound.promptTokens, bound.completionTokens, price);
+  return charge.cost ?? tokenCost(charge.promptTokens, charge.completionTokens, price);
 }
 
 /** A shared count with its limit: one slot of an Int32Array over a SharedArrayBuffer. */
@@ -207,10 +231,9 @@ function giveBackMinute(cell: BigInt64Array, window: number): void {
 
 export class Gate implements CallGate {
   private inGame = 0;
-  /** Of the cost budget: what the call in flight was expected to cost (nanodollars), and this gate's answered calls. */
+  /** Of the cost budget: the call in flight's worst case, reserved (nanodollars), and its bound. */
   private reserved = 0n;
-  private spentHere = 0n;
-  private settledHere = 0n;
+  private bound: CallBound = { promptTokens: 0, completionTokens: 0 };
 
   constructor(private readonly spec: GateSpec, private readonly now: () => number = Date.now) {}
 
@@ -218,7 +241,7 @@ export class Gate implements CallGate {
     this.inGame = 0;
   }
 
-  take(): BudgetRefusal | null {
+  take(bound?: CallBound): BudgetRefusal | null {
     const { entry, perGame, tournament, clientMinute } = this.spec;
     if (perGame !== undefined && this.inGame >= perGame) return { entry, scope: 'game', limit: perGame };
     let window = -1;
@@ -232,7 +255,7 @@ export class Gate implements CallGate {
       if (cell) giveBackMinute(cell, window);
       return { entry, scope: 'tournament', limit: tournament.limit };
     }
-    if (this.spec.cost && !this.reserve(this.spec.cost)) {
+    if (this.spec.cost && !this.reserve(this.spec.cost, bound)) {
       if (cell) giveBackMinute(cell, window);
       if (tournament) Atomics.sub(tournament.counts, tournament.index, 1);
       return { entry, scope: 'cost', limit: this.spec.cost.limitUsd };
@@ -242,35 +265,32 @@ export class Gate implements CallGate {
   }
 
   /**
-   * Reserves what the next call is expected to cost (the mean of this entry's answered calls,
-   * else of the run's, else nothing yet): false, reserving nothing, when the spend and the
-   * calls in flight would pass the limit with it.
+   * Reserves the call's worst case (its bound at the price): false, reserving nothing, when
+   * the spend and the worst cases of the calls in flight would pass the limit with it.
    */
-  private reserve(b: CostBudget): boolean {
-    const settled = Atomics.load(b.cells, SETTLED);
-    const expected = this.settledHere > 0n ? this.spentHere / this.settledHere : settled > 0n ? Atomics.load(b.cells, SPENT) / settled : 0n;
+  private reserve(b: CostBudget, bound: CallBound | undefined): boolean {
+    if (!bound) throw new Error('a cost budget needs the bound of each call');
+    const worst = BigInt(Math.ceil(tokenCost(bound.promptTokens, bound.completionTokens, b.price) * NANO));
     const limit = BigInt(Math.round(b.limitUsd * NANO));
     for (;;) {
       const committed = Atomics.load(b.cells, COMMITTED);
-      if (committed + expected > limit || (expected === 0n && committed >= limit)) return false;
-      if (Atomics.compareExchange(b.cells, COMMITTED, committed, committed + expected) === committed) {
-        this.reserved = expected;
+      if (committed + worst > limit) return false;
+      if (Atomics.compareExchange(b.cells, COMMITTED, committed, committed + worst) === committed) {
+        this.reserved = worst;
+        this.bound = bound;
         return true;
       }
     }
   }
 
-  settle(spent: CallSpend | null): void {
+  settle(charge: CallCharge): void {
     const b = this.spec.cost;
     if (!b) return;
-    const cost = spent === null ? 0n : BigInt(Math.round((spent.cost ?? tokenCost(spent.promptTokens, spent.completionTokens, b.price)) * NANO));
+    const cost = BigInt(Math.round(chargeCost(charge, this.bound, b.price) * NANO));
     // The reservation becomes what the call cost.
     Atomics.add(b.cells, COMMITTED, cost - this.reserved);
     this.reserved = 0n;
-    if (spent === null) return;
     Atomics.add(b.cells, SPENT, cost);
     Atomics.add(b.cells, SETTLED, 1n);
-    this.spentHere += cost;
-    this.settledHere++;
   }
 }

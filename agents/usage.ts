@@ -6,10 +6,10 @@ const KIND_COUNTS = ['decisions', 'firstTry', 'corrected', 'fallbacks', 'truncat
 
 export const emptyKindUsage = (): KindUsage => ({ decisions: 0, firstTry: 0, corrected: 0, fallbacks: 0, truncations: 0 });
 
-const COUNTS = ['decisions', 'requests', 'invalidAnswers', 'plainTextAnswers', 'faultRetries', 'fallbacks', 'faultFallbacks', 'truncations', 'promptTokens', 'completionTokens', 'reasoningTokens', 'cachedTokens', 'providerCost', 'costReports'] as const;
+const COUNTS = ['decisions', 'requests', 'invalidAnswers', 'plainTextAnswers', 'faultRetries', 'fallbacks', 'faultFallbacks', 'truncations', 'promptTokens', 'completionTokens', 'reasoningTokens', 'cachedTokens', 'providerCost', 'costReports', 'usageReports', 'usageMissing', 'refusals'] as const;
 
 export function emptyUsage(): AgentUsage {
-  return { decisions: 0, requests: 0, invalidAnswers: 0, plainTextAnswers: 0, faultRetries: 0, fallbacks: 0, faultFallbacks: 0, truncations: 0, latenciesMs: [], promptTokens: 0, completionTokens: 0, reasoningTokens: 0, cachedTokens: 0, providerCost: 0, costReports: 0 };
+  return { decisions: 0, requests: 0, invalidAnswers: 0, plainTextAnswers: 0, faultRetries: 0, fallbacks: 0, faultFallbacks: 0, truncations: 0, latenciesMs: [], promptTokens: 0, completionTokens: 0, reasoningTokens: 0, cachedTokens: 0, providerCost: 0, costReports: 0, usageReports: 0, usageMissing: 0, refusals: 0 };
 }
 
 /** Adds `u`'s counts and latencies into `into`. */
@@ -25,6 +25,10 @@ export function addUsage(into: AgentUsage, u: AgentUsage): void {
   for (const [kind, n] of Object.entries(u.faults ?? {}) as [CallFaultKind, number][]) {
     into.faults ??= {};
     into.faults[kind] = (into.faults[kind] ?? 0) + n;
+  }
+  for (const [c, n] of Object.entries(u.replies ?? {})) {
+    into.replies ??= {};
+    into.replies[c] = (into.replies[c] ?? 0) + n;
   }
   if (u.provenance) into.provenance = { ...u.provenance, servedModels: [...new Set([...(into.provenance?.servedModels ?? []), ...u.provenance.servedModels])] };
   if (u.adaptations?.length) into.adaptations = [...new Set([...(into.adaptations ?? []), ...u.adaptations])];

@@ -54,20 +54,29 @@ afterAll(async () => {
 const ARGS = () => ['llm-bench', '--model', 'fake-model', '--base-url', base, '--games', '8', '--players', '4', '--opponents', 'random', '--concurrency', '1', '--seed', 'stop'];
 const gameLines = (dir: string) => (existsSync(join(dir, 'games.jsonl')) ? readFileSync(join(dir, 'games.jsonl'), 'utf8').split('\n').filter(Boolean).length : 0);
 
-/** results.json without what differs between two runs because it is a time. */
+/** The usage figures that count calls: a stopped and resumed run made more (a second preflight, games begun again), each in the server's count. */
+const CALL_COUNTS = ['requests', 'unfinishedRequests', 'requestsPerGame', 'promptTokens', 'completionTokens', 'usageReports', 'replies', 'latencyMedianMs', 'latencyP95Ms'];
+
+/** results.json without what differs between two runs because it is a time, or a count of calls. */
 function withoutTimes(dir: string) {
   const { elapsedSec, gamesPerSec, startedAt, finishedAt, ...r } = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'));
   return {
     ...r,
     summary: { ...r.summary, agents: r.summary.agents.map(({ msPerDecision, ...a }: Record<string, unknown>) => a) },
-    usage: r.usage.map(({ latencyMedianMs, latencyP95Ms, ...u }: Record<string, unknown>) => u),
+    usage: r.usage.map((u: Record<string, unknown>) => Object.fromEntries(Object.entries(u).filter(([k]) => !CALL_COUNTS.includes(k)))),
   };
 }
+
+/** The run's model requests as its results count them. */
+const requestsOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')).usage[0].requests as number;
 
 describe('llm-bench stopped with Ctrl-C', () => {
   it('writes every output marked incomplete; --resume completes it as an unstopped run; report makes it again', async () => {
     const whole = join(tmp, 'whole');
+    const atStart = answered;
     expect(await main([...ARGS(), '--out', whole], bufferIo())).toBe(0);
+    expect(requestsOf(whole)).toBe(answered - atStart);
+    const beforeStopped = answered;
 
     const dir = join(tmp, 'stopped');
     const child = spawn(process.execPath, [BIN, ...ARGS(), '--out', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -96,6 +105,8 @@ describe('llm-bench stopped with Ctrl-C', () => {
     expect(await main([...ARGS(), '--out', dir, '--resume'], resumed)).toBe(0);
     expect(gameLines(dir)).toBe(8);
     expect(withoutTimes(dir)).toEqual(withoutTimes(whole));
+    // Every request the server answered for the stopped run and its resumption, no more, no fewer.
+    expect(requestsOf(dir)).toBe(answered - beforeStopped);
 
     // A crash's cut-off last line and lost reports: report DIR makes them again, from the whole games.
     const games = readFileSync(join(dir, 'games.jsonl'), 'utf8');
@@ -143,43 +154,49 @@ describe('llm-bench stopped with Ctrl-C', () => {
     expect(refused.stderr.join('\n')).toMatch(/llm:fake-model was sent another prompt \(promptHash 0000000000000000, not [0-9a-f]{16}\) than in .*board-one; runs under other prompts do not compare/);
   }, 120_000);
 
-  it('--max-cost stops the run before its spend would pass the budget; --resume with a higher one plays the rest', async () => {
-    // $1,000 per million tokens: 100 prompt and 5 completion tokens are $0.105 a call.
+  it('--max-cost stops the run before its spend could pass the budget; the ledger carries it over a lost results.json to --resume', async () => {
+    // $1 per million tokens: a call answered with 100 prompt and 5 completion tokens costs $0.000105;
+    // its worst case (its prompt's bytes and --max-tokens 10), what is reserved before it is sent, some $0.002–0.006.
     const prices = join(tmp, 'prices.json');
-    writeFileSync(prices, JSON.stringify({ 'fake-model': { promptPerMillion: 1000, completionPerMillion: 1000 } }));
+    writeFileSync(prices, JSON.stringify({ 'fake-model': { promptPerMillion: 1, completionPerMillion: 1 } }));
     const dir = join(tmp, 'budget');
     const before = answered;
     const io = bufferIo();
-    expect(await main([...ARGS().map((a) => (a === 'stop' ? 'budget' : a)), '--prices', prices, '--max-cost', '3', '--out', dir], io)).toBe(1);
+    const args = [...ARGS().map((a) => (a === 'stop' ? 'budget' : a)), '--prices', prices, '--max-tokens', '10', '--out', dir];
+    expect(await main([...args, '--max-cost', '0.01'], io)).toBe(1);
     const sent = answered - before;
-    // The preflight's connection check, then 28 calls of $0.105 within $3: the 29th would pass it and was not sent.
-    expect(sent).toBe(1 + 28);
     const err = io.stderr.join('\n');
-    expect(err).toMatch(/stopped after \d+ of 8 games: bot 'llm:fake-model' would pass the run's cost budget of \$3/);
-    expect(err).toMatch(/spent \$2\.9400 of --max-cost \$3; raise --max-cost and --resume to play the rest/);
+    expect(err).toMatch(/stopped after \d+ of 8 games: bot 'llm:fake-model' would pass the run's cost budget of \$0.01/);
+    // Every call answered is in the spend (the preflight's too), and no call was sent whose worst case did not fit.
+    expect(err).toContain(`spent $${(sent * 105e-6).toFixed(4)} of --max-cost $0.01; raise --max-cost and --resume to play the rest`);
+    expect(sent * 105e-6).toBeLessThanOrEqual(0.01);
+    // What was left did not cover the next call's worst case, which is about the largest of those reserved.
+    const ledger = readFileSync(join(dir, 'transcript.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const worst = Math.max(...ledger.filter((l) => l.sent).map((l) => (l.sent.prompt + l.sent.completion) * 1e-6));
+    expect(0.01 - sent * 105e-6).toBeLessThan(1.5 * worst);
     const stopped = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'));
-    expect(stopped).toMatchObject({ complete: false, stop: { kind: 'budget', budget: { scope: 'cost', limit: 3, entry: 'llm:fake-model' } } });
+    expect(stopped).toMatchObject({ complete: false, stop: { kind: 'budget', budget: { scope: 'cost', limit: 0.01, entry: 'llm:fake-model' } } });
     expect(stopped.gamesPlayed).toBeLessThan(8);
 
-    // Without results.json (a run killed outright) its spend so far is unknown: refused, saying how to make it.
-    const results = readFileSync(join(dir, 'results.json'), 'utf8');
+    // A run killed outright has no results.json: its ledger still knows what it spent.
     rmSync(join(dir, 'results.json'));
-    const unknown = bufferIo();
-    expect(await main([...ARGS().map((a) => (a === 'stop' ? 'budget' : a)), '--prices', prices, '--max-cost', '1000', '--out', dir, '--resume'], unknown)).toBe(2);
-    expect(unknown.stderr.join('\n')).toMatch(/--max-cost with --resume counts what the run spent so far from .*results\.json, which cannot be read: make it with 'czech-pub report /);
-    writeFileSync(join(dir, 'results.json'), results);
-
     const resumed = bufferIo();
-    expect(await main([...ARGS().map((a) => (a === 'stop' ? 'budget' : a)), '--prices', prices, '--max-cost', '1000', '--out', dir, '--resume'], resumed)).toBe(0);
+    expect(await main([...args, '--max-cost', '1000', '--resume'], resumed)).toBe(0);
     expect(gameLines(dir)).toBe(8);
-    expect(resumed.stderr.join('\n')).toMatch(/spent \$\d+\.\d{4} of --max-cost \$1000 \(the earlier part of the run included\)\./);
+    expect(resumed.stderr.join('\n')).toContain(`spent $${((answered - before) * 105e-6).toFixed(4)} of --max-cost $1000 (the earlier part of the run included).`);
+    // The usage counts every request the server answered, both parts' preflights included.
+    expect(JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')).usage[0].requests).toBe(answered - before);
 
     // The dry run says how many of the run's games a budget pays for.
     const dry = bufferIo();
-    expect(await main([...ARGS(), '--prices', prices, '--max-cost', '3', '--dry-run', '--stand-in', 'random', '--json'], dry)).toBe(0);
+    expect(await main([...ARGS(), '--prices', prices, '--max-cost', '0.01', '--max-tokens', '10', '--dry-run', '--stand-in', 'random', '--json'], dry)).toBe(0);
     const d = JSON.parse(dry.stdout[0]);
-    expect(d.maxCost).toBe(3);
-    expect(d.gamesWithinMaxCost).toBe(Math.floor(3 / d.costs[0].costPerGame));
+    expect(d.maxCost).toBe(0.01);
+    expect(d.gamesWithinMaxCost).toBe(Math.min(8, Math.floor(0.01 / d.costs[0].costPerGame)));
+    // Beside the expected cost, the bound: every prompt at its bound and every answer at --max-tokens.
+    expect(d.costs[0].worstCostPerGame).toBeGreaterThan(d.costs[0].costPerGame);
+    expect(d.maxTokens).toBe(10);
+    expect(d.wallSeconds).toBeGreaterThan(0);
     // Without a price a budget cannot be kept: refused before anything is sent.
     const unpriced = bufferIo();
     const calls = answered;

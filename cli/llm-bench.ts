@@ -7,12 +7,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  ASSUMED_ANSWER_TOKENS, jsonSummary, leaderboardMarkdown, measurePrompts, resolveConfig, roundedGames, runTournament, spentOf, type Price, type UsageSummary,
+  ASSUMED_ANSWER_TOKENS, ASSUMED_CALL_SECONDS, jsonSummary, leaderboardMarkdown, measurePrompts, resolveConfig, roundedGames, runTournament, type Price,
 } from '../eval/index.ts';
-import { costCells, costSpent, createAgent, tokenCost, LlmAgent, LlmServerError, onLlmFault, type GateSpec } from '../agents/index.ts';
+import {
+  BudgetSpentError, costCells, LLM_DEFAULTS, costSpent, createAgent, Gate, readLedger, tokenCost, LlmAgent, LlmServerError, onLlmFault, type GateSpec,
+} from '../agents/index.ts';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Io } from './io.ts';
 import { helpText, parseOptions, PLAYERS_MAX, PLAYERS_MIN, type CommandSpec } from './options.ts';
-import { asUsageError } from './tournament.ts';
+import { interrupted, onStopSignals } from './stop-signals.ts';
+import { asUsageError, lockRunFolder } from './tournament.ts';
 
 /** The transcript a run with --out keeps in its folder, when no --transcript is given. */
 export const TRANSCRIPT_FILE = 'transcript.jsonl';
@@ -42,10 +45,10 @@ and what each cost.`,
     prices: { type: 'file', help: 'JSON {"<model or spec>": {"promptPerMillion": 0.15, "completionPerMillion": 0.6}}' },
     'max-cost': {
       type: 'number', arg: 'USD', min: 0, max: 1_000_000, above: true,
-      help: "stop the run before its spend would pass USD dollars: a call whose expected cost (the mean of the calls so far) would pass it is not sent, and the run stops as at Ctrl-C (needs a price in --prices for every model; a server's reported cost is used where it gives one; with --resume the earlier part's spend counts)",
+      help: "stop the run before its spend could pass USD dollars: before each call (the preflight's too) its worst case (its prompt and --max-tokens at the model's price) is reserved, a call that would pass USD is not sent, and the run stops as at Ctrl-C (needs a price in --prices for every model; the spend is read from the run's ledger, transcript.jsonl, so with --resume the earlier part's counts)",
     },
-    transcript: { type: 'string', arg: 'FILE', help: 'append a line for every request and fallback to FILE (JSONL; docs/llm.md)' },
-    out: { type: 'folder', help: 'write run.json, games.jsonl, results.json, leaderboard.md and report.html here, and transcript.jsonl unless --transcript is given (added to on --resume)' },
+    transcript: { type: 'string', arg: 'FILE', help: 'without --out: append a line for every request and fallback to FILE (JSONL; docs/llm.md)' },
+    out: { type: 'folder', help: 'write run.json, games.jsonl, results.json, leaderboard.md, report.html and transcript.jsonl (the ledger of every call) here (added to on --resume)' },
     resume: { type: 'flag', help: 'go on with the run in --out: its finished games are kept, the rest of its schedule played (give the same options)' },
     ruleset: { type: 'ruleset', help: "play under the ruleset in this JSON file (the model's rules summary describes it)" },
     'allow-fallbacks': { type: 'flag', help: "exit 0 even when more than 5% of a model's decisions fell back (still marked INVALID)" },
@@ -100,8 +103,11 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
   const baseUrlOf = perModel('base-url', values.baseUrl);
   const keyEnvOf = perModel('api-key-env', values.apiKeyEnv);
   const rpmOf = perModel('rpm', values.rpm);
-  // With --out, the run keeps its transcript beside its games, for pages that show what the model said.
-  const ownTranscript = values.transcript === undefined && out !== undefined;
+  // With --out, the run keeps its transcript beside its games: the ledger of its calls, and what the pages show the model said.
+  if (values.transcript !== undefined && out !== undefined) {
+    throw new UsageError(`--transcript: a run with --out keeps its transcript, the ledger of its calls, in ${path.join(out, TRANSCRIPT_FILE)}; give --transcript only without --out`);
+  }
+  const ownTranscript = out !== undefined;
   const transcript = ownTranscript ? path.join(out, TRANSCRIPT_FILE) : values.transcript;
   const opts = [
     `concurrency=${concurrency}`,
@@ -132,8 +138,6 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
     const unpriced = models.filter((m) => priceOf(m) === undefined);
     if (unpriced.length > 0) throw new UsageError(`--max-cost needs a price in --prices for every model, to know what a call costs: none for ${unpriced.map((m) => `'${m}'`).join(', ')}`);
   }
-  // What a resumed run spent before counts against its budget.
-  const spentEarlier = maxCost !== undefined && values.resume && out !== undefined ? spentBefore(out) : 0;
   try {
     resolveConfig({ agents, players, games, seed, labels, ruleset });
     if (values.dryRun) resolveConfig({ agents: [values.standIn, ...agents.slice(1)], players, games, seed, ruleset });
@@ -143,19 +147,30 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
   if (values.dryRun) {
     // The games the run will play (whole rotations), each model's prompts counted by its own tokenizer.
     const scheduled = roundedGames(games, players);
-    const measured = await Promise.all(models.map((m) => measurePrompts(values.standIn, opponent, players, scheduled, seed, m, ruleset)));
+    const measured = await Promise.all(models.map((m) => measurePrompts(values.standIn, opponent, players, scheduled, seed, m, ruleset, !values.noStructured)));
+    const maxTokens = values.maxTokens ?? LLM_DEFAULTS.maxTokens;
     const r = measured[0];
     // Per model: each plays every game of the run in its own seat.
     const costs = models.map((m, i) => {
       const t = measured[i];
       const price = priceOf(m);
       const perGame = price ? tokenCost(t.promptTokensPerGame, t.completionTokensPerGame, price) : null;
-      return { model: m, tokenizer: t.tokenizer, promptTokensPerGame: t.promptTokensPerGame, costPerGame: perGame, costPerRun: perGame === null ? null : perGame * scheduled };
+      // At worst: every prompt at its bound and every answer at --max-tokens, as a reasoning model may take; what a budget reserves.
+      const worstPerGame = price ? tokenCost(t.boundPromptTokensPerGame, t.callsPerGame * maxTokens, price) : null;
+      return {
+        model: m, tokenizer: t.tokenizer, promptTokensPerGame: t.promptTokensPerGame, costPerGame: perGame, costPerRun: perGame === null ? null : perGame * scheduled,
+        worstCostPerGame: worstPerGame, worstCostPerRun: worstPerGame === null ? null : worstPerGame * scheduled,
+      };
     });
+    // Wall time: the games run --concurrency at once, each model's calls one after another within a game.
+    const callsPerGame = measured.reduce((n, t) => n + t.callsPerGame, 0);
+    const rounds = Math.ceil(scheduled / Math.min(concurrency, scheduled));
+    const wallSeconds = rounds * callsPerGame * ASSUMED_CALL_SECONDS;
+    const wallSecondsAtMost = rounds * callsPerGame * ((values.timeoutMs ?? LLM_DEFAULTS.timeoutMs) / 1000);
     // With a budget: how many of the run's games it pays for, at the estimate.
     const perGameAll = costs.reduce((sum, c) => sum + (c.costPerGame ?? 0), 0);
     const fits = maxCost === undefined ? null : perGameAll > 0 ? Math.min(scheduled, Math.floor(maxCost / perGameAll)) : scheduled;
-    if (values.json) io.out(JSON.stringify({ ...r, costs, ...(fits !== null ? { maxCost, gamesWithinMaxCost: fits } : {}) }));
+    if (values.json) io.out(JSON.stringify({ ...r, costs, maxTokens, wallSeconds, wallSecondsAtMost, assumedCallSeconds: ASSUMED_CALL_SECONDS, ...(fits !== null ? { maxCost, gamesWithinMaxCost: fits } : {}) }));
     else {
       io.out(`Dry run: ${r.games} ${players}-player games, '${r.standIn}' in the model's seat against '${opponent}'.`);
       io.out(`Model calls per game (decisions with a real choice): ${r.callsPerGame.toFixed(1)}`);
@@ -167,35 +182,34 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
       for (const c of costs) {
         io.out(c.costPerGame === null
           ? `llm:${c.model}: no price in --prices, so no cost estimate.`
-          : `llm:${c.model}: about ${Math.round(c.promptTokensPerGame)} tokens in a game (${c.tokenizer}), $${c.costPerGame.toFixed(4)} a game, $${c.costPerRun!.toFixed(2)} for the ${scheduled} games of this run.`);
+          : `llm:${c.model}: about ${Math.round(c.promptTokensPerGame)} tokens in a game (${c.tokenizer}), $${c.costPerGame.toFixed(4)} a game, $${c.costPerRun!.toFixed(2)} for the ${scheduled} games of this run; ` +
+            `at most $${c.worstCostPerGame!.toFixed(4)} a game, $${c.worstCostPerRun!.toFixed(2)} for the run, if every answer took all --max-tokens (${maxTokens}) as a reasoning model may (what --max-cost reserves for each call).`);
       }
+      const hours = (sec: number) => (sec < 3600 ? `${Math.round(sec / 60)} min` : `${(sec / 3600).toFixed(1)} h`);
+      io.out(`Wall time: ${callsPerGame.toFixed(1)} model calls a game, ${Math.min(concurrency, scheduled)} games at once (--concurrency): about ${hours(wallSeconds)} at ${ASSUMED_CALL_SECONDS} s a call (assumed; before corrections and retries), at most ${hours(wallSecondsAtMost)} if every call took --timeout-ms.`);
       if (fits !== null) {
         io.out(fits >= scheduled
           ? `--max-cost $${maxCost}: the estimate of all ${scheduled} games ($${(perGameAll * scheduled).toFixed(2)}) is within it.`
           : `--max-cost $${maxCost}: at the estimate, about ${fits} of the ${scheduled} games fit; the run stops before its spend would pass it.`);
+        const worstAll = costs.reduce((sum, c) => sum + (c.worstCostPerGame ?? 0), 0);
+        if (worstAll > 0) io.out(`--max-cost $${maxCost}: if every answer took all --max-tokens, ${Math.min(scheduled, Math.floor(maxCost! / worstAll))} games; each call is sent only when its worst case fits in what is left.`);
       }
     }
     return EXIT_OK;
   }
-  // Before any game: each server's own refusal, at once, and nothing written.
-  for (const spec of specs) {
-    try {
-      await (createAgent(spec) as LlmAgent).preflight();
-    } catch (e) {
-      if (!(e instanceof LlmServerError)) throw e;
-      io.err(`llm-bench: ${e.message}`);
-      io.err(e.timedOut
-        ? 'Nothing was played. The server took longer than the timeout to answer; a model that is still loading answers late: give it more with --timeout-ms.'
-        : 'Nothing was played. Check --base-url, --model and the key (--api-key-env).');
-      return EXIT_FAILURE;
-    }
+  // One writer per folder: a second run on it is refused, naming the first, before it sends or writes anything.
+  const lock = out === undefined ? undefined : lockRunFolder(out, 'llm-bench', io);
+  if (lock === null) return EXIT_FAILURE;
+  // What the run spent before, read from its ledger (the transcript), counts against its budget.
+  const spentEarlier = maxCost !== undefined && values.resume && transcript !== undefined ? ledgerSpend(transcript, specs, (i) => priceOf(models[i])!) : 0;
+  // The budget: one set of cells for the whole run, each model's gate pricing its own calls at their worst case.
+  let budget: BigInt64Array | null = null;
+  let gates: (GateSpec | null)[] | undefined;
+  if (maxCost !== undefined) {
+    budget = costCells(spentEarlier);
+    gates = agents.map((_, i) => (i < models.length ? { entry: labels[i], cost: { limitUsd: maxCost, cells: budget!, price: priceOf(models[i])! } } : null));
   }
-  // A run begun anew begins its transcript anew, as it does games.jsonl; --resume adds to it.
-  if (ownTranscript && !values.resume) {
-    fs.mkdirSync(out, { recursive: true });
-    fs.writeFileSync(transcript!, '');
-  }
-  // Faults as they happen: the first of each kind in full, then a count at the end.
+  // Faults as they happen (the preflight's and what it adapted to included): the first of each kind in full, then a count at the end.
   const faults = new Map<string, number>();
   onLlmFault((spec, fault) => {
     const kind = `${labelOf.get(spec) ?? 'llm'}: ${fault}`;
@@ -203,24 +217,49 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
     faults.set(kind, n);
     if (n === 1) io.err(`model fault (${kind}); further faults of this kind are counted`);
   });
-  // The budget: one set of cells for the whole run, each model's gate pricing its own calls.
-  let budget: BigInt64Array | null = null;
-  let gates: (GateSpec | null)[] | undefined;
-  if (maxCost !== undefined) {
-    budget = costCells(spentEarlier);
-    gates = agents.map((_, i) => (i < models.length ? { entry: labels[i], cost: { limitUsd: maxCost, cells: budget!, price: priceOf(models[i])! } } : null));
+  // Before any game: each server's own refusal, at once. The preflight's requests are the
+  // run's too: reserved from the budget and kept for the ledger, which gets them when the run
+  // begins, or at once if they may have cost something though the run goes no further.
+  const preflightLines: string[] = [];
+  for (const [i, spec] of specs.entries()) {
+    const agent = createAgent(spec) as LlmAgent;
+    if (transcript !== undefined) agent.useTranscript(preflightLines);
+    if (gates?.[i]) agent.useGate(new Gate(gates[i]!));
+    try {
+      await agent.preflight();
+    } catch (e) {
+      if (transcript !== undefined && preflightLines.some((l) => !/"charge":"none"/.test(l) && !/"sent":/.test(l))) {
+        fs.mkdirSync(path.dirname(transcript), { recursive: true });
+        fs.appendFileSync(transcript, preflightLines.join(''));
+      }
+      lock?.release();
+      onLlmFault(null);
+      if (e instanceof BudgetSpentError) {
+        io.err(`llm-bench: ${e.message}: the budget left ($${(maxCost! - costSpent(budget!)).toFixed(4)}) does not cover one call at its worst case (its prompt and --max-tokens at the model's prices). Nothing was played; raise --max-cost or lower --max-tokens.`);
+        return EXIT_FAILURE;
+      }
+      if (!(e instanceof LlmServerError)) throw e;
+      io.err(`llm-bench: ${e.message}`);
+      io.err(`Nothing was played. ${e.advice}`);
+      return EXIT_FAILURE;
+    }
   }
-  // Ctrl-C: the games finished so far are written with every report, marked incomplete; --resume goes on.
+  // A run begun anew begins its transcript anew, as it does games.jsonl; --resume adds to it.
+  if (transcript !== undefined) {
+    fs.mkdirSync(path.dirname(transcript), { recursive: true });
+    if (ownTranscript && !values.resume) fs.writeFileSync(transcript, '');
+    fs.appendFileSync(transcript, preflightLines.join(''));
+  }
+  // Ctrl-C, SIGTERM or SIGHUP: the games finished so far are written with every report, marked incomplete; --resume goes on.
   const controller = new AbortController();
-  const onSigint = () => {
-    io.err('Interrupted: finishing with the games played so far (--resume goes on with the run).');
+  const stopListening = onStopSignals((signal) => {
+    io.err(`${interrupted(signal)}: finishing with the games played so far (--resume goes on with the run).`);
     controller.abort();
-  };
-  process.once('SIGINT', onSigint);
+  });
   try {
     const r = await runTournament({
       agents, labels, players, games, seed, workers: 0, parallel: concurrency, prices,
-      ruleset, out, resume: values.resume, signal: controller.signal, gates,
+      ruleset, out, lock, resume: values.resume, signal: controller.signal, gates,
       // The transcript is the models' own, not part of their specs: a run's specs are the same wherever it writes.
       transcripts: transcript === undefined ? undefined : agents.map((_, i) => (i < models.length ? transcript : null)),
       onGame: (done, total) => {
@@ -248,20 +287,18 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
     throw asUsageError(e);
   } finally {
     onLlmFault(null);
-    process.removeListener('SIGINT', onSigint);
+    stopListening();
+    lock?.release();
   }
 }
 
-/** What a run folder's earlier part spent on its models, from its results.json (0 where it has none). */
-function spentBefore(dir: string): number {
-  const file = path.join(dir, 'results.json');
-  if (!fs.existsSync(path.join(dir, 'games.jsonl'))) return 0; // nothing played yet: --resume starts the run
-  let r: { usage?: Partial<UsageSummary>[] };
-  try {
-    r = JSON.parse(fs.readFileSync(file, 'utf8')) as typeof r;
-  } catch {
-    // A run killed before it wrote its reports: its spend so far is not known here.
-    throw new UsageError(`--max-cost with --resume counts what the run spent so far from ${file}, which cannot be read: make it with 'czech-pub report ${dir}' first`);
-  }
-  return (r.usage ?? []).reduce((sum, u) => sum + (spentOf({ costSource: u.costSource ?? null, providerCost: u.providerCost ?? null, estimatedCost: u.estimatedCost ?? null }) ?? 0), 0);
+/**
+ * What a run spent so far on its models, read from its ledger (the transcript: every request
+ * with its charge, a request cut off by a kill at its worst case): nothing is lost or counted
+ * twice across stops, kills, `report` and resumes.
+ */
+function ledgerSpend(file: string, specs: readonly string[], priceOf: (i: number) => Price): number {
+  if (!fs.existsSync(file)) return 0;
+  const ledger = readLedger(fs.readFileSync(file, 'utf8'));
+  return specs.reduce((sum, spec, i) => sum + (ledger.get(spec)?.spend(priceOf(i)) ?? 0), 0);
 }

@@ -19,14 +19,17 @@ export * from './usage.ts';
 export * from './replay-record.ts';
 export * from './game-line.ts';
 export { readFinishedGames, readRunFile, RUN_FORMAT, RunFolderError, type RunFile } from './run-folder.ts';
+export { acquireRunLock, LOCK_FILE, RunLockedError, runLockHolder, type LockInfo, type RunLock, type Takeover } from './run-lock.ts';
 export { fitRatings, tieGroups, type FittedRating, type RatedGame } from './ratings.ts';
 export { gameSetup, type GameSetup } from './agents-for.ts';
 export { GAME_WORKER_MODULE, runGames, type RunOptions, type RunOutcome } from './runner.ts';
 export type { WorkerMessage, WorkerSetup } from './worker.ts';
 export { tsWorker } from './ts-worker.ts';
-export { ASSUMED_ANSWER_TOKENS, measurePrompts } from './prompt-size.ts';
-export { escapeHtml } from './html.ts';
+export { ASSUMED_ANSWER_TOKENS, ASSUMED_CALL_SECONDS, measurePrompts } from './prompt-size.ts';
+export { escapeHtml, html, joinHtml, type HtmlValue, type SafeHtml } from './html.ts';
 export { pairedDeals, type DealDifference, type PairedComparison } from './paired-deals.ts';
-export { mergeUsage, readBoardRuns, type BoardRun, type BoardRuns, type MergedUsage } from './board-runs.ts';
-export { leaderboardPage, MAX_TEXT_CHARS, type LeaderboardPageInput } from './leaderboard-page.ts';
+export {
+  fingerprintText, mergeUsage, readBoardRuns, type BoardRun, type BoardRuns, type MergedUsage, type RunFingerprint,
+} from './board-runs.ts';
+export { leaderboardPage, MAX_TEXT_CHARS, type LeaderboardPageInput, type LeaderboardTable } from './leaderboard-page.ts';
 export { pairTranscript, parseTranscript, TRANSCRIPT_FILE, type SeatMoves, type Transcript, type TranscriptLine } from './transcript.ts';

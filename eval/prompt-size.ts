@@ -2,13 +2,16 @@
  * What an LLM seat would be sent, without sending it: a stand-in agent plays the model's seat
  * and every prompt it would get is built and measured (llm-bench --dry-run).
  */
-import { createAgent, decisionPrompt, systemPrompt, type Agent } from '../agents/index.ts';
+import { callBound, createAgent, decisionPrompt, systemPrompt, type Agent } from '../agents/index.ts';
 import { DEFAULT_RULESET, type Ruleset } from '../env/index.ts';
 import { playGame } from './game.ts';
 import { percentile } from './stats.ts';
 
 /** Answer tokens assumed per call in a cost estimate: `{"action": 12, "reason": "..."}` (reasoning models think on top of this). */
 export const ASSUMED_ANSWER_TOKENS = 30;
+
+/** Seconds a call is assumed to take in a dry run's wall-time estimate (a reasoning model takes longer). */
+export const ASSUMED_CALL_SECONDS = 2;
 
 /** A model the OpenAI tokenizer (o200k_base, GPT-4o and later) counts exactly. */
 export const isOpenAiModel = (model: string): boolean => /^(gpt-|o\d|chatgpt)/i.test(model.split('/').pop() ?? model);
@@ -23,7 +26,7 @@ export async function tokenCounter(model: string): Promise<{ name: string; exact
 }
 
 /** Plays games with a stand-in in the model's seat and measures the prompts it would be sent. */
-export async function measurePrompts(standIn: string, opponent: string, players: number, games: number, seed: string, model = '', ruleset: Ruleset = DEFAULT_RULESET) {
+export async function measurePrompts(standIn: string, opponent: string, players: number, games: number, seed: string, model = '', ruleset: Ruleset = DEFAULT_RULESET, structured = true) {
   const sizes: number[] = [];
   /** Each game's decision prompts, in order. */
   const perGame: string[][] = [];
@@ -51,6 +54,9 @@ export async function measurePrompts(standIn: string, opponent: string, players:
   const tokens = await tokenCounter(model);
   const system = systemPrompt(ruleset);
   const systemTokens = tokens.count(system);
+  // The most a call's prompt can be charged, as a budget reserves it (agents/llm/ledger.ts).
+  let boundTokens = 0;
+  for (const texts of perGame) for (const t of texts) boundTokens += callBound([{ role: 'system', content: system }, { role: 'user', content: t }], structured, 0).promptTokens;
   let decisionTokens = 0;
   let conversationTokens = 0;
   for (const texts of perGame) {
@@ -72,6 +78,8 @@ export async function measurePrompts(standIn: string, opponent: string, players:
     systemTokens,
     /** Prompt tokens per game: the system prompt with every call, and each decision prompt. */
     promptTokensPerGame: callsPerGame * systemTokens + decisionTokens / games,
+    /** The most the prompts of a game can be charged (the bound a budget reserves per call), in tokens. */
+    boundPromptTokensPerGame: boundTokens / games,
     /** The same game as one conversation (conversation=true): the rules once, but every earlier decision and answer again with each call. */
     conversationPromptTokensPerGame: conversationTokens / games,
     /** Answer tokens per game, assumed (ASSUMED_ANSWER_TOKENS a call). */

@@ -1,7 +1,7 @@
 /** Tournament reports: a Markdown leaderboard and a self-contained HTML page with a chart. */
 import { END_REASONS, type EndReason } from '../env/index.ts';
 import { DEFAULT_VIEWER, viewerHref } from './highlights.ts';
-import { escapeHtml } from './html.ts';
+import { html, joinHtml, type HtmlValue, type SafeHtml } from './html.ts';
 import type { TournamentResult } from './tournament.ts';
 import type { UsageSummary } from './usage.ts';
 
@@ -13,7 +13,7 @@ const fallbacksText = (u: UsageSummary) => `${u.fallbacks} (${pct(u.fallbackRate
 /** Fewer deals than this, and the leaderboard says its sample is small. */
 export const SMALL_SAMPLE_DEALS = 10;
 const num = (x: number, d = 1): string => (Number.isFinite(x) ? x.toFixed(d) : '–');
-const cost = (usd: number | null): string => (usd === null ? '–' : `$${usd.toFixed(4)}`);
+const cost = (usd: number | null): string => (Number.isFinite(usd) ? `$${usd!.toFixed(4)}` : '–');
 
 /** The usage of a model agent, if it is one. */
 const usageOf = (r: TournamentResult, spec: string) => r.usage.find((u) => u.spec === spec);
@@ -69,8 +69,11 @@ export function leaderboardMarkdown(r: TournamentResult): string {
     lines.push('', 'Model usage:', '', '| agent | decisions sent | calls/game | invalid answers | plain-text answers | fault retries | fallbacks | cut off | latency median / p95 | tokens in (cached) / out (reasoning) | est. cost |',
       '|---|---|---|---|---|---|---|---|---|---|---|',
       ...r.usage.map((u) => `| \`${u.spec}\`${u.invalid ? ' INVALID' : ''} | ${u.decisions} | ${num(u.requestsPerGame)} | ${u.invalidAnswers} (${pct(u.invalidRate)}) | ${u.plainTextAnswers} | ${u.faultRetries} | ` +
-        `${fallbacksText(u)} | ${u.truncations} | ${num(u.latencyMedianMs, 0)} / ${num(u.latencyP95Ms, 0)} ms | ${u.promptTokens} (${u.cachedTokens}) / ${u.completionTokens} (${u.reasoningTokens}) | ` +
-        `${cost(u.estimatedCost)} |`));
+        `${fallbacksText(u)} | ${u.truncations} | ${num(u.latencyMedianMs, 0)} / ${num(u.latencyP95Ms, 0)} ms | ${tokensText(u)} | ` +
+        `${costText(u)} |`));
+    for (const u of r.usage.filter((x) => (x.usageMissing ?? 0) > 0)) {
+      lines.push('', `\`${u.spec}\`: the server reported no usage for ${u.usageMissing} of its answers; their tokens are not in the counts above (not 0), and a cost estimated from tokens is a lower bound.`);
+    }
     for (const u of r.usage.filter((x) => x.adaptations.length > 0)) lines.push('', `\`${u.spec}\` was asked as its server takes it: ${u.adaptations.join('; ')}.`);
     for (const u of r.usage) {
       const faults = Object.entries(u.faults ?? {}).map(([kind, n]) => `${n} ${kind}`);
@@ -88,16 +91,15 @@ export function leaderboardMarkdown(r: TournamentResult): string {
   return `${lines.join('\n')}\n`;
 }
 
-const esc = escapeHtml;
-
-/** A table of header cells and rows of data cells, all already escaped. */
-function htmlTable(head: readonly string[], rows: readonly (readonly string[])[]): string {
-  return `<table><thead><tr>${head.map((h) => `<th>${h}</th>`).join('')}</tr></thead><tbody>` +
-    rows.map((row) => `<tr>${row.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('') + '</tbody></table>';
+/** A table of header cells and rows of data cells. */
+function htmlTable(head: readonly string[], rows: readonly (readonly HtmlValue[])[]): SafeHtml {
+  return html`<table><thead><tr>${head.map((h) => html`<th>${h}</th>`)}</tr></thead><tbody>${rows.map((row) => html`<tr>${row.map((c) => html`<td>${c}</td>`)}</tr>`)}</tbody></table>`;
 }
 
+const INVALID = html` <strong>INVALID</strong>`;
+
 /** An SVG bar chart of win rates with their 95% intervals. */
-function winRateChart(r: TournamentResult): string {
+function winRateChart(r: TournamentResult): SafeHtml {
   const agents = r.summary.agents;
   const rowH = 34, left = 220, width = 520, top = 30;
   const height = top + agents.length * rowH + 30;
@@ -106,36 +108,32 @@ function winRateChart(r: TournamentResult): string {
   const max = Math.min(1, Math.ceil((top95 + 0.01) / step) * step);
   const x = (v: number) => left + (Math.min(max, Math.max(0, v)) / max) * width;
   const ticks = Array.from({ length: Math.round(max / step) + 1 }, (_, i) => i * step);
-  const parts = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${left + width + 40}" height="${height}" role="img" aria-label="Win rates with 95% intervals">`,
-    ...ticks.map((t) => `<line x1="${x(t)}" y1="${top - 8}" x2="${x(t)}" y2="${height - 24}" stroke="#ddd"/>` +
-      `<text x="${x(t)}" y="${height - 8}" font-size="11" text-anchor="middle">${(100 * t).toFixed(0)}%</text>`),
-  ];
   const even = 1 / r.config.players;
-  parts.push(`<line x1="${x(even)}" y1="${top - 12}" x2="${x(even)}" y2="${height - 24}" stroke="#999" stroke-dasharray="4 3"/>`,
-    `<text x="${x(even) - 4}" y="${top - 14}" font-size="11" fill="#666" text-anchor="end">even share ${(100 * even).toFixed(0)}%</text>`);
-  agents.forEach((a, i) => {
+  const bars = agents.map((a, i) => {
     const y = top + i * rowH;
-    parts.push(
-      `<text x="${left - 8}" y="${y + 20}" font-size="13" text-anchor="end">${esc(a.spec)}${invalidMark(r, a.spec)}</text>`,
-      `<rect x="${left}" y="${y + 6}" width="${x(a.winRate) - left}" height="20" fill="#4a7ab5"/>`,
-      `<line x1="${x(a.winRateCI[0])}" y1="${y + 16}" x2="${x(a.winRateCI[1])}" y2="${y + 16}" stroke="#111" stroke-width="2"/>`,
-      `<line x1="${x(a.winRateCI[0])}" y1="${y + 10}" x2="${x(a.winRateCI[0])}" y2="${y + 22}" stroke="#111" stroke-width="2"/>`,
-      `<line x1="${x(a.winRateCI[1])}" y1="${y + 10}" x2="${x(a.winRateCI[1])}" y2="${y + 22}" stroke="#111" stroke-width="2"/>`,
-      `<text x="${x(Math.max(a.winRate, a.winRateCI[1])) + 6}" y="${y + 20}" font-size="12">${pct(a.winRate)}</text>`,
-    );
+    const [lo, hi] = [x(a.winRateCI[0]), x(a.winRateCI[1])];
+    return html`<text x="${left - 8}" y="${y + 20}" font-size="13" text-anchor="end">${a.spec}${invalidMark(r, a.spec)}</text>
+<rect x="${left}" y="${y + 6}" width="${x(a.winRate) - left}" height="20" fill="#4a7ab5"/>
+<line x1="${lo}" y1="${y + 16}" x2="${hi}" y2="${y + 16}" stroke="#111" stroke-width="2"/>
+<line x1="${lo}" y1="${y + 10}" x2="${lo}" y2="${y + 22}" stroke="#111" stroke-width="2"/>
+<line x1="${hi}" y1="${y + 10}" x2="${hi}" y2="${y + 22}" stroke="#111" stroke-width="2"/>
+<text x="${x(Math.max(a.winRate, a.winRateCI[1])) + 6}" y="${y + 20}" font-size="12">${pct(a.winRate)}</text>
+`;
   });
-  parts.push('</svg>');
-  return parts.join('\n');
+  return html`<svg xmlns="http://www.w3.org/2000/svg" width="${left + width + 40}" height="${height}" role="img" aria-label="Win rates with 95% intervals">
+${ticks.map((t) => html`<line x1="${x(t)}" y1="${top - 8}" x2="${x(t)}" y2="${height - 24}" stroke="#ddd"/><text x="${x(t)}" y="${height - 8}" font-size="11" text-anchor="middle">${(100 * t).toFixed(0)}%</text>
+`)}<line x1="${x(even)}" y1="${top - 12}" x2="${x(even)}" y2="${height - 24}" stroke="#999" stroke-dasharray="4 3"/>
+<text x="${x(even) - 4}" y="${top - 14}" font-size="11" fill="#666" text-anchor="end">even share ${(100 * even).toFixed(0)}%</text>
+${bars}</svg>`;
 }
 
-/** Renders the markdown table rows as an HTML table (same figures). */
-function leaderboardHtml(r: TournamentResult): string {
+/** The markdown table's rows as an HTML table (same figures). */
+function leaderboardHtml(r: TournamentResult): SafeHtml {
   const models = r.usage.length > 0;
   const head = ['#', 'agent', 'games', 'wins', 'win rate', '95% CI', 'mean score', '95% CI', 'mean rank', 'rating', 'σ', 'wasted', 'thrown out', 'ms/decision',
     ...(models ? ['fallbacks', 'invalid answers'] : [])];
   const rows = r.summary.agents.map((a, i) => [
-    String(i + 1), `${esc(a.spec)}${a.seats > 1 ? ` ×${a.seats}` : ''}${invalidMark(r, a.spec) ? ' <strong>INVALID</strong>' : ''}`, String(a.games), num(a.wins), pct(a.winRate),
+    i + 1, html`${a.spec}${a.seats > 1 ? ` ×${a.seats}` : ''}${invalidMark(r, a.spec) && INVALID}`, a.games, num(a.wins), pct(a.winRate),
     `${pct(a.winRateCI[0])}–${pct(a.winRateCI[1])}`, num(a.meanScore), `${num(a.scoreCI[0])}–${num(a.scoreCI[1])}`,
     num(a.meanRank, 2), num(a.rating), num(a.ratingSigma, 2), pct(a.wastedRate), pct(a.thrownOutRate), num(a.msPerDecision, 3),
     ...(models ? modelShare(r, a.spec) : []),
@@ -143,11 +141,29 @@ function leaderboardHtml(r: TournamentResult): string {
   return htmlTable(head, rows);
 }
 
-function usageHtml(r: TournamentResult): string {
+/** Whether none of a model's answers reported its usage: its token counts are "not reported", never 0. */
+const noUsage = (u: UsageSummary) => (u.usageMissing ?? 0) > 0 && (u.usageReports ?? 0) === 0;
+
+/** Tokens in (cached) / out (reasoning), "not reported" where the server sent none, and marked partial where it sent some. */
+function tokensText(u: UsageSummary): string {
+  if (noUsage(u)) return 'not reported';
+  const t = `${u.promptTokens} (${u.cachedTokens}) / ${u.completionTokens} (${u.reasoningTokens})`;
+  return (u.usageMissing ?? 0) > 0 ? `at least ${t}; ${u.usageMissing} answers not reported` : t;
+}
+
+function tokenCells(u: UsageSummary): (string | number)[] {
+  if (noUsage(u)) return ['not reported', 'not reported', 'not reported'];
+  const more = (u.usageMissing ?? 0) > 0 ? ' or more' : '';
+  return [`${u.promptTokens}${more}`, `${u.completionTokens}${more}`, `${u.reasoningTokens}${more}`];
+}
+
+/** The estimated cost, a lower bound where some answers reported no usage. */
+const costText = (u: UsageSummary) => (noUsage(u) ? 'not reported' : `${(u.usageMissing ?? 0) > 0 && u.estimatedCost !== null ? 'at least ' : ''}${cost(u.estimatedCost)}`);
+
+function usageHtml(r: TournamentResult): SafeHtml {
   const head = ['agent', 'decisions sent', 'calls/game', 'invalid answers', 'plain-text answers', 'fault retries', 'fallbacks', 'cut off', 'latency median (ms)', 'latency p95 (ms)', 'prompt tokens', 'completion tokens', 'reasoning tokens', 'est. cost'];
-  const rows = r.usage.map((u) => [esc(u.spec) + (u.invalid ? ' <strong>INVALID</strong>' : ''), String(u.decisions), num(u.requestsPerGame), `${u.invalidAnswers} (${pct(u.invalidRate)})`, String(u.plainTextAnswers), String(u.faultRetries),
-    fallbacksText(u), String(u.truncations), num(u.latencyMedianMs, 0), num(u.latencyP95Ms, 0), String(u.promptTokens), String(u.completionTokens), String(u.reasoningTokens),
-    cost(u.estimatedCost)]);
+  const rows = r.usage.map((u) => [html`${u.spec}${u.invalid && INVALID}`, u.decisions, num(u.requestsPerGame), `${u.invalidAnswers} (${pct(u.invalidRate)})`, u.plainTextAnswers, u.faultRetries,
+    fallbacksText(u), u.truncations, num(u.latencyMedianMs, 0), num(u.latencyP95Ms, 0), ...tokenCells(u), costText(u)]);
   return htmlTable(head, rows);
 }
 
@@ -157,8 +173,8 @@ function usageHtml(r: TournamentResult): string {
  * has a field for a running server's address (its default `fallback`), which the page's
  * script puts into every link and remembers.
  */
-function highlightsHtml(r: TournamentResult, viewer: string | undefined): string {
-  if (r.highlights.length === 0) return '';
+function highlightsHtml(r: TournamentResult, viewer: string | undefined): SafeHtml | null {
+  if (r.highlights.length === 0) return null;
   // A game picked twice (the closest finish is often an upset too) is listed once.
   const byGame = new Map<number, { link: string; why: string[] }>();
   for (const h of r.highlights) {
@@ -166,15 +182,15 @@ function highlightsHtml(r: TournamentResult, viewer: string | undefined): string
     g.why.push(h.why);
     byGame.set(h.index, g);
   }
-  const items = [...byGame].map(([index, g]) => `<li><a href="${esc(viewerHref(viewer ?? RELATIVE_VIEWER, g.link))}" data-replay="${esc(g.link)}">Game ${index}</a>: ${esc(g.why.join(' '))}</li>`);
+  const items = [...byGame].map(([index, g]) => html`<li><a href="${viewerHref(viewer ?? RELATIVE_VIEWER, g.link)}" data-replay="${g.link}">Game ${index}</a>: ${g.why.join(' ')}</li>`);
   const fallback = viewer ?? DEFAULT_VIEWER;
-  return `<h2>Games worth watching</h2>
-<p>Each link opens the game in the web viewer of a running <code>czech-pub serve</code>${viewer ? ` at <code>${esc(viewer)}</code>` : ' (the server this page comes from)'}; <code>czech-pub replay games.jsonl --game N</code> narrates it in a terminal.
+  return html`<h2>Games worth watching</h2>
+<p>Each link opens the game in the web viewer of a running <code>czech-pub serve</code>${viewer ? html` at <code>${viewer}</code>` : ' (the server this page comes from)'}; <code>czech-pub replay games.jsonl --game N</code> narrates it in a terminal.
 An upset is a win by an agent rated below the best-rated one, the widest gap first.</p>
-<form id="viewer-form" class="viewer"><label>Web viewer <input id="viewer-address" size="36" value="${esc(fallback)}" data-fallback="${esc(fallback)}" data-fixed="${viewer ? '1' : '0'}" aria-describedby="viewer-note"></label>
+<form id="viewer-form" class="viewer"><label>Web viewer <input id="viewer-address" size="36" value="${fallback}" data-fallback="${fallback}" data-fixed="${viewer ? '1' : '0'}" aria-describedby="viewer-note"></label>
 <button type="submit">Use this address</button> <span id="viewer-note">Opened from a file, the links go to this address: start <code>czech-pub serve</code> (it prints where it listens; <code>--port</code> picks another) and put its address here.</span></form>
-<ul>${items.join('\n')}</ul>
-<script>${VIEWER_SCRIPT}</script>`;
+<ul>${joinHtml(items, '\n')}</ul>
+${VIEWER_SCRIPT}`;
 }
 
 /** Where the report's links point when no viewer was named: the page at the root of the server serving the report. */
@@ -184,7 +200,7 @@ export const RELATIVE_VIEWER = '/';
  * The report's script: from a file the links take the address in the field (kept in
  * localStorage), on a server they stay relative unless the reader changes the field.
  */
-const VIEWER_SCRIPT = `(() => {
+const VIEWER_SCRIPT = html`<script>(() => {
   const KEY = 'czech-pub:viewer';
   const input = document.getElementById('viewer-address');
   const note = document.getElementById('viewer-note');
@@ -207,33 +223,32 @@ const VIEWER_SCRIPT = `(() => {
     try { localStorage.setItem(KEY, base); } catch (e) {}
     note.textContent = 'The links now open ' + base + '.';
   });
-})();`;
+})();</script>`;
 
 /** The report; `viewer` fixes where its game links point (else they are relative, see highlightsHtml). */
 export function reportHtml(r: TournamentResult, viewer?: string): string {
   const c = r.config;
   const specs = r.summary.agents.map((a) => a.spec);
-  const h2h = `<table><thead><tr><th>row above column</th>${specs.map((s) => `<th>${esc(s)}</th>`).join('')}</tr></thead><tbody>` +
-    specs.map((a) => `<tr><th>${esc(a)}</th>${specs.map((b) => `<td>${a === b ? '' : pct(r.summary.headToHead[a]?.[b] ?? Number.NaN)}</td>`).join('')}</tr>`).join('') +
-    '</tbody></table>';
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Czech Pub tournament: ${esc(specs.join(', '))}</title>
+  const h2h = html`<table><thead><tr><th>row above column</th>${specs.map((s) => html`<th>${s}</th>`)}</tr></thead><tbody>${specs.map((a) =>
+    html`<tr><th>${a}</th>${specs.map((b) => html`<td>${a === b ? '' : pct(r.summary.headToHead[a]?.[b] ?? Number.NaN)}</td>`)}</tr>`)}</tbody></table>`;
+  return html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Czech Pub tournament: ${specs.join(', ')}</title>
 <style>body{font-family:system-ui,sans-serif;margin:2rem;max-width:1100px}table{border-collapse:collapse;margin:1rem 0}
 td,th{border:1px solid #ccc;padding:4px 8px;text-align:right}th{background:#f4f4f4}td:nth-child(2){text-align:left}</style></head>
 <body>
 <h1>Czech Pub tournament</h1>
-<p>${c.players} players, ${r.gamesPlayed} games${r.complete ? '' : ` (interrupted after ${r.gamesPlayed} of ${r.gamesScheduled})`}, seed <code>${esc(c.seed)}</code>,
-${c.duplicate ? 'duplicate deals' : 'independent deals'}, seats rotated. Ruleset <code>${esc(r.env.ruleset.name)}</code> (${r.env.ruleset.fingerprint}),
-observation v${r.env.observationVersion}, action space v${r.env.actionSpaceVersion}. ${num(r.gamesPerSec)} games/s ${workersText(c.workers)}; ${esc(r.finishedAt)}.</p>
+<p>${c.players} players, ${r.gamesPlayed} games${r.complete ? '' : ` (interrupted after ${r.gamesPlayed} of ${r.gamesScheduled})`}, seed <code>${c.seed}</code>,
+${c.duplicate ? 'duplicate deals' : 'independent deals'}, seats rotated. Ruleset <code>${r.env.ruleset.name}</code> (${r.env.ruleset.fingerprint}),
+observation v${r.env.observationVersion}, action space v${r.env.actionSpaceVersion}. ${num(r.gamesPerSec)} games/s ${workersText(c.workers)}; ${r.finishedAt}.</p>
 <h2>Win rates with 95% intervals</h2>
 ${winRateChart(r)}
 <h2>Leaderboard</h2>
 ${leaderboardHtml(r)}
-<p>${esc(gamesText(r))}</p>
+<p>${gamesText(r)}</p>
 <h2>Head to head</h2>
 ${h2h}
 ${highlightsHtml(r, viewer)}
-${r.usage.length > 0 ? `<h2>Model usage</h2>\n${usageHtml(r)}` : ''}
+${r.usage.length > 0 && html`<h2>Model usage</h2>\n${usageHtml(r)}`}
 </body></html>
-`;
+`.toString();
 }

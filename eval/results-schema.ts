@@ -48,6 +48,11 @@ const UsageSchema = z.strictObject({
   cachedTokens: int.optional().describe("of the prompt tokens, those read from the server's prompt cache"),
   providerCost: num.optional().describe('the cost the server reported (usage.cost), summed; null when no answer reported one'),
   truncations: int.describe('answers cut off before they were whole; never read as moves'),
+  // Optional: results.json files written before these were added lack them.
+  usageReports: int.optional().describe('replies that reported their usage: the token counts are theirs'),
+  usageMissing: int.optional().describe('answers whose usage the server did not report: not in the token counts ("not reported", never 0)'),
+  refusals: int.optional().describe('answers refused by the model or held back by a filter; never read as moves'),
+  replies: z.record(z.string(), int).optional().describe("every reply by its class: answer, truncated, filtered, fault:<kind> (rate-limit, quota, overloaded, too-large, ...), unknown"),
   latencyMedianMs: num, latencyP95Ms: num, promptTokens: int, completionTokens: int, reasoningTokens: int,
   requestsPerGame: num, estimatedCost: num.nullable(), invalid: z.boolean().describe('more fallbacks than maxFallbackRate: the results measure the fallback'),
 });

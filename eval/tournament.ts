@@ -4,13 +4,14 @@
  * games run in parallel on worker threads with results independent of the worker count
  * (runner.ts). With an output folder, every finished game is appended to games.jsonl as it
  * ends, and results.json, leaderboard.md and report.html are written at the end, also when
- * the run is interrupted, from the games finished so far.
+ * the run is interrupted, from the games finished so far. One run writes a folder at a time: it
+ * holds the folder's lock (run-lock.ts) while it runs.
  */
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { ResourceLimits } from 'node:worker_threads';
-import { agentLabels, createAgent, rulesetMismatch, type GateSpec } from '../agents/index.ts';
+import { agentLabels, createAgent, readLedger, rulesetMismatch, type AgentUsage, type GateSpec } from '../agents/index.ts';
 import {
   DEFAULT_MAX_DECISIONS, DEFAULT_RULESET, envSpec, parseRuleset, rulesetFingerprint, type EnvSpec, type Ruleset,
 } from '../env/index.ts';
@@ -22,9 +23,11 @@ import { leaderboardMarkdown, reportHtml } from './report.ts';
 import { runGames, type RunOptions, type RunOutcome } from './runner.ts';
 import { ResultsSchema } from './results-schema.ts';
 import { GAMES_FILE, readFinishedGames, readRunFile, RUN_FORMAT, runDifference, RunFolderError, writeRunFile, type RunFile } from './run-folder.ts';
+import { acquireRunLock, type RunLock } from './run-lock.ts';
 import { roundedGames, schedule } from './schedule.ts';
+import { TRANSCRIPT_FILE } from './transcript.ts';
 import { summarize, type AgentSummary, type GameResult, type Summary } from './summary.ts';
-import { DEFAULT_MAX_FALLBACK_RATE, summarizeUsage, type Price, type UsageSummary } from './usage.ts';
+import { DEFAULT_MAX_FALLBACK_RATE, ledgerUnfinished, summarizeUsage, type Price, type UsageSummary } from './usage.ts';
 
 
 /** results.json's format and version: eval/results-schema.ts describes it. */
@@ -73,6 +76,12 @@ export interface TournamentOptions {
    * run (other agents, seed, games, ruleset...) is refused, saying what differs.
    */
   resume?: boolean;
+  /**
+   * With `out`: the folder's lock (run-lock.ts), taken and released by the caller (a command
+   * takes it before it sends or writes anything). Without it the run takes the lock itself
+   * before it writes, and releases it at the end; a folder another run holds is refused.
+   */
+  lock?: RunLock;
 }
 
 export interface TournamentConfig {
@@ -162,6 +171,20 @@ export function resolveConfig(o: TournamentOptions): TournamentConfig {
 }
 
 export async function runTournament(o: TournamentOptions): Promise<TournamentResult> {
+  if (!o.out) return play(o);
+  if (o.lock) {
+    if (o.lock.dir !== resolve(o.out)) throw new Error(`the lock given is ${o.lock.dir}'s, not ${o.out}'s`);
+    return play(o);
+  }
+  const lock = acquireRunLock(o.out, 'a tournament');
+  try {
+    return await play(o);
+  } finally {
+    lock.release();
+  }
+}
+
+async function play(o: TournamentOptions): Promise<TournamentResult> {
   const config = resolveConfig(o);
   let viewer: string | undefined;
   try {
@@ -245,11 +268,22 @@ export async function runTournament(o: TournamentOptions): Promise<TournamentRes
     finishedAt: new Date().toISOString(),
     summary,
     highlights: picker.pick(summary),
-    usage: summarizeUsage(names, results, o.prices, maxFallbackRate, outcome.unfinishedUsage),
+    usage: summarizeUsage(names, results, o.prices, maxFallbackRate, unfinishedUsage(o.out, config.agents, results) ?? outcome.unfinishedUsage),
     maxFallbackRate,
   };
   if (o.out) writeReports(o.out, result, viewer);
   return result;
+}
+
+/**
+ * With a run folder whose transcript is a ledger of model calls: what it holds beyond the
+ * finished games (ledgerUnfinished), the truth after a kill too; null without one.
+ */
+function unfinishedUsage(dir: string | undefined, entries: readonly string[], results: readonly GameResult[]): (AgentUsage | null)[] | null {
+  const file = dir === undefined ? null : join(dir, TRANSCRIPT_FILE);
+  if (file === null || !existsSync(file)) return null;
+  const ledger = readLedger(readFileSync(file, 'utf8'));
+  return ledger.size === 0 ? null : ledgerUnfinished(entries, results, ledger);
 }
 
 export function writeReports(dir: string, r: TournamentResult, viewer?: string): void {

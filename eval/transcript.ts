@@ -55,7 +55,10 @@ export function parseTranscript(text: string): Transcript {
     if (raw.trim() === '') continue;
     let parsed: ReturnType<typeof LINE.safeParse>;
     try {
-      parsed = LINE.safeParse(JSON.parse(raw));
+      const json = JSON.parse(raw) as Record<string, unknown> | null;
+      // A request's ledger line, written before it was sent (agents/llm/ledger.ts): its outcome has its own line.
+      if (json !== null && typeof json === 'object' && 'sent' in json) continue;
+      parsed = LINE.safeParse(json);
     } catch {
       unreadable++;
       continue;

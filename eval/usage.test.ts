@@ -38,8 +38,8 @@ describe('model usage summary', () => {
     const entries = ['llm:m', 'heuristic'];
     const prices = { m: { promptPerMillion: 2, completionPerMillion: 8 } };
     const reported = [
-      game(0, [0, 1], [u({ model: 'm', decisions: 2, requests: 2, latenciesMs: [1, 1], promptTokens: 1000, cachedTokens: 600, completionTokens: 50, providerCost: 0.003, costReports: 2 }), null]),
-      game(1, [1, 0], [null, u({ model: 'm', decisions: 1, requests: 1, latenciesMs: [1], promptTokens: 500, cachedTokens: 0, completionTokens: 25, providerCost: 0.001, costReports: 1 })]),
+      game(0, [0, 1], [u({ model: 'm', decisions: 2, requests: 2, latenciesMs: [1, 1], promptTokens: 1000, cachedTokens: 600, completionTokens: 50, providerCost: 0.003, costReports: 2, usageReports: 2 }), null]),
+      game(1, [1, 0], [null, u({ model: 'm', decisions: 1, requests: 1, latenciesMs: [1], promptTokens: 500, cachedTokens: 0, completionTokens: 25, providerCost: 0.001, costReports: 1, usageReports: 1 })]),
     ];
     const [s] = summarizeUsage(entries, reported, prices);
     expect(s.cachedTokens).toBe(600);
@@ -50,7 +50,7 @@ describe('model usage summary', () => {
     // The price table's estimate is still there, beside it.
     expect(s.estimatedCost).toBeCloseTo((1500 * 2 + 75 * 8) / 1e6, 12);
     // One answer without a cost: the reported sum is too low to stand for the run, so the prices are used.
-    const partial = [...reported, game(2, [0, 1], [u({ model: 'm', decisions: 1, requests: 1, latenciesMs: [1], promptTokens: 100 }), null])];
+    const partial = [...reported, game(2, [0, 1], [u({ model: 'm', decisions: 1, requests: 1, latenciesMs: [1], promptTokens: 100, usageReports: 1 }), null])];
     const [p] = summarizeUsage(entries, partial, prices);
     expect(p.providerCost).toBeCloseTo(0.004, 12);
     expect(p.costSource).toBe('prices');

@@ -4,7 +4,7 @@
  * percentile), tokens, the cost the server reported (OpenRouter's usage.cost) and one estimated
  * from a price table given by the user.
  */
-import { addUsage, emptyUsage, tokenCost, type AgentUsage, type CallFaultKind, type KindUsage, type ModelProvenance, type Price } from '../agents/index.ts';
+import { addUsage, emptyUsage, tokenCost, type AgentUsage, type LedgerTotals, type CallFaultKind, type KindUsage, type ModelProvenance, type Price } from '../agents/index.ts';
 import { percentile, winShares } from './stats.ts';
 import type { GameResult } from './summary.ts';
 
@@ -48,6 +48,14 @@ export interface UsageSummary {
   reasoningTokens: number;
   /** Of the prompt tokens, those the server read from its prompt cache. */
   cachedTokens: number;
+  /** Replies that reported their usage: the tokens above are theirs. */
+  usageReports: number;
+  /** Answers whose usage the server did not report: not in the tokens above ("not reported", never 0). */
+  usageMissing: number;
+  /** Answers refused by the model or held back by a filter: never read as moves. */
+  refusals: number;
+  /** Every reply by its class (answer, truncated, filtered, fault:<kind>, unknown). */
+  replies: Record<string, number>;
   /** The cost the server reported, summed over the answers that reported one; null when none did. */
   providerCost: number | null;
   /** Model calls per game the spec played in (seat-games of a spec filling several seats share one). */
@@ -100,8 +108,8 @@ export function summarizeUsage(
     const price = prices[spec] ?? (a.model !== undefined ? prices[a.model] : undefined);
     const fallbackRate = a.decisions ? a.fallbacks / a.decisions : 0;
     const estimated = price ? tokenCost(a.promptTokens, a.completionTokens, price) : null;
-    // The server's own figure only when it is whole: an answer without one would make it too low.
-    const reported = a.costReports > 0 && a.costReports === a.latenciesMs.length;
+    // The server's own figure only when it is whole: a reply without one would make it too low.
+    const reported = a.costReports > 0 && a.costReports === a.usageReports && a.usageMissing === 0;
     const cost = reported ? a.providerCost : estimated;
     const per = (n: number) => (cost === null || n === 0 ? null : cost / n);
     const byKind = Object.fromEntries(Object.entries(a.byKind ?? {}).map(([kind, k]) => [kind, { ...k, firstTryRate: k.decisions ? k.firstTry / k.decisions : 0 }]));
@@ -127,6 +135,10 @@ export function summarizeUsage(
       completionTokens: a.completionTokens,
       reasoningTokens: a.reasoningTokens,
       cachedTokens: a.cachedTokens,
+      usageReports: a.usageReports,
+      usageMissing: a.usageMissing,
+      refusals: a.refusals,
+      replies: a.replies ?? {},
       providerCost: a.costReports > 0 ? a.providerCost : null,
       requestsPerGame: a.games ? a.requests / a.games : 0,
       estimatedCost: estimated,
@@ -139,4 +151,40 @@ export function summarizeUsage(
       invalid: fallbackRate > maxFallbackRate,
     };
   });
+}
+
+/**
+ * What the run's ledger (its transcript: agents/llm/ledger.ts) holds beyond its finished
+ * games, per entry: the requests of games dropped at a stop or a kill and of the preflights,
+ * with their tokens. The ledger has every request, whichever process sent it, so after a kill
+ * and a resume the usage still counts every request a server answered.
+ */
+export function ledgerUnfinished(entries: readonly string[], results: readonly GameResult[], ledger: ReadonlyMap<string, LedgerTotals>): (AgentUsage | null)[] {
+  const out: (AgentUsage | null)[] = entries.map(() => null);
+  entries.forEach((spec, entry) => {
+    const t = ledger.get(spec);
+    if (!t || entries.indexOf(spec) !== entry) return;
+    const inGames = emptyUsage();
+    for (const g of results) {
+      g.usage?.forEach((u, seat) => {
+        if (u && entries[g.seating[seat]] === spec) addUsage(inGames, u);
+      });
+    }
+    const left = emptyUsage();
+    const minus = (a: number, b: number) => Math.max(0, a - b);
+    left.requests = minus(t.requests, inGames.requests);
+    left.promptTokens = minus(t.promptTokens, inGames.promptTokens);
+    left.completionTokens = minus(t.completionTokens, inGames.completionTokens);
+    left.reasoningTokens = minus(t.reasoningTokens, inGames.reasoningTokens);
+    left.cachedTokens = minus(t.cachedTokens, inGames.cachedTokens);
+    left.usageReports = minus(t.usageReports, inGames.usageReports);
+    left.usageMissing = minus(t.usageMissing, inGames.usageMissing);
+    left.costReports = minus(t.costReports, inGames.costReports);
+    left.providerCost = Math.max(0, t.providerCost - inGames.providerCost);
+    const replies = Object.fromEntries(Object.entries(t.replies).map(([c, n]) => [c, minus(n, inGames.replies?.[c] ?? 0)]).filter(([, n]) => (n as number) > 0));
+    if (t.inFlight > 0) replies['cut off by a kill'] = t.inFlight;
+    if (Object.keys(replies).length) left.replies = replies;
+    if (left.requests > 0) out[entry] = left;
+  });
+  return out;
 }

@@ -73,17 +73,58 @@ export function jsonObjects(text: string): { objects: string[]; openAtEnd: boole
   return { objects, openAtEnd: depth > 0 };
 }
 
+/** An action as the prompt listed it: its id and its words. */
+export interface Listed {
+  id: number;
+  words: string;
+}
+
+/** The value of a digit of any script (a run of ten code points from its zero). */
+function digitValue(cp: number): number {
+  let zero = cp;
+  while (zero > 0 && cp - zero < 9 && /\p{Nd}/u.test(String.fromCodePoint(zero - 1))) zero--;
+  return (cp - zero) % 10;
+}
+
 /**
- * Reads an answer. Only the text outside any reasoning counts; in it, the last JSON object
- * that parses is the answer (a model may quote an example before answering); without one, a
- * legal id named in plain text. An answer that ends inside its reasoning or inside a JSON
- * object is truncated: numbers in a cut-off reason are not a move.
+ * Text as answers are compared: Unicode-compatible forms (full-width letters and digits),
+ * the digits of every script as ASCII ones, whitespace collapsed, case folded.
  */
-export function parseAnswer(text: string | null | undefined, legal: readonly number[]): Parsed {
+export function normalise(text: string): string {
+  return text.normalize('NFKC')
+    .replace(/\p{Nd}/gu, (d) => String(digitValue(d.codePointAt(0)!)))
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toLowerCase();
+}
+
+/**
+ * The listed action a piece of text names exactly: its id alone, its words, or "id: words"
+ * as the list shows them (normalised). Null when it names none, or when its words are those
+ * of two listed actions.
+ */
+function exactlyNamed(text: string, listed: readonly Listed[]): number | null {
+  const t = normalise(text);
+  const hits = new Set(listed.filter((l) => t === String(l.id) || t === normalise(l.words) || t === normalise(`${l.id}: ${l.words}`)).map((l) => l.id));
+  return hits.size === 1 ? [...hits][0] : null;
+}
+
+const FORMAT = 'give one listed action: JSON {"action": <id>}, or the id alone';
+
+/**
+ * Reads an answer: a move only when it names exactly one listed action. Only the text outside
+ * any reasoning counts. JSON objects with an `action` name it by id (a number, or a string of
+ * digits) or by the action's words; every such object must name the same action. Without
+ * JSON, the whole text must be an id, an action's words, or "id: words" as listed (case,
+ * whitespace and the digits of other scripts aside): a number inside other words is never read
+ * as an id. An answer that ends inside its reasoning or inside a JSON object is truncated.
+ */
+export function parseAnswer(text: string | null | undefined, listed: readonly Listed[]): Parsed {
   const { answer, endedInReasoning } = outsideReasoning(text ?? '');
   if (endedInReasoning) return { ok: false, truncated: true, error: 'the answer ended inside its reasoning, before any move' };
   const raw = answer.trim();
   if (raw === '') return { ok: false, error: 'the answer was empty' };
+  const ids = listed.map((l) => l.id).join(', ');
   const { objects, openAtEnd } = jsonObjects(raw);
   if (openAtEnd) return { ok: false, truncated: true, error: 'the JSON answer was cut off before it closed' };
   const parsed = objects.map((o) => {
@@ -92,18 +133,23 @@ export function parseAnswer(text: string | null | undefined, legal: readonly num
     } catch {
       return undefined;
     }
-  }).filter((j) => j !== undefined);
-  const withAction = parsed.filter((j) => typeof j === 'object' && j !== null && 'action' in j);
-  const json = withAction.at(-1) ?? parsed.at(-1);
-  if (json !== undefined) {
-    const a = AnswerSchema.safeParse(json);
-    if (!a.success) return { ok: false, error: `the JSON answer does not match {"action": <id>, "reason": "..."} (${a.error.issues[0].path.join('.') || 'answer'}: ${a.error.issues[0].message})` };
-    if (!legal.includes(a.data.action)) return { ok: false, error: `${a.data.action} is not one of the legal action ids (${legal.join(', ')})` };
-    return { ok: true, action: a.data.action, reason: a.data.reason, plainText: false };
+  }).filter((j): j is Record<string, unknown> => typeof j === 'object' && j !== null && !Array.isArray(j));
+  const withAction = parsed.filter((j) => 'action' in j);
+  if (withAction.length > 0) {
+    const named = new Set<number>();
+    for (const j of withAction) {
+      const v = j.action;
+      const id = typeof v === 'number' ? (listed.some((l) => l.id === v) ? v : null) : typeof v === 'string' ? exactlyNamed(v, listed) : null;
+      if (id === null) return { ok: false, error: `${JSON.stringify(v)} is not one of the listed action ids (${ids})` };
+      named.add(id);
+    }
+    if (named.size > 1) return { ok: false, error: `the answer names several actions (${[...named].join(', ')}); ${FORMAT}` };
+    const last = withAction.at(-1)!;
+    const reason = typeof last.reason === 'string' ? last.reason.slice(0, 500) : undefined;
+    return { ok: true, action: [...named][0], ...(reason !== undefined ? { reason } : {}), plainText: false };
   }
-  // Plain text: the legal ids it names; exactly one distinct legal id is an answer.
-  const named = [...new Set((raw.match(/-?\d+/g) ?? []).map(Number).filter((n) => legal.includes(n)))];
-  if (named.length === 1) return { ok: true, action: named[0], plainText: true };
-  if (named.length > 1) return { ok: false, error: `the answer names several legal ids (${named.join(', ')}); give exactly one` };
-  return { ok: false, error: `no legal action id found in the answer (legal ids: ${legal.join(', ')})` };
+  if (parsed.length > 0) return { ok: false, error: `the JSON answer has no "action" (${FORMAT})` };
+  const id = exactlyNamed(raw.replace(/^```[a-z]*\s*|\s*```$/gi, ''), listed);
+  if (id !== null) return { ok: true, action: id, plainText: true };
+  return { ok: false, error: `the answer does not name one listed action on its own (${FORMAT}; listed ids: ${ids})` };
 }

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CzechPubEnv } from '../../env/env.ts';
 import { EnvObservation } from '../observation.ts';
-import type { CallGate, CallSpend } from '../outside-calls.ts';
+import type { CallCharge, CallGate } from '../outside-calls.ts';
 import { parseLlmSpec } from './index.ts';
 import { LlmAgent } from './llm-agent.ts';
 
@@ -67,7 +67,7 @@ function agent(options: string) {
 
 describe('what each request cost', () => {
   it("tells the gate what every request it let through was charged: the answer's tokens, or null when it failed", async () => {
-    const settled: (CallSpend | null)[] = [];
+    const settled: CallCharge[] = [];
     let taken = 0;
     const gate: CallGate = { take: () => (taken++, null), newGame: () => {}, settle: (s) => void settled.push(s) };
     reply = (n, legal) => (n === 0 ? { status: 500 } : {
@@ -111,7 +111,9 @@ describe('requests a minute (rpm)', () => {
 
 describe('the transcript: a line per request, and one per fallback', () => {
   const transcriptFile = () => path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'llm-calls-')), 't.jsonl');
-  const read = (file: string) => fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+  const all = (file: string) => fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+  /** The lines of outcomes: each request's `sent` line (the ledger's, before it went out) left aside. */
+  const read = (file: string) => all(file).filter((l) => !('sent' in l));
 
   it('writes what a decision with one correction sent, got and played, with its tokens, latency and reported cost', async () => {
     const file = transcriptFile();
@@ -126,6 +128,14 @@ describe('the transcript: a line per request, and one per fallback', () => {
     await a.act(obs());
     const lines = read(file);
     expect(lines).toHaveLength(4);
+    // Every request's sent line comes before its outcome's, with the most it could be charged.
+    const ledger = all(file);
+    expect(ledger).toHaveLength(8);
+    ledger.forEach((l, i) => {
+      if (i % 2 === 0) expect(l).toMatchObject({ call: ledger[i + 1].call, sent: { prompt: expect.any(Number), completion: 4000 } });
+    });
+    expect(ledger[0].sent.prompt).toBeGreaterThanOrEqual(1500);
+    expect(lines.map((l) => l.charge)).toEqual(['usage', 'usage', 'usage', 'usage']);
     const [first, second] = lines;
     const key = { agent: a.spec, game: 'game-seed', seat: obs().seat, decision: 0 };
     expect(first).toMatchObject({ ...key, attempt: 0, answer: 'I like turtles', reasoning: 'hmm', finish: 'stop', parsed: { ok: false }, tokens: { prompt: 100, cached: 0, completion: 5, reasoning: 0 } });
@@ -157,10 +167,10 @@ describe('the transcript: a line per request, and one per fallback', () => {
     expect(modelFallback).toEqual({ time: expect.any(String), agent: a.spec, game: 'g2', seat: obs().seat, decision: 0, fallback: true, action: model, words: expect.any(String), cause: 'model' });
     expect(model).toBe(legal[0]);
     // Each failed request: its line, the error and no answer; the retry says which it was.
-    expect(fault).toMatchObject({ decision: 1, attempt: 0, error: '500 scripted 500' });
+    expect(fault).toMatchObject({ decision: 1, attempt: 0, error: 'server error: HTTP 500: scripted 500', reply: 'fault:server-error', charge: 'none' });
     expect(fault).not.toHaveProperty('answer');
     expect(fault).not.toHaveProperty('retry');
-    expect(retried).toMatchObject({ decision: 1, attempt: 0, retry: 1, error: '500 scripted 500' });
+    expect(retried).toMatchObject({ decision: 1, attempt: 0, retry: 1, error: 'server error: HTTP 500: scripted 500' });
     expect(serverFallback).toMatchObject({ decision: 1, fallback: true, action: server, cause: 'server' });
   });
 });

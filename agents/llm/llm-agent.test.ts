@@ -145,7 +145,7 @@ describe('llm agent against an OpenAI-compatible server', () => {
   });
 
   it('accepts plain-text answers naming a legal id', async () => {
-    const { stats } = await play(spec(':structured=false'), (_, legal) => ({ content: `I choose ${legal[0]}.` }));
+    const { stats } = await play(spec(':structured=false'), (_, legal) => ({ content: ` ${legal[0]}\n` }));
     expect(stats.plainTextAnswers).toBe(stats.decisions);
     expect(stats.invalidAnswers).toBe(0);
   });
@@ -169,7 +169,7 @@ describe('llm agent against an OpenAI-compatible server', () => {
     expect(r.stats.faultRetries).toBe(r.stats.decisions);
     expect(r.stats.faults).toEqual({ timeout: 2 * r.stats.decisions });
     await expect(play(spec(':timeoutMs=50:maxRetries=0:maxFaultStreak=3'), (_k, legal) => ({ delayMs: 200, content: JSON.stringify({ action: legal[0] }) })))
-      .rejects.toThrow(/3 decisions in a row failed \(last: no whole answer within 0.05 s \(timeout\)\); stopping/);
+      .rejects.toThrow(/3 decisions in a row failed \(last: timeout: no whole answer within 0.05 s\); stopping/);
   }, 30_000);
 
   it('waits out 429s without Retry-After past maxRetries, learning the window from one decision to the next', async () => {
@@ -186,7 +186,7 @@ describe('llm agent against an OpenAI-compatible server', () => {
     expect(r.stats.faultRetries).toBe(0);
     expect(r.stats.faultFallbacks).toBe(r.stats.decisions);
     await expect(play(spec(':maxFaultStreak=2'), () => ({ status: 429, headers: { 'retry-after': '3600' } })))
-      .rejects.toThrow(/2 decisions in a row failed \(last: 429 scripted 429; waiting 3600 s more would pass maxWaitMs \(600 s a decision\)\); stopping/);
+      .rejects.toThrow(/2 decisions in a row failed \(last: rate limit: HTTP 429: scripted 429; waiting more would pass maxWaitMs \(600 s a decision\)\); stopping/);
     // Within the bound, it waits as asked.
     const ok = await play(spec(':maxWaitMs=5000'), (k, legal) => (k % 2 === 0 ? { status: 429, headers: { 'retry-after': '2' } } : { content: JSON.stringify({ action: legal[0] }) }));
     expect(ok.waits.every((w) => w === 2000)).toBe(true);
@@ -231,7 +231,7 @@ describe('llm agent against an OpenAI-compatible server', () => {
 
   it('switches to plain-text answers by itself when a server refuses response_format, and the games finish', async () => {
     const { stats, g } = await play(`llm:format-model:baseUrl=${base}:maxRetries=0`, (_k, legal, body) =>
-      'response_format' in body ? { status: 400, message: "response_format 'json_schema' is not supported by this server" } : { content: `My choice: ${legal[0]}` });
+      'response_format' in body ? { status: 400, message: "response_format 'json_schema' is not supported by this server" } : { content: String(legal[0]) });
     expect(g.scores.length).toBe(3);
     expect(stats.fallbacks).toBe(0);
     expect(stats.plainTextAnswers).toBe(stats.decisions);
@@ -266,8 +266,12 @@ describe('llm agent against an OpenAI-compatible server', () => {
   it('writes a JSONL transcript of requests and answers', async () => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'llm-')), 't.jsonl');
     const { stats } = await play(spec(`:transcript=${file}`), (_, legal) => ({ content: JSON.stringify({ action: legal[0] }) }));
-    const lines = fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const all = fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    // Each request has its ledger line, written before it was sent, and its outcome's.
+    const lines = all.filter((l) => !('sent' in l));
+    expect(all.length).toBe(2 * stats.decisions);
     expect(lines.length).toBe(stats.decisions);
+    expect(new Set(all.map((l) => l.call)).size).toBe(stats.decisions);
     expect(lines[0].messages[0].role).toBe('system');
     expect(lines[0].parsed.ok).toBe(true);
   });
@@ -382,7 +386,7 @@ describe("answers read right from every server's shape", () => {
     served = 0;
     await expect((createAgent(`llm:loading-model:baseUrl=${base}:timeoutMs=5000`) as LlmAgent).preflight()).resolves.toBeUndefined();
     const late = await (createAgent(`llm:loading-model:baseUrl=${base}:timeoutMs=200`) as LlmAgent).preflight().catch((e: Error) => e);
-    expect((late as Error).message).toMatch(/no whole answer within 0.2 s \(timeout\): the server took longer than timeoutMs; a model that is still loading answers late/);
+    expect((late as Error).message).toMatch(/timeout: no whole answer within 0.2 s: the server took longer than timeoutMs; a model that is still loading answers late/);
   }, 30_000);
 });
 
@@ -482,7 +486,7 @@ describe('czech-pub llm-bench', () => {
     const code = await main(['llm-bench', '--model', 'm', '--base-url', `http://127.0.0.1:${port}/v1`, '--games', '40', '--out', out], io);
     expect(code).toBe(1);
     // The preflight's refused connection, said at once (not a timeout), and then nothing: no game began.
-    expect(io.stderr).toEqual([`llm-bench: model 'm' at http://127.0.0.1:${port}/v1: connection failed (ECONNREFUSED)`, 'Nothing was played. Check --base-url, --model and the key (--api-key-env).']);
+    expect(io.stderr).toEqual([`llm-bench: model 'm' at http://127.0.0.1:${port}/v1: unreachable: connection failed (ECONNREFUSED)`, 'Nothing was played. Nothing answered at --base-url: check the address, and that the server is up.']);
     expect(io.stdout).toEqual([]);
     expect(fs.existsSync(out)).toBe(false);
   });
@@ -503,7 +507,7 @@ describe('czech-pub llm-bench', () => {
     const io = bufferIo();
     expect(await main(['llm-bench', '--model', 'slow-model', '--base-url', base, '--games', '4', '--players', '4', '--timeout-ms', '200'], io)).toBe(1);
     expect(io.stderr).toEqual([
-      `llm-bench: model 'slow-model' at ${base}: no whole answer within 0.2 s (timeout): the server took longer than timeoutMs; a model that is still loading answers late, so give it more (timeoutMs=...)`,
+      `llm-bench: model 'slow-model' at ${base}: timeout: no whole answer within 0.2 s: the server took longer than timeoutMs; a model that is still loading answers late, so give it more (timeoutMs=...)`,
       'Nothing was played. The server took longer than the timeout to answer; a model that is still loading answers late: give it more with --timeout-ms.',
     ]);
   }, 30_000);
@@ -512,25 +516,25 @@ describe('czech-pub llm-bench', () => {
     script = () => ({ status: 404 });
     const io = bufferIo();
     expect(await main(['llm-bench', '--model', 'no-such-model', '--base-url', base, '--games', '3', '--players', '3'], io)).toBe(1);
-    expect(io.stderr.join('\n')).toMatch(/model 'no-such-model' at .*: 404 scripted 404/);
+    expect(io.stderr.join('\n')).toMatch(/model 'no-such-model' at .*: not found: HTTP 404: scripted 404\nNothing was played. The server does not know the model or the address: check --model and --base-url./);
     expect(io.stdout).toEqual([]);
   });
 
   it('stops a run whose server fails every decision, keeping and reporting the finished games', async () => {
     // Good answers for the first 120 requests (the preflight and a few games), then refusals.
-    script = (k, legal) => (k < 120 ? { content: JSON.stringify({ action: legal[0] }) } : { status: 400 });
+    script = (k, legal) => (k < 120 ? { content: JSON.stringify({ action: legal[0] }) } : { status: 500 });
     served = 0;
     const io = bufferIo();
-    const code = await main(['llm-bench', '--model', 'fake-model', '--base-url', base, '--players', '3', '--games', '30', '--opponents', 'random', '--concurrency', '1', '--json'], io);
+    const code = await main(['llm-bench', '--model', 'fake-model', '--base-url', base, '--players', '3', '--games', '30', '--opponents', 'random', '--concurrency', '1', '--max-retries', '0', '--json'], io);
     expect(code).toBe(1);
     const r = JSON.parse(io.stdout[0]);
     expect(r.complete).toBe(false);
     expect(r.games).toBeGreaterThan(0);
     expect(r.games).toBeLessThan(30);
-    expect(r.stoppedBy).toMatch(/5 decisions in a row failed \(last: 400 scripted 400\)/);
+    expect(r.stoppedBy).toMatch(/5 decisions in a row failed \(last: server error: HTTP 500: scripted 500\)/);
     const err = io.stderr.join('\n');
-    expect(err.match(/model fault \(llm:fake-model: 400 scripted 400\)/g)).toHaveLength(1);
-    expect(err).toMatch(/model faults: 5 × llm:fake-model: 400 scripted 400/);
+    expect(err.match(/model fault \(llm:fake-model: server error: HTTP 500: scripted 500\)/g)).toHaveLength(1);
+    expect(err).toMatch(/model faults: 5 × llm:fake-model: server error: HTTP 500: scripted 500/);
     expect(err).toMatch(/stopped after \d+ of 30 games/);
     // Nothing was sent after the stop: five failed decisions, one request each.
     expect(served).toBe(125);
@@ -614,7 +618,7 @@ describe('czech-pub llm-bench', () => {
     expect(agents[1]).toMatch(/^llm:model-b:.*:rpm=2000(:|$)/);
     // Without --transcript, --out keeps the run's transcript in its folder, named by the agents' specs.
     const transcript = path.join(out, 'transcript.jsonl');
-    const lines = fs.readFileSync(transcript, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = fs.readFileSync(transcript, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((l) => !('sent' in l) && l.game !== 'preflight');
     expect(new Set(lines.map((l) => l.agent))).toEqual(new Set(agents.slice(0, 2)));
     expect(lines.every((l) => typeof l.game === 'string' && Number.isInteger(l.seat) && Number.isInteger(l.decision) && Number.isInteger(l.action))).toBe(true);
     // --resume adds to it.
@@ -669,8 +673,8 @@ describe('czech-pub llm-bench', () => {
     const r = JSON.parse(io.stdout[0]);
     expect(r.complete).toBe(false);
     expect(r.games).toBeGreaterThan(0);
-    expect(r.stoppedBy).toMatch(/5 decisions in a row failed \(last: connection failed \(ECONNREFUSED\)\)/);
-    expect(io.stderr.join('\n')).toMatch(/model fault \(llm:fake-model: connection failed \(ECONNREFUSED\)\)/);
+    expect(r.stoppedBy).toMatch(/5 decisions in a row failed \(last: unreachable: connection failed \(ECONNREFUSED\)\)/);
+    expect(io.stderr.join('\n')).toMatch(/model fault \(llm:fake-model: unreachable: connection failed \(ECONNREFUSED\)\)/);
   });
 
   it('measures calls per game and prompt sizes in a dry run, with no server', async () => {

@@ -3,36 +3,39 @@
  * server (the `openai` package). Only decisions with more than one legal action are sent.
  *
  * Per decision: the rules summary, what the seat saw since its last decision and its text view
- * with the numbered legal actions (prompt.ts). The answer is structured JSON (a JSON schema
- * from a zod schema) or plain text naming a legal id (answer.ts). An invalid answer gets a
- * short correction and another try, up to `maxInvalid` times; then the fallback action is
- * played and counted. An answer cut off before it was whole (finish_reason "length", or ending
- * inside reasoning or JSON) is a truncation, corrected the same way and never read as a move.
- * Whatever shape a server answers in is read by readCompletion: an error in a 200 body, a
- * choice that failed or text that is no completion is a fault of the server (GatewayError),
- * and a timeout covers the whole answer, body included. Faults (timeouts, connection errors,
- * 429, 5xx, gateway errors) are retried with
- * exponential backoff, honouring Retry-After, up to `maxRetries` times (a 429 for as long as
- * `maxWaitMs` allows, from a window learned per server); then the fallback too, counted as the
- * server's (faultFallbacks).
- * A server that fails `maxFaultStreak` decisions in a row stops the game (LlmFaultsError), and
- * the agent sends nothing more until its next game. Requests across all llm agents with the
- * same base URL share a concurrency limit. With a gate (outside-calls.ts: a server's budgets)
- * every request is asked for first, corrections and retries too.
+ * with the numbered legal actions (prompt.ts). Every reply is classified whole by one total
+ * classifier (reply.ts, through reply-fetch.ts): a complete answer, a truncated one, a filtered
+ * or refused one, a fault of a known kind, or unknown. Only a complete answer is read as a
+ * move, and only when it names one listed action (answer.ts); anything else never is. An
+ * unusable answer gets a short correction and another try, up to `maxInvalid` times; then the
+ * fallback action is played and counted. Each kind of fault has one policy (FAULT_POLICY):
+ * retried with exponential back-off, honouring Retry-After, up to `maxRetries` times (a rate
+ * limit or an overloaded server for as long as `maxWaitMs` allows); a refused parameter or
+ * response format adapted to once per server and model; a spent quota, a refused key, an
+ * unknown model, a request too large or a refused request stops the game at once
+ * (LlmStopError), saying what to change. A server that fails `maxFaultStreak` decisions in a
+ * row stops the game too (LlmFaultsError). Requests across all llm agents with the same base
+ * URL share a concurrency limit. With a gate (outside-calls.ts: budgets) every request is
+ * asked for first, with its worst case (its prompt's bound and the token limit), and settled
+ * with what it was charged; with a transcript, every request is written before it is sent and
+ * again when it is over, so the transcript is the ledger of calls (ledger.ts).
  */
 import OpenAI from 'openai';
 import { DEFAULT_RULESET, randInt, seedRng, type RngState, type Ruleset } from '../../env/index.ts';
 import type { Agent, AgentObservation, AgentUsage, GameStart } from '../agent.ts';
-import { AgentStopError, BudgetSpentError, type CallFaultKind, type CallGate, type CallSpend } from '../outside-calls.ts';
+import { AgentStopError, BudgetSpentError, type CallBound, type CallCharge, type CallFaultKind, type CallGate } from '../outside-calls.ts';
 import { emptyKindUsage, emptyUsage } from '../usage.ts';
 import { decisionKind } from '../scripted/common.ts';
-import { answerJsonSchema, parseAnswer, type Parsed } from './answer.ts';
-import { AnswerTimeoutError, GatewayError, readCompletion, spendOf, type Completion } from './completion.ts';
-import { errorBodyFetch } from './error-body.ts';
+import { answerJsonSchema, parseAnswer, type Listed, type Parsed } from './answer.ts';
+import { callBound, chargeOf } from './ledger.ts';
 import { limiterFor, pacerFor, type Limiter, type Pacer } from './limits.ts';
 import { actionWords, decisionMessages, type ChatMessage } from './prompt.ts';
+import { FAULT_POLICY, replyClass, type Reply, type ReplyFault } from './reply.ts';
+import { handedReply, replyFetch } from './reply-fetch.ts';
 import { Transcript, type CallLine, type DecisionKey } from './transcript.ts';
 import { promptHashes, SDK_VERSION } from './provenance.ts';
+
+export { retryAfterMs } from './reply.ts';
 
 export const LLM_DEFAULTS = {
   /** Server base URL; default $OPENAI_BASE_URL, else OpenAI's. */
@@ -81,7 +84,7 @@ const rateWindows = new Map<string, { ms: number }>();
 const MAX_RATE_WINDOW_MS = 120_000;
 
 /**
- * What a server was found to refuse, learned from its 400 answers once per base URL and model
+ * What a server was found to refuse, learned from its refusals once per base URL and model
  * and shared by every agent that uses it: the token limit's parameter name (today's OpenAI
  * models want max_completion_tokens, some servers only know max_tokens), structured output,
  * a temperature other than the default (reasoning models).
@@ -93,25 +96,18 @@ interface ServerTraits {
 }
 const traits = new Map<string, ServerTraits>();
 
-/** How servers say they do not take a parameter (OpenAI, vLLM, llama.cpp, Ollama, gateways). */
-const REFUSED_PARAMETER = /unsupported|not supported|unrecogni[sz]ed|unknown|not permitted|not allowed|extra (fields|inputs)|does not support|invalid (parameter|argument|field)/i;
-
-/** The trait a refusal names, changed; false when the refusal names none it can change. */
-function adapt(t: ServerTraits, err: unknown): string | null {
-  if (!(err instanceof OpenAI.APIError) || (err.status !== 400 && err.status !== 422)) return null;
-  const m = err.message;
-  // A refusal of the parameter itself, not of its value for this request (vLLM names
-  // max_completion_tokens when the prompt and the limit pass its context length).
-  if (!REFUSED_PARAMETER.test(m)) return null;
-  if (t.tokensParam === 'max_completion_tokens' && /max_completion_tokens/.test(m)) {
+/** The trait a refusal names, changed, in words; null when it names none that can still change. */
+function adapt(t: ServerTraits, r: Reply): string | null {
+  if (r.kind !== 'fault') return null;
+  if (r.fault === 'format-refused' && t.structured) {
+    t.structured = false;
+    return 'the server refused response_format (structured output): asking for plain-text answers instead (as --no-structured does)';
+  }
+  if (r.fault === 'parameter-refused' && r.param === 'max_completion_tokens' && t.tokensParam === 'max_completion_tokens') {
     t.tokensParam = 'max_tokens';
     return 'the server refused max_completion_tokens: sending max_tokens instead';
   }
-  if (t.structured && /response_format|json_schema/.test(m)) {
-    t.structured = false;
-    return 'the server refused response_format (structured output): asking for plain-text answers instead';
-  }
-  if (t.temperature && /temperature/.test(m)) {
+  if (r.fault === 'parameter-refused' && r.param === 'temperature' && t.temperature) {
     t.temperature = false;
     return "the server refused the temperature: leaving it at the model's default";
   }
@@ -124,68 +120,46 @@ export function onLlmFault(listener: ((spec: string, fault: string) => void) | n
   faultListener = listener;
 }
 
-/** Delay a Retry-After (or retry-after-ms) header asks for, in ms, or null. */
-export function retryAfterMs(headers: Headers | undefined, now = Date.now()): number | null {
-  if (!headers) return null;
-  const ms = Number(headers.get('retry-after-ms'));
-  if (headers.get('retry-after-ms') !== null && Number.isFinite(ms)) return Math.max(0, ms);
-  const raw = headers.get('retry-after');
-  if (raw === null) return null;
-  const secs = Number(raw);
-  if (Number.isFinite(secs)) return Math.max(0, secs * 1000);
-  const date = Date.parse(raw);
-  return Number.isNaN(date) ? null : Math.max(0, date - now);
-}
+/** What a server's client may be told of each kind of fault (outside-calls.ts), never its words. */
+const CLIENT_KIND: Record<ReplyFault | 'unknown', CallFaultKind> = {
+  'rate-limit': 'rate-limited', quota: 'refused', overloaded: 'server-error', 'too-large': 'refused', 'format-refused': 'refused',
+  'parameter-refused': 'refused', 'bad-request': 'refused', authentication: 'authentication', 'not-found': 'refused',
+  unreachable: 'unreachable', 'connection-lost': 'unreachable', 'server-error': 'server-error', timeout: 'timeout', unknown: 'failed',
+};
 
 /** The server failed so many decisions in a row that playing on would only measure the fallback; `kind` is the last fault's. */
 export class LlmFaultsError extends AgentStopError {
   override name = 'LlmFaultsError';
 }
 
-/** The server refused the preflight request: its own message, and where it was sent. */
+/**
+ * A fault whose policy is to stop (a spent quota, a refused key, an unknown model, a request
+ * too large, a refused request): playing on could only fall back. The message holds the
+ * server's words and the setting to change.
+ */
+export class LlmStopError extends AgentStopError {
+  override name = 'LlmStopError';
+  constructor(message: string, kind: CallFaultKind, readonly fault: ReplyFault | 'unknown') {
+    super(message, kind);
+  }
+}
+
+/** The server refused the preflight request: its own message, what to change, and where it was sent. */
 export class LlmServerError extends Error {
   override name = 'LlmServerError';
-  /** The server did not answer within the timeout (it may be loading the model), rather than refusing. */
-  constructor(message: string, readonly timedOut = false) {
+  /** `timedOut`: the server did not answer within the timeout (it may be loading the model), rather than refusing. */
+  constructor(message: string, readonly timedOut = false, readonly advice = '') {
     super(message);
   }
 }
 
-/** A fault in one line, with the server's own words where it gave some. */
-export function describeFault(err: unknown): string {
-  if (err instanceof AnswerTimeoutError || err instanceof GatewayError) return err.message;
-  if (err instanceof OpenAI.APIConnectionTimeoutError) return 'no answer in time (timeout)';
-  if (err instanceof OpenAI.APIConnectionError) {
-    // fetch's TypeError('fetch failed') holds the system error (ECONNREFUSED, ENOTFOUND, ...).
-    let cause = (err as { cause?: unknown }).cause;
-    while (cause && typeof cause === 'object' && (cause as { cause?: unknown }).cause) cause = (cause as { cause?: unknown }).cause;
-    const c = cause as { code?: string; message?: string } | undefined;
-    return `connection failed${c?.code ? ` (${c.code})` : c?.message ? ` (${c.message})` : ''}`;
-  }
-  if (err instanceof OpenAI.APIError) return err.message.split('\n')[0] || `HTTP ${err.status}`;
-  return String((err as Error)?.message ?? err).split('\n')[0];
-}
-
-/** The kind of a fault, for those who may not read the server's own words (a server's clients). */
-export function faultKind(err: unknown): CallFaultKind {
-  if (err instanceof OpenAI.APIConnectionTimeoutError || err instanceof AnswerTimeoutError) return 'timeout';
-  if (err instanceof GatewayError) return 'server-error';
-  if (err instanceof OpenAI.APIConnectionError) return 'unreachable';
-  if (err instanceof OpenAI.APIError) {
-    const s = err.status ?? 0;
-    if (s === 401 || s === 403) return 'authentication';
-    if (s === 429) return 'rate-limited';
-    if (s >= 500) return 'server-error';
-    if (s >= 400) return 'refused';
-  }
-  return 'failed';
-}
-
-function retryable(err: unknown): boolean {
-  if (err instanceof OpenAI.APIConnectionError || err instanceof AnswerTimeoutError || err instanceof GatewayError) return true; // includes timeouts
-  if (err instanceof OpenAI.APIError) return err.status === 429 || (err.status !== undefined && err.status >= 500);
-  return false;
-}
+/** The fault's kind in words, for messages: "rate limit", "quota or billing", ... */
+const FAULT_WORDS: Record<ReplyFault | 'unknown', string> = {
+  'rate-limit': 'rate limit', quota: 'quota or billing', overloaded: 'overloaded', 'too-large': 'request too large',
+  'format-refused': 'response format refused', 'parameter-refused': 'parameter refused', 'bad-request': 'bad request',
+  authentication: 'authentication', 'not-found': 'not found', unreachable: 'unreachable', 'connection-lost': 'connection lost',
+  'server-error': 'server error', timeout: 'timeout', unknown: 'unknown reply',
+};
 
 export class LlmAgent implements Agent {
   readonly readsEvents = true;
@@ -209,14 +183,17 @@ export class LlmAgent implements Agent {
   private faultStreak = 0;
   private lastFault = '';
   private lastFaultKind: CallFaultKind = 'failed';
-  /** Thrown again, without a request, by every decision left in the game that the streak stopped. */
-  private stopped: LlmFaultsError | null = null;
+  /** Thrown again, without a request, by every decision left in the game that a stop ended. */
+  private stopped: AgentStopError | null = null;
   private gate: CallGate | null = null;
   private readonly rateWindow: { ms: number };
   /** The model ids the server's answers named. */
   private readonly served = new Set<string>();
   /** Back-off slept in this decision so far (maxWaitMs bounds it). */
   private waitedMs = 0;
+  /** Requests this agent has sent: the next one's number in its call id. */
+  private calls = 0;
+  private readonly callPrefix = `${process.pid.toString(36)}.${Date.now().toString(36)}.${Math.random().toString(36).slice(2, 6)}`;
   readonly baseUrl: string;
 
   constructor(
@@ -229,8 +206,8 @@ export class LlmAgent implements Agent {
     const baseURL = o.baseUrl || process.env.OPENAI_BASE_URL || undefined;
     this.baseUrl = baseURL ?? 'https://api.openai.com/v1';
     // maxRetries 0: faults are retried here, so they can be counted and bounded per decision.
-    // errorBodyFetch: the server's own words in an error, whatever shape its body has.
-    this.client = new OpenAI({ baseURL, apiKey: process.env[o.apiKeyEnv] ?? 'none', timeout: o.timeoutMs, maxRetries: 0, fetch: errorBodyFetch() });
+    // replyFetch: every reply classified whole by one classifier before the client sees it.
+    this.client = new OpenAI({ baseURL, apiKey: process.env[o.apiKeyEnv] ?? 'none', timeout: o.timeoutMs, maxRetries: 0, fetch: replyFetch() });
     this.limiter = limiterFor(this.baseUrl, o.concurrency);
     this.pacer = pacerFor(this.baseUrl, o.model, o.rpm);
     this.transcript = o.transcript ? new Transcript(o.transcript, spec, (text) => this.redact(text)) : null;
@@ -263,8 +240,8 @@ export class LlmAgent implements Agent {
     return u;
   }
 
-  /** Writes the transcript to `file` from now on (a run's own, kept in its folder; not part of the spec). */
-  useTranscript(file: string): void {
+  /** Writes the transcript to `file` (or keeps its lines in a list) from now on (a run's own, kept in its folder; not part of the spec). */
+  useTranscript(file: string | string[]): void {
     this.transcript = new Transcript(file, this.spec, (text) => this.redact(text));
   }
 
@@ -284,37 +261,142 @@ export class LlmAgent implements Agent {
 
   /**
    * One small request with the parameters every decision uses, before any game: a server that
-   * is not there, a model it does not know, a key it refuses or a parameter it rejects fails
-   * here with the server's own message (LlmServerError), not as a run of fallbacks.
+   * is not there, a model it does not know, a key it refuses, a spent quota or a parameter it
+   * rejects fails here with the server's own message and what to change (LlmServerError), not
+   * as a run of fallbacks. Faults that pass (a rate limit, an overloaded server, a lost
+   * connection) are retried as a decision's are.
    */
   async preflight(): Promise<void> {
-    for (;;) {
-      this.ask();
-      let res: Completion;
-      try {
-        await this.pace();
-        res = readCompletion(await this.request({ ...this.params(), messages: [{ role: 'user', content: 'This is a connection check. Answer with JSON {"action": 0}.' }] }));
-      } catch (err) {
-        this.gate?.settle?.(null);
-        const changed = adapt(this.traits, err);
-        if (changed) {
-          faultListener?.(this.spec, changed);
-          continue;
-        }
-        // A model still loading (Ollama's first use) answers late, not never.
-        const late = err instanceof AnswerTimeoutError ? ': the server took longer than timeoutMs; a model that is still loading answers late, so give it more (timeoutMs=...)' : '';
-        throw new LlmServerError(this.redact(`model '${this.o.model}' at ${this.baseUrl}: ${describeFault(err)}${late}`), err instanceof AnswerTimeoutError);
+    const messages: ChatMessage[] = [{ role: 'user', content: 'This is a connection check. Answer with JSON {"action": 0}.' }];
+    const key: DecisionKey = { game: 'preflight', seat: 0, decision: 0 };
+    for (let retry = 0, sentBefore = 0; ; retry++, sentBefore++) {
+      const sent = this.params();
+      const { reply, line } = await this.send(messages, { ...key, attempt: 0, messages, ...(sentBefore > 0 ? { retry: sentBefore } : {}) }, sent);
+      if (reply.kind === 'answer' || reply.kind === 'truncated' || reply.kind === 'filtered') {
+        this.transcript?.write({ ...line, answer: reply.text, finish: reply.finish });
+        return;
       }
-      this.gate?.settle?.(spendOf(res));
-      return;
+      const where = `model '${this.o.model}' at ${this.baseUrl}`;
+      const fault = this.redact(reply.message);
+      this.transcript?.write({ ...line, error: fault });
+      const kind = reply.kind === 'fault' ? reply.fault : 'unknown';
+      const changed = adapt(this.traits, reply);
+      if (changed) {
+        faultListener?.(this.spec, changed);
+        retry--;
+        continue;
+      }
+      if (kind === 'timeout') {
+        throw new LlmServerError(`${where}: timeout: ${fault}: the server took longer than timeoutMs; a model that is still loading answers late, so give it more (timeoutMs=...)`, true,
+          'The server took longer than the timeout to answer; a model that is still loading answers late: give it more with --timeout-ms.');
+      }
+      const policy = FAULT_POLICY[kind];
+      // Nothing listening is a setting to check, not a fault that passes: said at once.
+      const delay = policy === 'retry' && kind !== 'unreachable' ? this.backoff(reply, retry) : null;
+      if (delay === null) throw new LlmServerError(`${where}: ${FAULT_WORDS[kind]}: ${fault}`, false, this.advice(kind, messages));
+      faultListener?.(this.spec, `${fault} (at the preflight; retrying)`);
+      this.waitedMs += delay;
+      await this.sleep(delay);
     }
   }
 
   /**
-   * One request, its whole answer within timeoutMs: the client's own timeout stops at the
-   * headers, so a body that comes late is cut off here.
+   * The back-off before retrying `reply`, or null when no retry is left: a rate limit or an
+   * overloaded server is waited out for as long as maxWaitMs allows; other faults up to
+   * maxRetries times.
    */
-  private async request(body: Record<string, unknown>): Promise<unknown> {
+  private backoff(reply: Reply, retry: number): number | null {
+    const kind = reply.kind === 'fault' ? reply.fault : 'unknown';
+    const waitsOut = kind === 'rate-limit' || kind === 'overloaded';
+    if (retry >= this.o.maxRetries && !waitsOut) return null;
+    const asked = reply.kind === 'fault' ? reply.retryAfterMs : null;
+    let delay = asked ?? this.o.backoffMs * 2 ** Math.min(retry, 20);
+    if (kind === 'rate-limit' && asked === null) {
+      // No Retry-After: wait at least the window this server's 429s have shown so far (shared
+      // by every agent using it), and learn a longer one while they go on.
+      delay = Math.max(delay, this.rateWindow.ms);
+      this.rateWindow.ms = Math.min(2 * delay, MAX_RATE_WINDOW_MS);
+    }
+    if (this.waitedMs + delay > this.o.maxWaitMs) return null;
+    return delay;
+  }
+
+  /** What to change after a fault that stops, in one sentence naming the setting. */
+  private advice(kind: ReplyFault | 'unknown', messages: readonly ChatMessage[]): string {
+    const prompt = callBound(messages, false, this.o.maxTokens).promptTokens;
+    switch (kind) {
+      case 'quota': return "The account's quota or credit is spent (the server's words above): add credit or use another key (--api-key-env); --resume goes on with the run.";
+      case 'authentication': return `The server refused the key: check the key in $${this.o.apiKeyEnv} (--api-key-env), and --base-url.`;
+      case 'unreachable': return 'Nothing answered at --base-url: check the address, and that the server is up.';
+      case 'not-found': return 'The server does not know the model or the address: check --model and --base-url.';
+      case 'too-large': return `The request is larger than the server takes: lower --max-tokens (now ${this.o.maxTokens}; the prompt is at most about ${prompt} tokens), or use a model with a longer context.`;
+      case 'format-refused': return 'The server refuses structured output even as plain text is asked for: check --base-url and --model.';
+      case 'parameter-refused':
+      case 'bad-request': return 'The server refused the request as sent (its words above): --no-structured, --max-tokens, --temperature or --reasoning-effort may be what it refuses.';
+      default: return `The server kept failing (${FAULT_WORDS[kind]}): check that it is up at --base-url, or try again later.`;
+    }
+  }
+
+  /**
+   * Sends one request and classifies its reply. Before it is sent the gate is asked, with the
+   * call's worst case, and the transcript gets its `sent` line; when it is over, the gate is
+   * told what it was charged and the usage counts it. Never throws but for a budget's refusal.
+   */
+  private async send(messages: ChatMessage[], call: CallLine, sent: ReturnType<LlmAgent['params']>): Promise<{ reply: Reply; line: CallLine; latencyMs: number }> {
+    const bound = callBound(messages, sent.response_format !== undefined, this.o.maxTokens);
+    this.ask(bound);
+    const line: CallLine = { ...call, call: `${this.callPrefix}.${(this.calls++).toString(36)}` };
+    this.transcript?.write({
+      game: line.game, seat: line.seat, decision: line.decision, call: line.call!, ...(line.retry ? { retry: line.retry } : {}),
+      sent: { prompt: bound.promptTokens, completion: bound.completionTokens },
+    });
+    this.usage.requests++;
+    let t0 = 0;
+    const reply = await this.limiter.run(async () => {
+      // Paced while holding a slot of the concurrency limit, so the start booked is the start made.
+      await this.pace();
+      t0 = performance.now();
+      return this.request({ ...sent, messages });
+    });
+    const latencyMs = performance.now() - t0;
+    const charge = chargeOf(reply);
+    const spent: CallCharge = charge === 'usage' ? { ...reply.usage!, cost: reply.usage!.cost } : charge === 'bound' ? 'bound' : null;
+    this.gate?.settle?.(spent);
+    const u = this.usage;
+    (u.replies ??= {})[replyClass(reply)] = (u.replies[replyClass(reply)] ?? 0) + 1;
+    const answered = reply.kind === 'answer' || reply.kind === 'truncated' || reply.kind === 'filtered';
+    if (reply.usage) {
+      u.usageReports++;
+      u.promptTokens += reply.usage.promptTokens;
+      u.cachedTokens += reply.usage.cachedTokens;
+      u.completionTokens += reply.usage.completionTokens;
+      u.reasoningTokens += reply.usage.reasoningTokens;
+      if (reply.usage.cost !== null) {
+        u.providerCost += reply.usage.cost;
+        u.costReports++;
+      }
+    } else if (answered) {
+      u.usageMissing++;
+    }
+    if (answered) {
+      u.latenciesMs.push(latencyMs);
+      if (reply.model) this.served.add(reply.model);
+    }
+    const facts: Partial<CallLine> = {
+      reply: replyClass(reply),
+      ...(reply.id ? { replyId: reply.id } : {}),
+      charge,
+      tokens: reply.usage ? { prompt: reply.usage.promptTokens, cached: reply.usage.cachedTokens, completion: reply.usage.completionTokens, reasoning: reply.usage.reasoningTokens } : null,
+      ...(reply.usage?.cost != null ? { cost: reply.usage.cost } : {}),
+    };
+    return { reply, line: { ...line, ...facts }, latencyMs };
+  }
+
+  /**
+   * One request, its whole answer within timeoutMs (the client's own timeout stops at the
+   * headers, so a body that comes late is cut off here), as a classified reply.
+   */
+  private async request(body: Record<string, unknown>): Promise<Reply> {
     const ms = this.o.timeoutMs;
     const stop = new AbortController();
     let late = false;
@@ -323,9 +405,12 @@ export class LlmAgent implements Agent {
       stop.abort();
     }, ms);
     try {
-      return await this.client.chat.completions.create(body as never, { signal: stop.signal, timeout: ms });
+      return handedReply(await this.client.chat.completions.create(body as never, { signal: stop.signal, timeout: ms }));
     } catch (err) {
-      throw late || err instanceof OpenAI.APIConnectionTimeoutError ? new AnswerTimeoutError(ms) : err;
+      if (late || err instanceof OpenAI.APIConnectionTimeoutError) {
+        return { kind: 'fault', fault: 'timeout', message: `no whole answer within ${ms / 1000} s`, status: null, retryAfterMs: null, id: '', usage: null };
+      }
+      return { kind: 'unknown', message: `the request failed in the client: ${String((err as Error)?.message ?? err).split('\n')[0]}`, status: null, id: '', usage: null };
     } finally {
       clearTimeout(timer);
     }
@@ -358,6 +443,7 @@ export class LlmAgent implements Agent {
     kind.decisions++;
     this.waitedMs = 0;
     const key: DecisionKey = { game: this.game, seat: obs.seat, decision: this.decisionsInGame++ };
+    const listed: Listed[] = legal.map((id) => ({ id, words: actionWords(obs, id) }));
     let serverFailed = false;
     const fresh = decisionMessages(obs, this.ruleset);
     // A conversation resends the game so far with every call (chat APIs keep no state); see the token table of docs/results/2026-11-30-llm-prompts.md.
@@ -379,20 +465,20 @@ export class LlmAgent implements Agent {
         break;
       }
       this.faultStreak = 0;
-      const { completion: answer, spent } = answered;
-      const text = answer.content;
-      // Cut off at the token limit, the answer is not whole: nothing in it is read as a move.
-      const parsed: Parsed = answer.finish === 'length' ? { ok: false, truncated: true, error: `the answer was cut off at the token limit (maxTokens=${this.o.maxTokens})` } : parseAnswer(text, legal);
+      const { reply, line } = answered;
+      // Only a complete answer is read; a truncated or filtered one never is, whatever it holds.
+      const parsed: Parsed = reply.kind === 'truncated'
+        ? { ok: false, truncated: true, error: `the answer was cut off at the token limit (finish_reason "${reply.finish}", maxTokens=${this.o.maxTokens})` }
+        : reply.kind === 'filtered'
+          ? { ok: false, error: `the answer was ${reply.why}` }
+          : parseAnswer(reply.text, listed);
       this.transcript?.write({
-        ...call,
-        ...(answered.retry ? { retry: answered.retry } : {}),
-        answer: text,
+        ...line,
+        answer: reply.text,
         // A reasoning model's thinking is kept here, never read as the answer.
-        ...(answer.reasoning ? { reasoning: answer.reasoning } : {}),
-        finish: answer.finish,
+        ...(reply.reasoning ? { reasoning: reply.reasoning } : {}),
+        finish: reply.finish,
         latencyMs: Math.round(answered.latencyMs),
-        tokens: { prompt: spent.promptTokens, cached: spent.cachedTokens, completion: spent.completionTokens, reasoning: spent.reasoningTokens },
-        ...(spent.cost !== null ? { cost: spent.cost } : {}),
         parsed,
         ...(parsed.ok ? { action: parsed.action, words: actionWords(obs, parsed.action) } : {}),
       });
@@ -400,17 +486,19 @@ export class LlmAgent implements Agent {
         if (parsed.plainText) this.usage.plainTextAnswers++;
         if (attempt === 0) kind.firstTry++;
         else kind.corrected++;
-        remember(text);
+        remember(reply.text);
         return parsed.action;
       }
       if (parsed.truncated) {
         kind.truncations++;
         this.usage.truncations++;
+      } else if (reply.kind === 'filtered') {
+        this.usage.refusals++;
       } else {
         this.usage.invalidAnswers++;
       }
-      const again = parsed.truncated ? 'Answer at once, briefly, with JSON {"action": <id>} only.' : 'Answer again with JSON {"action": <id>} using one id from the list.';
-      messages.push({ role: 'assistant', content: text }, { role: 'user', content: `That answer cannot be used: ${parsed.error}. ${again}` });
+      const again = parsed.truncated ? 'Answer at once, briefly, with JSON {"action": <id>} only.' : 'Answer again with JSON {"action": <id>} naming one id from the list.';
+      messages.push({ role: 'assistant', content: reply.text }, { role: 'user', content: `That answer cannot be used: ${parsed.error}. ${again}` });
     }
     this.usage.fallbacks++;
     kind.fallbacks++;
@@ -422,85 +510,57 @@ export class LlmAgent implements Agent {
   }
 
   /**
-   * One completion, with fault retries; null when they are exhausted. Every request gets its
-   * line in the transcript: a fault's here, an answer's by the caller, who reads it.
+   * One answered reply (complete, truncated or filtered), with the faults before it handled by
+   * their policies; null when the retries are exhausted. Throws LlmStopError for a fault whose
+   * policy is to stop. Every request gets its line in the transcript: a fault's here, an
+   * answer's by the caller, who reads it.
    */
-  private async complete(messages: ChatMessage[], call: CallLine): Promise<{ completion: Completion; spent: CallSpend; latencyMs: number; retry: number } | null> {
+  private async complete(messages: ChatMessage[], call: CallLine): Promise<{ reply: Reply & { kind: 'answer' | 'truncated' | 'filtered' }; line: CallLine; latencyMs: number } | null> {
     for (let retry = 0, sentBefore = 0; ; retry++, sentBefore++) {
-      this.ask();
-      let t0 = 0;
       const sent = this.params();
-      const line = sentBefore > 0 ? { ...call, retry: sentBefore } : call;
-      let res: Completion;
-      try {
-        this.usage.requests++;
-        res = readCompletion(await this.limiter.run(async () => {
-          // Paced while holding a slot of the concurrency limit, so the start booked is the start made.
-          await this.pace();
-          t0 = performance.now();
-          return this.request({ ...sent, messages });
-        }));
-      } catch (err) {
-        this.gate?.settle?.(null);
-        const fault = this.redact(describeFault(err));
-        const changed = adapt(this.traits, err);
-        if (changed) faultListener?.(this.spec, changed);
-        // Learned once per server (by this request, or by another agent's while it was on its
-        // way): ask again as the server wants, not counted as a fault.
-        if (changed || JSON.stringify(sent) !== JSON.stringify(this.params())) {
-          this.transcript?.write({ ...line, error: fault });
-          retry--;
-          continue;
-        }
-        this.lastFault = fault;
-        this.lastFaultKind = faultKind(err);
-        const faults = (this.usage.faults ??= {});
-        faults[this.lastFaultKind] = (faults[this.lastFaultKind] ?? 0) + 1;
-        faultListener?.(this.spec, this.lastFault);
-        // A rate limit is waited out, as long as maxWaitMs allows, however many retries it takes.
-        const limited = this.lastFaultKind === 'rate-limited';
-        if (!retryable(err) || (retry >= this.o.maxRetries && !limited)) {
-          this.transcript?.write({ ...line, error: fault });
-          return null;
-        }
-        const asked = err instanceof OpenAI.APIError ? retryAfterMs(err.headers as Headers | undefined) : null;
-        let delay = asked ?? this.o.backoffMs * 2 ** Math.min(retry, 20);
-        if (limited && asked === null) {
-          // No Retry-After: wait at least the window this server's 429s have shown so far (shared
-          // by every agent using it), and learn a longer one while they go on.
-          delay = Math.max(delay, this.rateWindow.ms);
-          this.rateWindow.ms = Math.min(2 * delay, MAX_RATE_WINDOW_MS);
-        }
-        if (this.waitedMs + delay > this.o.maxWaitMs) {
-          // A daily cap's Retry-After of an hour is not slept through, retry after retry.
-          this.lastFault = `${this.lastFault}; waiting ${Math.ceil(delay / 1000)} s more would pass maxWaitMs (${this.o.maxWaitMs / 1000} s a decision)`;
-          faultListener?.(this.spec, this.lastFault);
-          this.transcript?.write({ ...line, error: this.lastFault });
-          return null;
-        }
+      const { reply, line, latencyMs } = await this.send(messages, sentBefore > 0 ? { ...call, retry: sentBefore } : call, sent);
+      if (reply.kind === 'answer' || reply.kind === 'truncated' || reply.kind === 'filtered') {
+        // Answered: the learned rate-limit window shrinks back, halving with each answer.
+        this.rateWindow.ms = this.rateWindow.ms / 2 < this.o.backoffMs ? 0 : this.rateWindow.ms / 2;
+        return { reply, line, latencyMs };
+      }
+      const kind = reply.kind === 'fault' ? reply.fault : 'unknown';
+      const fault = this.redact(`${FAULT_WORDS[kind]}: ${reply.message}`);
+      const changed = adapt(this.traits, reply);
+      if (changed) faultListener?.(this.spec, changed);
+      // Learned once per server (by this request, or by another agent's while it was on its
+      // way): ask again as the server wants, not counted as a fault.
+      if (changed || JSON.stringify(sent) !== JSON.stringify(this.params())) {
         this.transcript?.write({ ...line, error: fault });
-        this.usage.faultRetries++;
-        this.waitedMs += delay;
-        await this.sleep(delay);
+        retry--;
         continue;
       }
-      const latencyMs = performance.now() - t0;
-      const spent = spendOf(res);
-      this.gate?.settle?.(spent);
-      // Answered: the learned rate-limit window shrinks back, halving with each answer.
-      this.rateWindow.ms = this.rateWindow.ms / 2 < this.o.backoffMs ? 0 : this.rateWindow.ms / 2;
-      this.usage.latenciesMs.push(latencyMs);
-      if (res.model) this.served.add(res.model);
-      const u = this.usage;
-      u.promptTokens += spent.promptTokens;
-      u.cachedTokens += spent.cachedTokens;
-      u.completionTokens += spent.completionTokens;
-      u.reasoningTokens += spent.reasoningTokens;
-      if (spent.cost !== null) {
-        u.providerCost += spent.cost;
-        u.costReports++;
+      this.lastFault = fault;
+      this.lastFaultKind = CLIENT_KIND[kind];
+      const faults = (this.usage.faults ??= {});
+      faults[this.lastFaultKind] = (faults[this.lastFaultKind] ?? 0) + 1;
+      faultListener?.(this.spec, this.lastFault);
+      if (FAULT_POLICY[kind] !== 'retry') {
+        // A quota, a key, a model, a size or a request the server will not take: every call would fail alike.
+        this.transcript?.write({ ...line, error: fault });
+        this.stopped = new LlmStopError(`model '${this.o.model}' at ${this.baseUrl}: ${fault}. ${this.advice(kind, messages)}`, CLIENT_KIND[kind], kind);
+        throw this.stopped;
       }
-      return { completion: res, spent, latencyMs, retry: sentBefore };
+      const delay = this.backoff(reply, retry);
+      if (delay === null) {
+        const waitsOut = kind === 'rate-limit' || kind === 'overloaded';
+        // A daily cap's Retry-After of an hour is not slept through, retry after retry.
+        if (waitsOut || retry < this.o.maxRetries) {
+          this.lastFault = `${this.lastFault}; waiting more would pass maxWaitMs (${this.o.maxWaitMs / 1000} s a decision)`;
+          faultListener?.(this.spec, this.lastFault);
+        }
+        this.transcript?.write({ ...line, error: this.lastFault });
+        return null;
+      }
+      this.transcript?.write({ ...line, error: fault });
+      this.usage.faultRetries++;
+      this.waitedMs += delay;
+      await this.sleep(delay);
     }
   }
 
@@ -511,10 +571,9 @@ export class LlmAgent implements Agent {
     if (wait > 0) await this.sleep(wait);
   }
 
-  /** Asks the gate for one request; a spent budget sends nothing and stops the decision. */
-  private ask(): void {
-    const refused = this.gate?.take();
+  /** Asks the gate for one request with its worst case; a spent budget sends nothing and stops the decision. */
+  private ask(bound: CallBound): void {
+    const refused = this.gate?.take(bound);
     if (refused) throw new BudgetSpentError(refused);
   }
-
 }

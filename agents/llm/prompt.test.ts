@@ -46,27 +46,43 @@ describe('llm decision prompt', () => {
 });
 
 describe('llm answers', () => {
-  const legal = [3, 17, 64];
-  it('accepts structured JSON naming a legal id, also fenced', () => {
+  const legal = [{ id: 3, words: 'play Beer' }, { id: 17, words: "play That's my order at player 1 (the player 3 seats to your left)" }, { id: 64, words: 'stop discarding and draw up' }];
+  it('accepts structured JSON naming a listed id, also fenced, by id, digit string or words', () => {
     expect(parseAnswer('{"action": 17, "reason": "cheap points"}', legal)).toEqual({ ok: true, action: 17, reason: 'cheap points', plainText: false });
     expect(parseAnswer('```json\n{"action": 64}\n```', legal)).toMatchObject({ ok: true, action: 64 });
+    expect(parseAnswer('{"action": "64"}', legal)).toMatchObject({ ok: true, action: 64 });
+    expect(parseAnswer('{"action": "PLAY beer"}', legal)).toMatchObject({ ok: true, action: 3 });
   });
-  it('accepts plain text naming exactly one legal id', () => {
-    expect(parseAnswer('I play 17: Beer.', legal)).toEqual({ ok: true, action: 17, plainText: true });
+  it('accepts plain text that is exactly an id, the words or "id: words", case, whitespace and digits of other scripts aside', () => {
+    expect(parseAnswer('17', legal)).toEqual({ ok: true, action: 17, plainText: true });
+    expect(parseAnswer('  Stop   discarding and DRAW up ', legal)).toEqual({ ok: true, action: 64, plainText: true });
+    expect(parseAnswer('3: play beer', legal)).toEqual({ ok: true, action: 3, plainText: true });
+    expect(parseAnswer('١٧', legal)).toEqual({ ok: true, action: 17, plainText: true });
+    expect(parseAnswer('６４', legal)).toEqual({ ok: true, action: 64, plainText: true });
+    expect(parseAnswer('३', legal)).toEqual({ ok: true, action: 3, plainText: true });
   });
-  it('refuses illegal ids, garbage, empty answers and ambiguous text with a reason', () => {
-    expect(parseAnswer('{"action": 5}', legal)).toMatchObject({ ok: false, error: expect.stringContaining('5 is not one of the legal action ids') });
-    expect(parseAnswer('{"action": "seventeen"}', legal)).toMatchObject({ ok: false, error: expect.stringContaining('does not match') });
-    expect(parseAnswer('I like turtles', legal)).toMatchObject({ ok: false, error: expect.stringContaining('no legal action id') });
+  it('never takes a number inside words for an id', () => {
+    // The model named action 17 in words; its "1" and "3" are players, not ids.
+    expect(parseAnswer("I'll play That's my order at player 1 (the player 3 seats to your left)", legal)).toMatchObject({ ok: false, error: expect.stringContaining('does not name one listed action') });
+    expect(parseAnswer('I play 17: Beer.', legal)).toMatchObject({ ok: false });
+    expect(parseAnswer('I choose 64', legal)).toMatchObject({ ok: false });
+  });
+  it('refuses illegal ids, garbage, empty answers and answers naming two actions, with a reason', () => {
+    expect(parseAnswer('{"action": 5}', legal)).toMatchObject({ ok: false, error: expect.stringContaining('5 is not one of the listed action ids') });
+    expect(parseAnswer('{"action": "seventeen"}', legal)).toMatchObject({ ok: false, error: expect.stringContaining('not one of the listed') });
+    expect(parseAnswer('{"move": 17}', legal)).toMatchObject({ ok: false, error: expect.stringContaining('no "action"') });
+    expect(parseAnswer('I like turtles', legal)).toMatchObject({ ok: false, error: expect.stringContaining('does not name one listed action') });
     expect(parseAnswer('', legal)).toMatchObject({ ok: false, error: 'the answer was empty' });
-    expect(parseAnswer('either 3 or 17', legal)).toMatchObject({ ok: false, error: expect.stringContaining('several legal ids') });
+    expect(parseAnswer('either 3 or 17', legal)).toMatchObject({ ok: false });
+    expect(parseAnswer('Like {"action": 3}. My answer: {"action": 17}', legal)).toMatchObject({ ok: false, error: expect.stringContaining('names several actions (3, 17)') });
   });
-  it('reads only the text outside reasoning, and the last JSON object in it', () => {
+  it('reads only the text outside reasoning; objects that name the same action agree', () => {
     expect(parseAnswer('<think>{"action": 3} no, {"action": 64}</think>{"action": 17}', legal)).toMatchObject({ ok: true, action: 17 });
-    expect(parseAnswer('<thinking>3</thinking> I play 64', legal)).toEqual({ ok: true, action: 64, plainText: true });
+    expect(parseAnswer('<thinking>3</thinking> 64', legal)).toEqual({ ok: true, action: 64, plainText: true });
     expect(parseAnswer('so 3 then\n</think>\n{"action": 64}', legal)).toMatchObject({ ok: true, action: 64 });
-    expect(parseAnswer('Like {"action": 3}. My answer: {"action": 17, "reason": "a } in a string"}', legal)).toMatchObject({ ok: true, action: 17, reason: 'a } in a string' });
+    expect(parseAnswer('My answer: {"action": 17, "reason": "a } in a string"}', legal)).toMatchObject({ ok: true, action: 17, reason: 'a } in a string' });
     expect(parseAnswer('{"note": 1} {"action": 64} {"other": 2}', legal)).toMatchObject({ ok: true, action: 64 });
+    expect(parseAnswer('{"action": 64} {"action": "64"}', legal)).toMatchObject({ ok: true, action: 64 });
   });
   it('calls an answer that ends inside reasoning or JSON truncated, and reads no number from it', () => {
     expect(parseAnswer('<think>I play 17 because', legal)).toMatchObject({ ok: false, truncated: true, error: expect.stringContaining('inside its reasoning') });

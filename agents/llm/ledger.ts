@@ -1,0 +1,143 @@
+/**
+ * The ledger of a model's calls: the transcript (transcript.ts), read as money. Every request
+ * is written twice: a `sent` line before it goes out, with its bound (the most it can be
+ * charged), and its outcome line when it is over, with its `charge`:
+ *
+ * | charge | when | what it costs |
+ * |---|---|---|
+ * | `usage` | the reply reported its usage | its reported cost, else its tokens at the price |
+ * | `bound` | the server may have billed it but said nothing (an answer without usage, a connection lost mid-answer, a timeout, an unknown reply) | its bound at the price |
+ * | `none` | refused before any work (a rate limit, a refused key, a 5xx) | nothing |
+ * | (no outcome line) | the process was killed while it was in flight | its bound at the price |
+ *
+ * So a run's spend read from its ledger is never less than what the servers billed, whatever
+ * stopped it, and a resumed run, `report` or a budget all read the same figure.
+ */
+import { answerJsonSchema } from './answer.ts';
+import type { ChatMessage } from './prompt.ts';
+import { MAY_BE_BILLED, type Reply } from './reply.ts';
+
+/** Tokens a chat template adds per message, and per request, at most (OpenAI's count 3–4 and 3). */
+const PER_MESSAGE = 4;
+const PER_REQUEST = 8;
+const SCHEMA_BYTES = Buffer.byteLength(JSON.stringify(answerJsonSchema()));
+
+/**
+ * The most tokens a request can be charged: a byte-level tokenizer makes no more tokens than
+ * the prompt has UTF-8 bytes (the structured output's schema included), plus the template's
+ * own per message; the answer no more than the token limit sent.
+ */
+export function callBound(messages: readonly ChatMessage[], structured: boolean, maxTokens: number): { promptTokens: number; completionTokens: number } {
+  const bytes = messages.reduce((n, m) => n + Buffer.byteLength(m.content) + PER_MESSAGE, 0);
+  return { promptTokens: bytes + PER_REQUEST + (structured ? SCHEMA_BYTES : 0), completionTokens: maxTokens };
+}
+
+export type Charge = 'usage' | 'bound' | 'none';
+
+/** How a reply's request is charged (the table above). */
+export function chargeOf(reply: Reply): Charge {
+  if (reply.usage) return 'usage';
+  if (reply.kind === 'fault') return MAY_BE_BILLED[reply.fault] ? 'bound' : 'none';
+  if (reply.kind === 'unknown') return MAY_BE_BILLED.unknown ? 'bound' : 'none';
+  return 'bound';
+}
+
+/** US dollars per million tokens. */
+interface Price {
+  promptPerMillion: number;
+  completionPerMillion: number;
+}
+
+const cost = (prompt: number, completion: number, p: Price) => (prompt * p.promptPerMillion + completion * p.completionPerMillion) / 1e6;
+
+/** One agent's calls in a ledger. */
+export interface LedgerTotals {
+  /** Requests sent. */
+  requests: number;
+  /** Of them, those with no outcome line (in flight when the process was killed). */
+  inFlight: number;
+  /** Replies that reported their usage, and their tokens. */
+  usageReports: number;
+  promptTokens: number;
+  completionTokens: number;
+  reasoningTokens: number;
+  cachedTokens: number;
+  /** The cost the replies reported, summed, and how many reported one. */
+  providerCost: number;
+  costReports: number;
+  /** Answers whose usage was not reported. */
+  usageMissing: number;
+  /** Every outcome by its reply class. */
+  replies: Record<string, number>;
+  /** The spend at a price: every call as its charge says. */
+  spend(price: Price): number;
+}
+
+interface Tokens {
+  prompt?: number;
+  completion?: number;
+  reasoning?: number;
+  cached?: number;
+}
+
+/** The ledger's totals by agent spec, from a transcript's text. Lines that are not of the format are skipped. */
+export function readLedger(text: string): Map<string, LedgerTotals> {
+  const calls = new Map<string, { agent: string; bound: { prompt: number; completion: number }; outcome?: { charge: Charge; tokens: Tokens | null; cost?: number; reply?: string } }>();
+  for (const raw of text.split('\n')) {
+    if (raw.trim() === '') continue;
+    let line: Record<string, unknown>;
+    try {
+      line = JSON.parse(raw) as Record<string, unknown>;
+    } catch {
+      continue; // a line cut off by a kill: its call has no outcome, and is charged its bound
+    }
+    if (typeof line.call !== 'string' || typeof line.agent !== 'string') continue;
+    const sent = line.sent as { prompt?: unknown; completion?: unknown } | undefined;
+    if (sent && typeof sent.prompt === 'number' && typeof sent.completion === 'number') {
+      calls.set(line.call, { agent: line.agent, bound: { prompt: sent.prompt, completion: sent.completion } });
+      continue;
+    }
+    const c = calls.get(line.call);
+    if (!c || (line.charge !== 'usage' && line.charge !== 'bound' && line.charge !== 'none')) continue;
+    c.outcome = { charge: line.charge, tokens: (line.tokens as Tokens | null) ?? null, ...(typeof line.cost === 'number' ? { cost: line.cost } : {}), ...(typeof line.reply === 'string' ? { reply: line.reply } : {}) };
+  }
+  const out = new Map<string, LedgerTotals & { list: typeof calls extends Map<string, infer V> ? V[] : never }>();
+  for (const c of calls.values()) {
+    let t = out.get(c.agent);
+    if (!t) {
+      const list: (typeof c)[] = [];
+      out.set(c.agent, (t = {
+        requests: 0, inFlight: 0, usageReports: 0, promptTokens: 0, completionTokens: 0, reasoningTokens: 0, cachedTokens: 0,
+        providerCost: 0, costReports: 0, usageMissing: 0, replies: {}, list,
+        spend: (p: Price) => list.reduce((sum, k) => {
+          const o = k.outcome;
+          if (!o || o.charge === 'bound') return sum + cost(k.bound.prompt, k.bound.completion, p);
+          if (o.charge === 'none') return sum;
+          return sum + (o.cost ?? cost(o.tokens?.prompt ?? 0, o.tokens?.completion ?? 0, p));
+        }, 0),
+      }));
+    }
+    t.list.push(c);
+    t.requests++;
+    const o = c.outcome;
+    if (!o) {
+      t.inFlight++;
+      continue;
+    }
+    if (o.reply) t.replies[o.reply] = (t.replies[o.reply] ?? 0) + 1;
+    if (o.charge === 'usage' && o.tokens) {
+      t.usageReports++;
+      t.promptTokens += o.tokens.prompt ?? 0;
+      t.completionTokens += o.tokens.completion ?? 0;
+      t.reasoningTokens += o.tokens.reasoning ?? 0;
+      t.cachedTokens += o.tokens.cached ?? 0;
+      if (o.cost !== undefined) {
+        t.providerCost += o.cost;
+        t.costReports++;
+      }
+    } else if (o.reply === 'answer' || o.reply === 'truncated' || o.reply === 'filtered') {
+      t.usageMissing++;
+    }
+  }
+  return new Map([...out].map(([agent, { list: _list, ...t }]) => [agent, t]));
+}
