@@ -55,6 +55,7 @@ export const INTEGRATION: Record<string, string> = {
   'test/hostile-budget.test.ts': 'czech-pub serve in child processes, a listening server',
   'test/hostile-clients.test.ts': 'czech-pub serve in child processes',
   'test/hostile.test.ts': 'czech-pub serve in child processes, listening servers',
+  'test/llm-replies.property.test.ts': 'fake model servers listening on a socket (one per seed)',
   'test/queue.test.ts': 'redis-server and queue worker processes, training runs',
   'test/wheel.test.ts': 'pip building the Python wheel (esbuild bundling the engine), a venv, Python and the bundled engine (worker threads) in child processes',
   'test/package.test.ts': 'npm pack (tsc building dist/), npm install of the tarball into a temporary project, the installed CLI in child processes',

@@ -6,8 +6,8 @@
  * | charge | when | what it costs |
  * |---|---|---|
  * | `usage` | the reply reported its usage | its reported cost, else its tokens at the price |
- * | `bound` | the server may have billed it but said nothing (an answer without usage, a connection lost mid-answer, a timeout, an unknown reply) | its bound at the price |
- * | `none` | refused before any work (a rate limit, a refused key, a 5xx) | nothing |
+ * | `bound` | the server may have billed it but said nothing (an answer without usage, a fault inside a 200, a connection lost mid-answer, a timeout, an unknown reply) | its bound at the price |
+ * | `none` | refused by its status before any work (a rate limit, a refused key, a 5xx) | nothing |
  * | (no outcome line) | the process was killed while it was in flight | its bound at the price |
  *
  * So a run's spend read from its ledger is never less than what the servers billed, whatever
@@ -37,7 +37,8 @@ export type Charge = 'usage' | 'bound' | 'none';
 /** How a reply's request is charged (the table above). */
 export function chargeOf(reply: Reply): Charge {
   if (reply.usage) return 'usage';
-  if (reply.kind === 'fault') return MAY_BE_BILLED[reply.fault] ? 'bound' : 'none';
+  // A fault in a 200 (a choice that failed, a gateway's error) came after the server took the request: it may have worked on it.
+  if (reply.kind === 'fault') return MAY_BE_BILLED[reply.fault] || reply.status === 200 ? 'bound' : 'none';
   if (reply.kind === 'unknown') return MAY_BE_BILLED.unknown ? 'bound' : 'none';
   return 'bound';
 }

@@ -112,6 +112,9 @@ describe('the ledger', () => {
     expect(chargeOf(of(200, completion('stop')))).toBe('usage');
     expect(chargeOf(of(200, completion('stop', undefined, { usage: undefined })))).toBe('bound');
     expect(chargeOf(of(429, '{}'))).toBe('none');
+    expect(chargeOf(of(502, '<html>bad gateway</html>'))).toBe('none');
+    // Regression (property seed prop-29): a choice that failed on the server without usage may have been billed.
+    expect(chargeOf(of(200, completion('error', undefined, { usage: undefined })))).toBe('bound');
     expect(chargeOf(classifyFailure(new Error('x'), 'body'))).toBe('bound');
   });
 

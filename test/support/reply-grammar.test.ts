@@ -21,32 +21,43 @@ const norm = (s: string) => [...s].map((c) => {
 
 /** The one legal id `text` names in an accepted form, or null. */
 function read(text: string, legal: LegalAction[]): number | null {
-  let t = text.trim();
-  const think = /^<think>[\s\S]*?<\/think>/.exec(t);
-  if (think) t = t.slice(think[0].length).trim();
-  const fenced = /^```(?:json)?\n([\s\S]*)\n```$/i.exec(t);
-  if (fenced) t = fenced[1].trim();
+  // Reasoning blocks are not the answer; one left open means the answer never came.
+  if (/<think>(?![\s\S]*<\/think>)/.test(text)) return null;
+  const t = text.replace(/<think>[\s\S]*?<\/think>/g, ' ').trim();
   const ids = (pred: (l: LegalAction) => boolean) => {
     const hit = legal.filter(pred);
     return hit.length === 1 ? hit[0].id : null;
   };
-  if (t.startsWith('{')) {
-    let j: unknown;
-    try {
-      j = JSON.parse(t);
-    } catch {
-      return null;
+  // Every top-level JSON object in the text (braces in strings aside).
+  const objects: unknown[] = [];
+  for (let i = 0, depth = 0, start = 0, str = false; i < t.length; i++) {
+    const c = t[i];
+    if (str) {
+      if (c === '\\') i++;
+      else if (c === '"') str = false;
+    } else if (c === '"' && depth > 0) str = true;
+    else if (c === '{' && depth++ === 0) start = i;
+    else if (c === '}' && depth > 0 && --depth === 0) {
+      try {
+        objects.push(JSON.parse(t.slice(start, i + 1)));
+      } catch {
+        // not JSON: no object
+      }
     }
-    if (typeof j !== 'object' || j === null || Array.isArray(j)) return null;
-    const o = j as Record<string, unknown>;
-    if (Object.keys(o).some((k) => k !== 'action' && k !== 'reason') || (o.reason !== undefined && typeof o.reason !== 'string')) return null;
-    if (typeof o.action === 'number') return ids((l) => l.id === o.action);
-    if (typeof o.action !== 'string') return null;
-    const a = o.action;
-    return /^\d+$/.test(a) ? ids((l) => l.id === Number(a)) : ids((l) => norm(l.words) === norm(a));
   }
-  if (think || fenced) return null;
-  const n = norm(t);
+  const withAction = objects.filter((o): o is Record<string, unknown> => typeof o === 'object' && o !== null && !Array.isArray(o) && 'action' in o);
+  if (withAction.length > 0) {
+    const named = withAction.map((o) => {
+      if (typeof o.action === 'number') return ids((l) => l.id === o.action);
+      if (typeof o.action !== 'string') return null;
+      const a = norm(o.action);
+      return ids((l) => [String(l.id), l.words, `${l.id}: ${l.words}`].some((f) => norm(f) === a));
+    });
+    return named.every((n) => n !== null && n === named[0]) ? named[0] : null;
+  }
+  if (objects.length > 0) return null;
+  const fenced = /^```(?:json)?\n([\s\S]*)\n```$/i.exec(t);
+  const n = norm(fenced ? fenced[1] : t);
   return ids((l) => [String(l.id), l.words, `${l.id}: ${l.words}`].some((f) => norm(f) === n));
 }
 
@@ -212,10 +223,10 @@ describe('the reply grammar', () => {
   it('has a reference reader that takes only the accepted forms', () => {
     const legal = [{ id: 40, words: 'discard Beer' }, { id: 41, words: 'discard Rum' }];
     const accepted = ['{"action": 40}', ' {"reason": "2 {beers}", "action": 40} ', '```json\n{"action": "40"}\n```', '<think>{"action": 41} 41</think>\n{"action": "discard Beer"}',
-      '40', ' ٤٠\n', '४०', '４０', 'DISCARD   beer', '40:  Discard BEER', '٤٠: discard Beer'];
+      '40', ' ٤٠\n', '४०', '４０', 'DISCARD   beer', '40:  Discard BEER', '٤٠: discard Beer', '{"action": 40, "confidence": 1}', 'Here: {"action": 40}', '<think>40</think>40'];
     for (const t of accepted) expect([t, read(t, legal)]).toEqual([t, 40]);
     const refused = ["I'll discard Beer", 'I choose 40', 'Action 40, because', '40 or 41', '{"action": 40}\n{"action": 41}', '{"action": 42}', '', '{"move": 40}',
-      '{"action": 40, "confidence": 1}', 'Here: {"action": 40}', '40.', '<think>40</think>40', '<think>{"action": 40}'];
+      '40.', '<think>{"action": 40}'];
     for (const t of refused) expect([t, read(t, legal)]).toEqual([t, null]);
   });
 });

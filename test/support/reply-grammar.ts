@@ -11,7 +11,7 @@
  * |               | json-id-string, json-words, plain-id, plain-id-script, plain-words,              |
  * |               | plain-words-case, plain-id-words; preflight-json when nothing is legal (answer)  |
  * | notNamed      | sentence-words, words-with-number, action-because, two-ids, two-json, illegal-id,|
- * |               | empty, json-no-action, json-with-prose, json-extra-key, think-unclosed (answer)  |
+ * |               | empty, json-no-action, think-unclosed (answer)                                  |
  * | reasoning     | reasoning_content+<named or notNamed shape>, reasoning+…, hidden-reasoning+…,    |
  * |               | reasoning_content-holds-json, reasoning-holds-json (answer; the reasoning text   |
  * |               | is never the answer, and content '' names nothing)                               |
@@ -237,6 +237,9 @@ function namedText(rng: Rng, legal: LegalAction[], a: LegalAction): Text {
     ['think-json', () => `<think>\n${thinking(rng, legal, a.id)}\n</think>${pick(rng, ['', '\n', '\n\n'])}${pick(rng, [json(rng, X), withReason(rng, X)])}`],
     ['think-fenced-json', () => `<think>${thinking(rng, legal, a.id)}</think>\n${fence(rng, json(rng, X))}`],
     ['json-id-string', () => pad(rng, json(rng, `"${X}"`))],
+    // JSON naming one action is an answer with words around it or keys beside it too.
+    ['json-with-prose', () => pick(rng, [`Here is my answer: ${json(rng, X)}`, `${json(rng, X)}\nThat ${pick(rng, REASONS)}.`])],
+    ['json-extra-key', () => `{"action": ${X}, "confidence": 0.${int(rng, 1, 9)}}`],
     ['plain-id', () => pad(rng, X)],
     ['plain-id-script', () => pad(rng, inScript(pick(rng, ZEROS), X))],
     ['plain-id-words', () => pad(rng, `${chance(rng, 0.3) ? inScript(pick(rng, ZEROS), X) : X}:${pick(rng, [' ', '  ', ' \t'])}${chance(rng, 0.5) ? recase(rng, W) : W}`)],
@@ -265,8 +268,6 @@ function notNamedText(rng: Rng, legal: LegalAction[], a: LegalAction): Text {
     ['illegal-id', () => [pick(rng, [json(rng, String(Z)), String(Z), json(rng, `"${Z}"`)]), Z]],
     ['empty', () => [pick(rng, ['', ' ', '\n\n']), null]],
     ['json-no-action', () => pick(rng, [[`{"move": ${X}}`, a.id], [`{"choice": ${JSON.stringify(W)}}`, a.id], [`{"reason": ${JSON.stringify(pick(rng, REASONS))}}`, null], ['{"action": null}', null], [`{"actions": [${X}]}`, a.id]] as [string, number | null][])],
-    ['json-with-prose', () => [pick(rng, [`Here is my answer: ${json(rng, X)}`, `${json(rng, X)}\nThat ${pick(rng, REASONS)}.`]), a.id]],
-    ['json-extra-key', () => [`{"action": ${X}, "confidence": 0.${int(rng, 1, 9)}}`, a.id]],
     ['think-unclosed', () => [`<think>${thinking(rng, legal, a.id)} ${json(rng, X)}`, null]],
   ];
   const [shape, make] = pick(rng, forms);
