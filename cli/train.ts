@@ -17,6 +17,7 @@ import { EXIT_FAILURE, EXIT_OK, UsageError, type Io } from './io.ts';
 import { loadQueue } from './queue-option.ts';
 import { camel, helpText, parseOptions, type CommandSpec } from './options.ts';
 import { asUsageError, progress } from './tournament.ts';
+import { interrupted, onStopSignals } from './stop-signals.ts';
 
 /** What a resumed run keeps from its own options.json: giving one of these with --resume is refused. */
 const FIXED_BY_RUN = (Object.keys(TRAIN_OPTIONS) as TrainOptionName[]).filter((k) => !(CHANGEABLE_ON_RESUME as readonly string[]).includes(k));
@@ -130,11 +131,10 @@ function runOptions(parsed: NonNullable<ReturnType<typeof parseOptions<typeof TR
  */
 export function trainingProgress(io: Io, o: TrainOptions, label = 'train'): { events: Pick<RunEvents, 'log' | 'iteration' | 'shouldStop'>; stopped(): boolean; close(): void } {
   let stop = false;
-  const onSigint = () => {
-    io.err('Interrupted: stopping after this iteration (final evaluation and checkpoint follow).');
+  const stopListening = onStopSignals((signal) => {
+    io.err(`${interrupted(signal)}: stopping after this iteration (final evaluation and checkpoint follow).`);
     stop = true;
-  };
-  process.once('SIGINT', onSigint);
+  });
   const tty = process.stderr.isTTY === true;
   const budget = o.minutes > 0 ? o.minutes * 60 : o.totalSteps;
   const bar = tty
@@ -174,7 +174,7 @@ export function trainingProgress(io: Io, o: TrainOptions, label = 'train'): { ev
     stopped: () => stop,
     close: () => {
       stopBar();
-      process.removeListener('SIGINT', onSigint);
+      stopListening();
     },
   };
 }
@@ -198,11 +198,10 @@ export interface SeatTournament {
  */
 export async function evaluateSeat(spec: string, opponent: string, t: SeatTournament, io: Io): Promise<SeatEvaluation | null> {
   const controller = new AbortController();
-  const onSigint = () => {
-    io.err('Interrupted: stopping the evaluation.');
+  const stopListening = onStopSignals((signal) => {
+    io.err(`${interrupted(signal)}: stopping the evaluation.`);
     controller.abort();
-  };
-  process.once('SIGINT', onSigint);
+  });
   const bar = progress(io);
   let result;
   try {
@@ -215,7 +214,7 @@ export async function evaluateSeat(spec: string, opponent: string, t: SeatTourna
     throw asUsageError(e);
   } finally {
     bar.stop();
-    process.removeListener('SIGINT', onSigint);
+    stopListening();
   }
   if (!result.complete) return null;
   const mine = entrySummary(result);

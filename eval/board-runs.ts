@@ -12,6 +12,7 @@ import { rulesetFingerprint } from '../env/index.ts';
 import type { RatedGame } from './ratings.ts';
 import { ResultsSchema } from './results-schema.ts';
 import { readFinishedGames, readRunFile, RunFolderError, type RunFile } from './run-folder.ts';
+import { runLockHolder, RunLockedError } from './run-lock.ts';
 import { schedule } from './schedule.ts';
 import { winShares } from './stats.ts';
 import type { GameResult } from './summary.ts';
@@ -91,6 +92,9 @@ function fingerprintOf(dir: string, run: RunFile, r: Results): RunFingerprint {
 
 /** One run folder, read and checked; throws RunFolderError saying why it cannot be read. */
 export function readBoardRun(dir: string, transcripts = false): BoardRun {
+  // A folder a run is writing is no result yet: refused, naming the run.
+  const holder = runLockHolder(dir);
+  if (holder) throw new RunLockedError(dir, holder);
   const run = readRunFile(dir);
   const results = readResults(dir);
   const fingerprint = fingerprintOf(dir, run, results);
