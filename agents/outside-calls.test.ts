@@ -36,39 +36,43 @@ describe('a gate on outside calls', () => {
     expect(other.take()).toBeNull();
   });
 
-  it('refuses the call whose expected cost would pass the run\'s cost budget, shared by every gate', () => {
-    // $1 per million tokens in and out: 1000 tokens cost $0.001.
+  it("reserves each call's worst case before it is sent, and refuses the call that would pass the run's budget, shared by every gate", () => {
+    // $1 per million tokens in and out: a call bounded by 600 prompt and 400 answer tokens may cost $0.001.
     const price = { promptPerMillion: 1, completionPerMillion: 1 };
+    const bound = { promptTokens: 600, completionTokens: 400 };
     const cells = costCells();
-    const a = new Gate({ entry: 'gpt', cost: { limitUsd: 0.0035, cells, price } });
-    const b = new Gate({ entry: 'other', cost: { limitUsd: 0.0035, cells, price } });
+    const a = new Gate({ entry: 'gpt', cost: { limitUsd: 0.003, cells, price } });
+    const b = new Gate({ entry: 'other', cost: { limitUsd: 0.003, cells, price } });
     const answer = (tokens: number, cost: number | null = null): CallSpend => ({ promptTokens: tokens, cachedTokens: 0, completionTokens: 0, reasoningTokens: 0, cost });
-    expect(a.take()).toBeNull();
-    a.settle(answer(1000));
-    expect(costSpent(cells)).toBeCloseTo(0.001, 12);
-    // b has no calls of its own yet: it expects the run's mean, $0.001.
-    expect(b.take()).toBeNull();
-    // In flight: b's call is reserved, so a's next fits only if both do: 0.001 + 0.001 + 0.001 <= 0.0035.
-    expect(a.take()).toBeNull();
-    a.settle(null); // failed unanswered: its reservation is given back, nothing spent
+    expect(a.take(bound)).toBeNull();
+    a.settle(answer(300));
+    expect(costSpent(cells)).toBeCloseTo(0.0003, 12);
+    // In flight, each reserves its worst case: 0.0003 + 0.001 + 0.001 <= 0.003; a third would pass it.
+    expect(b.take(bound)).toBeNull();
+    expect(a.take(bound)).toBeNull();
+    expect(new Gate({ entry: 'third', cost: { limitUsd: 0.003, cells, price } }).take(bound)).toEqual({ entry: 'third', scope: 'cost', limit: 0.003 });
+    a.settle(null); // refused before any work: its reservation is given back, nothing spent
     b.settle(answer(0, 0.0005)); // the server's reported cost wins over the price
-    expect(costSpent(cells)).toBeCloseTo(0.0015, 12);
-    expect(a.take()).toBeNull();
+    expect(costSpent(cells)).toBeCloseTo(0.0008, 12);
+    // An answer without usage is charged its worst case.
+    expect(a.take(bound)).toBeNull();
+    a.settle('bound');
+    expect(costSpent(cells)).toBeCloseTo(0.0018, 12);
+    expect(a.take(bound)).toBeNull();
     a.settle(answer(1000));
-    // Spent 0.0025; a expects 0.001 a call: 0.0035 is still within, one more past it.
-    expect(a.take()).toBeNull();
-    a.settle(answer(1000));
-    expect(costSpent(cells)).toBeCloseTo(0.0035, 12);
-    expect(a.take()).toEqual({ entry: 'gpt', scope: 'cost', limit: 0.0035 });
-    expect(b.take()).toEqual({ entry: 'other', scope: 'cost', limit: 0.0035 });
-    expect(costSpent(cells)).toBeCloseTo(0.0035, 12);
+    // Spent 0.0028: a worst case of 0.001 would pass 0.003; a call bounded smaller fits.
+    expect(a.take(bound)).toEqual({ entry: 'gpt', scope: 'cost', limit: 0.003 });
+    expect(b.take({ promptTokens: 100, completionTokens: 100 })).toBeNull();
+    b.settle(answer(200));
+    expect(costSpent(cells)).toBeCloseTo(0.003, 12);
+    expect(b.take({ promptTokens: 1, completionTokens: 0 })).toEqual({ entry: 'other', scope: 'cost', limit: 0.003 });
   });
 
   it('counts what a resumed run spent before, and gives back the other budgets when the cost refuses', () => {
     const counts = sharedCounts(1);
     const cells = costCells(0.002);
     const gate = new Gate({ entry: 'gpt', tournament: { counts, index: 0, limit: 10 }, cost: { limitUsd: 0.002, cells, price: { promptPerMillion: 1, completionPerMillion: 1 } } });
-    expect(gate.take()).toEqual({ entry: 'gpt', scope: 'cost', limit: 0.002 });
+    expect(gate.take({ promptTokens: 1, completionTokens: 1 })).toEqual({ entry: 'gpt', scope: 'cost', limit: 0.002 });
     expect(counts[0]).toBe(0);
   });
 

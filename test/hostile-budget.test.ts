@@ -116,7 +116,10 @@ describe('a hostile client against bots that call out', () => {
         const started = await request('POST', '/v1/tournaments', { agents: ['gpt', 'random'], games: 1000 }, { local });
         return [started, await ended(started.body!.id, local)];
       }, 202, /^bot 'gpt': the model server refused the request \(authentication\)$/, (before) => {
-        expect(sent.refusing - before.refusing).toBe(5); // the fault streak, one request a decision
+        // A refused key stops the entry's bot at once: one request in the worker that stopped the
+        // run, at most one more in the other worker, stopped with it.
+        expect(sent.refusing - before.refusing).toBeGreaterThanOrEqual(1);
+        expect(sent.refusing - before.refusing).toBeLessThanOrEqual(2);
       }],
       // Six seats asking three times a decision (two corrections) reach the client's minute before any seat its game.
       ['one anonymous game of six llm seats', async (local) => botGame(Array(6).fill('chatty'), local),

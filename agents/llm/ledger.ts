@@ -13,6 +13,7 @@
  * So a run's spend read from its ledger is never less than what the servers billed, whatever
  * stopped it, and a resumed run, `report` or a budget all read the same figure.
  */
+import type { AgentUsage } from '../agent.ts';
 import { answerJsonSchema } from './answer.ts';
 import type { ChatMessage } from './prompt.ts';
 import { MAY_BE_BILLED, type Reply } from './reply.ts';
@@ -51,28 +52,18 @@ interface Price {
 
 const cost = (prompt: number, completion: number, p: Price) => (prompt * p.promptPerMillion + completion * p.completionPerMillion) / 1e6;
 
-/** One agent's calls in a ledger. */
-export interface LedgerTotals {
-  /** Requests sent. */
-  requests: number;
-  /** Of them, those with no outcome line (in flight when the process was killed). */
+/**
+ * One agent's calls in a ledger: its requests (those in flight at a kill among them), the
+ * usage its replies reported (the same fields as an agent's usage), every outcome by its reply
+ * class, and its spend at a price.
+ */
+export type LedgerTotals = Pick<AgentUsage, 'requests' | 'usageReports' | 'promptTokens' | 'completionTokens' | 'reasoningTokens' | 'cachedTokens' | 'providerCost' | 'costReports' | 'usageMissing'> & {
+  /** Of the requests, those with no outcome line (in flight when the process was killed). */
   inFlight: number;
-  /** Replies that reported their usage, and their tokens. */
-  usageReports: number;
-  promptTokens: number;
-  completionTokens: number;
-  reasoningTokens: number;
-  cachedTokens: number;
-  /** The cost the replies reported, summed, and how many reported one. */
-  providerCost: number;
-  costReports: number;
-  /** Answers whose usage was not reported. */
-  usageMissing: number;
-  /** Every outcome by its reply class. */
   replies: Record<string, number>;
   /** The spend at a price: every call as its charge says. */
   spend(price: Price): number;
-}
+};
 
 interface Tokens {
   prompt?: number;

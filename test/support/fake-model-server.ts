@@ -14,34 +14,22 @@ import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import {
   DEFAULT_PRICES, drawReply, parseRequest, refusedPlan, replyRng,
-  type ContentFamily, type Fault, type Outcome, type Prices, type ReplyPlan, type ShapeWeights, type Tokens, type Transport, type UsageShape,
+  type Prices, type ReplyPlan, type ShapeWeights,
 } from './reply-grammar.ts';
 
-export interface ReplyRecord {
+/** What the fake did with one request: its plan's truth (what the model named, what was billed) and what was delivered. */
+export type ReplyRecord = Pick<ReplyPlan, 'family' | 'shape' | 'outcome' | 'fault' | 'named' | 'meant' | 'content' | 'finish' | 'transport' | 'billed' | 'cached' | 'usageShape' | 'costReported'> & {
   /** Arrival index (0-based), the key of the draw. */
   n: number;
   /** `fake-<seed>-<n>`: the completion's id and every reply's x-request-id header. */
   id: string;
-  family: ContentFamily;
-  shape: string;
-  outcome: Outcome;
-  fault?: Fault;
-  named: number | null;
-  meant: number | null;
-  content: string | null;
-  finish?: string | null;
   /** The HTTP status sent; null when the connection was reset before the headers. */
   status: number | null;
-  transport: Transport;
-  billed: Tokens;
-  cached: number;
   /** The delivered reply carries the usage (in usageShape). */
   usageReported: boolean;
-  usageShape: UsageShape | null;
   /** The whole reply was written before the connection closed. */
   delivered: boolean;
-  costReported?: number;
-}
+};
 
 export interface FakeModelServerOptions {
   seed: string;
