@@ -32,6 +32,7 @@ export const INTEGRATION: Record<string, string> = {
   'cli/llm-bench-replies.test.ts': 'a fake model server listening on a socket',
   'cli/llm-bench-stop.test.ts': 'a fake model server listening on a socket, llm-bench in a child process',
   'cli/run-folder-writers.test.ts': 'a fake model server listening on a socket, llm-bench in child processes',
+  'cli/llm-bench-kills.test.ts': 'a fake model server listening on a socket, llm-bench in child processes killed and resumed',
   'cli/train.test.ts': 'a training run from the command line',
   'cli/exploit.test.ts': 'two short training runs and their evaluation tournaments from the command line',
   'cli/recipe.test.ts': 'slow: ~8 s of two short training runs (in this thread) and their evaluation tournaments',

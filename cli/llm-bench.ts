@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  ASSUMED_ANSWER_TOKENS, ASSUMED_CALL_SECONDS, jsonSummary, leaderboardMarkdown, measurePrompts, resolveConfig, roundedGames, runTournament, type Price,
+  ASSUMED_ANSWER_TOKENS, ASSUMED_CALL_SECONDS, assertResumable, beginRunFolder, GAMES_FILE, jsonSummary, leaderboardMarkdown, measurePrompts, resolveConfig, roundedGames, RUN_FILE, runTournament, type Price,
 } from '../eval/index.ts';
 import {
   BudgetSpentError, costCells, LLM_DEFAULTS, costSpent, createAgent, Gate, readLedger, tokenCost, LlmAgent, LlmServerError, onLlmFault, type GateSpec,
@@ -202,15 +202,13 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
   // One writer per folder: a second run on it is refused, naming the first, before it sends or writes anything.
   const lock = out === undefined ? undefined : lockRunFolder(out, 'llm-bench', io);
   if (lock === null) return EXIT_FAILURE;
-  // What the run spent before, read from its ledger (the transcript), counts against its budget.
-  const spentEarlier = maxCost !== undefined && values.resume && transcript !== undefined ? ledgerSpend(transcript, specs, (i) => priceOf(models[i])!) : 0;
-  // The budget: one set of cells for the whole run, each model's gate pricing its own calls at their worst case.
-  let budget: BigInt64Array | null = null;
-  let gates: (GateSpec | null)[] | undefined;
-  if (maxCost !== undefined) {
-    budget = costCells(spentEarlier);
-    gates = agents.map((_, i) => (i < models.length ? { entry: labels[i], cost: { limitUsd: maxCost, cells: budget!, price: priceOf(models[i])! } } : null));
-  }
+  // Ctrl-C, SIGTERM or SIGHUP, from the lock on: the games finished so far are written with
+  // every report, marked incomplete; --resume goes on. Before the first game, the run stops there.
+  const controller = new AbortController();
+  const stopListening = onStopSignals((signal) => {
+    io.err(`${interrupted(signal)}: finishing with the games played so far (--resume goes on with the run).`);
+    controller.abort();
+  });
   // Faults as they happen (the preflight's and what it adapted to included): the first of each kind in full, then a count at the end.
   const faults = new Map<string, number>();
   onLlmFault((spec, fault) => {
@@ -219,46 +217,51 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
     faults.set(kind, n);
     if (n === 1) io.err(`model fault (${kind}); further faults of this kind are counted`);
   });
-  // Before any game: each server's own refusal, at once. The preflight's requests are the
-  // run's too: reserved from the budget and kept for the ledger, which gets them when the run
-  // begins, or at once if they may have cost something though the run goes no further.
-  const preflightLines: string[] = [];
-  for (const [i, spec] of specs.entries()) {
-    const agent = createAgent(spec) as LlmAgent;
-    if (transcript !== undefined) agent.useTranscript(preflightLines);
-    if (gates?.[i]) agent.useGate(new Gate(gates[i]!));
-    try {
-      await agent.preflight();
-    } catch (e) {
-      if (transcript !== undefined && preflightLines.some((l) => !/"charge":"none"/.test(l) && !/"sent":/.test(l))) {
-        fs.mkdirSync(path.dirname(transcript), { recursive: true });
-        fs.appendFileSync(transcript, preflightLines.join(''));
-      }
-      lock?.release();
-      onLlmFault(null);
-      if (e instanceof BudgetSpentError) {
-        io.err(`llm-bench: ${e.message}: the budget left ($${(maxCost! - costSpent(budget!)).toFixed(4)}) does not cover one call at its worst case (its prompt and --max-tokens at the model's prices). Nothing was played; raise --max-cost or lower --max-tokens.`);
+  try {
+    // A folder --resume cannot go on with is refused before anything is sent.
+    if (values.resume) assertResumable({ agents, labels, players, games, seed, ruleset, prices, workers: 0, out: out! });
+    // What the run spent before, read from its ledger (the transcript), counts against its budget.
+    const spentEarlier = maxCost !== undefined && values.resume && transcript !== undefined ? ledgerSpend(transcript, specs, (i) => priceOf(models[i])!) : 0;
+    // The budget: one set of cells for the whole run, each model's gate pricing its own calls at their worst case.
+    let budget: BigInt64Array | null = null;
+    let gates: (GateSpec | null)[] | undefined;
+    if (maxCost !== undefined) {
+      budget = costCells(spentEarlier);
+      gates = agents.map((_, i) => (i < models.length ? { entry: labels[i], cost: { limitUsd: maxCost, cells: budget!, price: priceOf(models[i])! } } : null));
+    }
+    // A run begun anew begins its folder (run.json, games.jsonl) and its transcript anew; --resume
+    // adds to them. Before the preflight: its requests are the run's too, each in the ledger
+    // before it is sent, and a kill during it leaves a folder --resume goes on with.
+    const fresh = ownTranscript && !values.resume;
+    if (fresh) beginRunFolder({ agents, labels, players, games, seed, ruleset, prices, workers: 0, out: out! });
+    if (transcript !== undefined) {
+      fs.mkdirSync(path.dirname(transcript), { recursive: true });
+      if (fresh) fs.writeFileSync(transcript, '');
+    }
+    // Before any game: each server's own refusal, at once.
+    for (const [i, spec] of specs.entries()) {
+      const agent = createAgent(spec) as LlmAgent;
+      if (transcript !== undefined) agent.useTranscript(transcript);
+      if (gates?.[i]) agent.useGate(new Gate(gates[i]!));
+      try {
+        await agent.preflight();
+      } catch (e) {
+        // A run that never began, and whose requests cost nothing, leaves nothing behind.
+        if (fresh && readLedgerSpendless(transcript!)) for (const f of [transcript!, path.join(out!, RUN_FILE), path.join(out!, GAMES_FILE)]) fs.rmSync(f, { force: true });
+        if (e instanceof BudgetSpentError) {
+          io.err(`llm-bench: ${e.message}: the budget left ($${(maxCost! - costSpent(budget!)).toFixed(4)}) does not cover one call at its worst case (its prompt and --max-tokens at the model's prices). Nothing was played; raise --max-cost or lower --max-tokens.`);
+          return EXIT_FAILURE;
+        }
+        if (!(e instanceof LlmServerError)) throw e;
+        io.err(`llm-bench: ${e.message}`);
+        io.err(`Nothing was played. ${e.advice}`);
         return EXIT_FAILURE;
       }
-      if (!(e instanceof LlmServerError)) throw e;
-      io.err(`llm-bench: ${e.message}`);
-      io.err(`Nothing was played. ${e.advice}`);
-      return EXIT_FAILURE;
+      if (controller.signal.aborted) {
+        io.err('llm-bench: stopped before the first game; the preflight\'s requests are in the ledger.');
+        return EXIT_FAILURE;
+      }
     }
-  }
-  // A run begun anew begins its transcript anew, as it does games.jsonl; --resume adds to it.
-  if (transcript !== undefined) {
-    fs.mkdirSync(path.dirname(transcript), { recursive: true });
-    if (ownTranscript && !values.resume) fs.writeFileSync(transcript, '');
-    fs.appendFileSync(transcript, preflightLines.join(''));
-  }
-  // Ctrl-C, SIGTERM or SIGHUP: the games finished so far are written with every report, marked incomplete; --resume goes on.
-  const controller = new AbortController();
-  const stopListening = onStopSignals((signal) => {
-    io.err(`${interrupted(signal)}: finishing with the games played so far (--resume goes on with the run).`);
-    controller.abort();
-  });
-  try {
     const r = await runTournament({
       agents, labels, players, games, seed, workers: 0, parallel: concurrency, prices,
       ruleset, out, lock, resume: values.resume, signal: controller.signal, gates,
@@ -271,6 +274,7 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
     if (values.json) io.out(JSON.stringify(jsonSummary(r)));
     else io.out(leaderboardMarkdown(r));
     for (const [kind, n] of faults) io.err(`model faults: ${n} × ${kind}`);
+    if (controller.signal.aborted && r.complete) io.err('llm-bench: the games in play were the last: the run is complete, nothing is left to --resume.');
     if (r.stoppedBy !== undefined) io.err(`llm-bench: stopped after ${r.gamesPlayed} of ${r.gamesScheduled} games: ${r.stoppedBy}. The results above are of the finished games only (incomplete).`);
     if (budget !== null) {
       const more = r.stop?.budget?.scope === 'cost' ? '; raise --max-cost and --resume to play the rest' : '';
@@ -292,6 +296,13 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
     stopListening();
     lock?.release();
   }
+}
+
+/** Whether a ledger holds only requests that cost nothing (refused by their status before any work). */
+function readLedgerSpendless(file: string): boolean {
+  if (!fs.existsSync(file)) return true;
+  const free = { promptPerMillion: 1, completionPerMillion: 1 };
+  return [...readLedger(fs.readFileSync(file, 'utf8')).values()].every((t) => t.spend(free) === 0);
 }
 
 /**

@@ -18,7 +18,7 @@ export * from './highlights.ts';
 export * from './usage.ts';
 export * from './replay-record.ts';
 export * from './game-line.ts';
-export { readFinishedGames, readRunFile, RUN_FORMAT, RunFolderError, type RunFile } from './run-folder.ts';
+export { GAMES_FILE, readFinishedGames, readRunFile, RUN_FILE, RUN_FORMAT, RunFolderError, type RunFile } from './run-folder.ts';
 export { acquireRunLock, LOCK_FILE, RunLockedError, runLockHolder, type LockInfo, type RunLock, type Takeover } from './run-lock.ts';
 export { fitRatings, tieGroups, type FittedRating, type RatedGame } from './ratings.ts';
 export { gameSetup, type GameSetup } from './agents-for.ts';

@@ -170,6 +170,41 @@ export function resolveConfig(o: TournamentOptions): TournamentConfig {
   };
 }
 
+/** What run.json holds for these options. */
+function runFileOf(o: TournamentOptions, config: TournamentConfig): RunFile {
+  const { workers: _workers, ...settings } = config;
+  return { format: RUN_FORMAT, config: settings, labels: o.labels ?? agentLabels(config.agents), maxFallbackRate: o.maxFallbackRate ?? DEFAULT_MAX_FALLBACK_RATE, ...(o.prices ? { prices: o.prices } : {}) };
+}
+
+function checkResumable(dir: string, run: RunFile): void {
+  const why = runDifference(readRunFile(dir), run);
+  if (why) throw new RunFolderError(`${dir} is the folder of another run: ${why}`);
+}
+
+/**
+ * Begins a run's folder: run.json for these options and an empty games.jsonl, as a run begun
+ * anew does. A command that spends before the run plays (a model's preflight) begins it first,
+ * so that a kill then leaves a folder `--resume` goes on with.
+ */
+export function beginRunFolder(o: TournamentOptions & { out: string }): void {
+  mkdirSync(o.out, { recursive: true });
+  writeFileSync(join(o.out, GAMES_FILE), '');
+  writeRunFile(o.out, runFileOf(o, resolveConfig(o)));
+}
+
+/**
+ * Whether `--resume` may go on with the run in `o.out` with these options: throws
+ * TournamentConfigError saying why not (no run.json, another run's). A command that spends
+ * before the run begins (a model's preflight) asks first.
+ */
+export function assertResumable(o: TournamentOptions & { out: string }): void {
+  try {
+    checkResumable(o.out, runFileOf(o, resolveConfig(o)));
+  } catch (e) {
+    throw e instanceof RunFolderError ? new TournamentConfigError(e.message) : e;
+  }
+}
+
 export async function runTournament(o: TournamentOptions): Promise<TournamentResult> {
   if (!o.out) return play(o);
   if (o.lock) {
@@ -202,12 +237,10 @@ async function play(o: TournamentOptions): Promise<TournamentResult> {
   if (o.out) {
     mkdirSync(o.out, { recursive: true });
     gamesFile = join(o.out, GAMES_FILE);
-    const { workers: _workers, ...settings } = config;
-    const run: RunFile = { format: RUN_FORMAT, config: settings, labels: names, maxFallbackRate, ...(o.prices ? { prices: o.prices } : {}) };
+    const run = runFileOf(o, config);
     if (o.resume) {
       try {
-        const why = runDifference(readRunFile(o.out), run);
-        if (why) throw new RunFolderError(`${o.out} is the folder of another run: ${why}`);
+        checkResumable(o.out, run);
         previous = readFinishedGames(o.out, games);
       } catch (e) {
         throw e instanceof RunFolderError ? new TournamentConfigError(e.message) : e;

@@ -2,7 +2,7 @@
  * The suite's layers (vitest.config.ts) keep holding. Every `*.test.ts` file of the repository
  * belongs to exactly one project (unit, integration or e2e), so none is silently left out of
  * `npm test`. And a unit test file starts nothing, checked by a static rule on the file and
- * the test/helpers modules it imports: no import of a start-up module (FORBIDDEN_IMPORTS:
+ * the test/helpers and test/support modules it imports: no import of a start-up module (FORBIDDEN_IMPORTS:
  * child_process, worker_threads, net/http, fastify and the server's app and bot pool, the
  * browser, Redis and the queue, the bridge, the trainer) and, comments aside, no start-up call
  * (FORBIDDEN_CALLS: listen(, a tournament with workers, the train/serve/bridge/worker
@@ -94,7 +94,7 @@ function offences(file: string, seen = new Set<string>()): string[] {
     // A relative import is matched as the path from the root, '/training/train.ts'.
     const name = spec.startsWith('.') ? `/${target}` : spec;
     for (const [re, what] of FORBIDDEN_IMPORTS) if (re.test(name)) found.push(`${file} imports '${spec}': ${what}`);
-    if (spec.startsWith('.') && target.startsWith('test/helpers/')) found.push(...offences(target, seen));
+    if (spec.startsWith('.') && /^test\/(helpers|support)\//.test(target)) found.push(...offences(target, seen));
   }
   const body = code(src);
   for (const [re, what] of FORBIDDEN_CALLS) {
