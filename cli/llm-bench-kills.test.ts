@@ -27,6 +27,7 @@ import { readLedger } from '../agents/index.ts';
 import { randInt, seedRng } from '../env/index.ts';
 import { bufferIo } from './io.ts';
 import { main } from './main.ts';
+import { firstLegalCompletion, legalIds, sameGamesPart } from '../test/support/first-legal.ts';
 
 const BIN = new URL('../bin/czech-pub.js', import.meta.url).pathname;
 const SEED = process.env.KILLS_SEED ?? 'kills-1';
@@ -87,18 +88,11 @@ beforeAll(async () => {
     let body = '';
     req.on('data', (d) => (body += d));
     req.on('end', () => {
-      const messages = (JSON.parse(body) as { messages: { content: string }[] }).messages;
-      const user = messages.filter((m) => m.content.includes('Your legal actions:')).pop()?.content;
-      // The preflight lists no actions, and asks for action 0.
-      const legal = user === undefined ? [0] : [...user.split('Your legal actions:')[1].matchAll(/^\s+(\d+): /gm)].map((m) => Number(m[1]));
+      const legal = legalIds(body);
       setTimeout(() => {
         if (res.destroyed) return; // its client was killed
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({
-          id, object: 'chat.completion', created: 0, model: 'fake',
-          choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: JSON.stringify({ action: legal[0] }) } }],
-          usage: { prompt_tokens: 100, completion_tokens: 5, total_tokens: 105 },
-        }));
+        res.end(firstLegalCompletion(legal, id));
       }, 10 + (received % 6));
     });
   });
@@ -276,21 +270,8 @@ function checkCycle(end: Ended, before: Ended | undefined, signal: Signal, dir: 
 
 // --- what a run must hold -------------------------------------------------------------------
 
-/** The usage figures that count calls: a killed and resumed run made more (preflights, games begun again), and so cost more. */
-const CALL_COUNTS = [
-  'requests', 'unfinishedRequests', 'requestsPerGame', 'promptTokens', 'completionTokens', 'usageReports', 'replies', 'latencyMedianMs', 'latencyP95Ms',
-  'estimatedCost', 'costPerGame', 'costPerDecision', 'costPerWin',
-];
-
-/** results.json without what differs between two runs because it is a time, or a count of calls. */
-function withoutTimes(dir: string) {
-  const { elapsedSec, gamesPerSec, startedAt, finishedAt, ...r } = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'));
-  return {
-    ...r,
-    summary: { ...r.summary, agents: r.summary.agents.map(({ msPerDecision, ...a }: Record<string, unknown>) => a) },
-    usage: r.usage.map((u: Record<string, unknown>) => Object.fromEntries(Object.entries(u).filter(([k]) => !CALL_COUNTS.includes(k)))),
-  };
-}
+/** results.json without what differs between two runs of the same games. */
+const withoutTimes = (dir: string) => sameGamesPart(readFileSync(join(dir, 'results.json'), 'utf8'));
 
 /** The ledger's lines: each request's `sent` line and, unless it was cut off by a kill, its outcome. */
 function ledgerLines(dir: string) {

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bufferIo } from './io.ts';
 import { main } from './main.ts';
+import { firstLegalCompletion, legalIds, sameGamesPart } from '../test/support/first-legal.ts';
 
 const BIN = new URL('../bin/czech-pub.js', import.meta.url).pathname;
 let server: Server;
@@ -27,17 +28,11 @@ beforeAll(async () => {
     let body = '';
     req.on('data', (d) => (body += d));
     req.on('end', () => {
-      const messages = (JSON.parse(body) as { messages: { content: string }[] }).messages;
-      const user = messages.filter((m) => m.content.includes('Your legal actions:')).pop()?.content;
-      const legal = user === undefined ? [0] : [...user.split('Your legal actions:')[1].matchAll(/^\s+(\d+): /gm)].map((m) => Number(m[1]));
+      const legal = legalIds(body);
       setTimeout(() => {
         answered++;
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({
-          id: 'x', object: 'chat.completion', created: 0, model: 'fake',
-          choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: JSON.stringify({ action: legal[0] }) } }],
-          usage: { prompt_tokens: 100, completion_tokens: 5, total_tokens: 105 },
-        }));
+        res.end(firstLegalCompletion(legal));
       }, 15);
     });
   });
@@ -54,18 +49,8 @@ afterAll(async () => {
 const ARGS = () => ['llm-bench', '--model', 'fake-model', '--base-url', base, '--games', '8', '--players', '4', '--opponents', 'random', '--concurrency', '1', '--seed', 'stop'];
 const gameLines = (dir: string) => (existsSync(join(dir, 'games.jsonl')) ? readFileSync(join(dir, 'games.jsonl'), 'utf8').split('\n').filter(Boolean).length : 0);
 
-/** The usage figures that count calls: a stopped and resumed run made more (a second preflight, games begun again), each in the server's count. */
-const CALL_COUNTS = ['requests', 'unfinishedRequests', 'requestsPerGame', 'promptTokens', 'completionTokens', 'usageReports', 'replies', 'latencyMedianMs', 'latencyP95Ms'];
-
-/** results.json without what differs between two runs because it is a time, or a count of calls. */
-function withoutTimes(dir: string) {
-  const { elapsedSec, gamesPerSec, startedAt, finishedAt, ...r } = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'));
-  return {
-    ...r,
-    summary: { ...r.summary, agents: r.summary.agents.map(({ msPerDecision, ...a }: Record<string, unknown>) => a) },
-    usage: r.usage.map((u: Record<string, unknown>) => Object.fromEntries(Object.entries(u).filter(([k]) => !CALL_COUNTS.includes(k)))),
-  };
-}
+/** results.json without what differs between two runs of the same games. */
+const withoutTimes = (dir: string) => sameGamesPart(readFileSync(join(dir, 'results.json'), 'utf8'));
 
 /** The run's model requests as its results count them. */
 const requestsOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')).usage[0].requests as number;

@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bufferIo } from './io.ts';
 import { main } from './main.ts';
+import { firstLegalCompletion, legalIds } from '../test/support/first-legal.ts';
 
 const BIN = new URL('../bin/czech-pub.js', import.meta.url).pathname;
 let server: Server;
@@ -41,16 +42,10 @@ beforeAll(async () => {
     let body = '';
     req.on('data', (d) => (body += d));
     req.on('end', () => {
-      const messages = (JSON.parse(body) as { messages: { content: string }[] }).messages;
-      const user = messages.filter((m) => m.content.includes('Your legal actions:')).pop()?.content;
-      const legal = user === undefined ? [0] : [...user.split('Your legal actions:')[1].matchAll(/^\s+(\d+): /gm)].map((m) => Number(m[1]));
+      const legal = legalIds(body);
       const answer = () => setTimeout(() => {
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({
-          id: 'x', object: 'chat.completion', created: 0, model: 'fake',
-          choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: JSON.stringify({ action: legal[0] }) } }],
-          usage: { prompt_tokens: 100, completion_tokens: 5, total_tokens: 105 },
-        }));
+        res.end(firstLegalCompletion(legal));
       }, 10);
       if (hold) held.push(answer);
       else answer();
