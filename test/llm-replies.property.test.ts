@@ -30,8 +30,15 @@ const KEY_ENV = 'CZECH_PUB_PROPERTY_KEY';
  * choice failed with finish_reason "error" and no usage was charged nothing, though billed) is
  * in the sweep, and named in agents/llm/reply.test.ts.
  */
-const REGRESSIONS: string[] = [];
-const SEEDS = [...REGRESSIONS, ...Array.from({ length: 50 }, (_, i) => `prop-${i}`)];
+const REGRESSIONS: string[] = [
+  // A sweep of 300 more seeds: OpenAI's "string too long" 400 was classified a request too large,
+  // as it is; the grammar had called it a bad request. Kept for the shape it draws.
+  'prop-99',
+];
+/** The sweep: 50 seeds from prop-0, or more to look further (LLM_PROPERTY_SEEDS=500 LLM_PROPERTY_FROM=50). */
+const SWEEP = Number(process.env.LLM_PROPERTY_SEEDS ?? 50);
+const FROM = Number(process.env.LLM_PROPERTY_FROM ?? 0);
+const SEEDS = [...REGRESSIONS, ...Array.from({ length: SWEEP }, (_, i) => `prop-${FROM + i}`)];
 
 /** Per seed: the shapes' weights (every tenth seed lets fatal faults in) and the budget. */
 function caseOf(seed: string) {
@@ -58,7 +65,7 @@ afterAll(() => {
   // The sample's size, as the issue asks it: at least 2,000 replies over 50 seeds.
   console.info(`llm-replies property: ${totals.seeds} seeds, ${totals.replies} replies, ${totals.played} moves played`);
   expect(totals.seeds).toBe(SEEDS.length);
-  expect(totals.replies).toBeGreaterThanOrEqual(2000);
+  expect(totals.replies).toBeGreaterThanOrEqual(40 * SEEDS.length);
 });
 
 const FATAL = new Set(['quota', 'authentication', 'not-found', 'too-large', 'bad-request']);

@@ -24,7 +24,8 @@
  * |               | reset-before-headers, reset-mid-body (connection-lost) — all fault               |
  * | fatal         | status-429-quota, status-402-credits (quota); status-401-key-echo, status-403    |
  * |               | (authentication); status-404-model (not-found); status-413-tpm,                  |
- * |               | status-400-context-length (too-large); status-400-invalid, status-422-detail,    |
+ * |               | status-400-context-length, status-400-string-too-long (too-large);               |
+ * |               | status-400-invalid, status-422-detail,                                           |
  * |               | status-400-vllm (bad-request) — all fault                                        |
  * | formatRefused | status-400-format-unavailable, status-400-format-unsupported (format-refused;    |
  * |               | drawn only when the request sent response_format)                                |
@@ -466,7 +467,9 @@ function fatal(ctx: Ctx): ReplyPlan {
     () => refusedPlan(f('status-404-model', 'not-found'), 404, error(`The model \`${req.model}\` does not exist or you do not have access to it.`, { type: 'invalid_request_error', param: null, code: 'model_not_found' })),
     () => refusedPlan(f('status-413-tpm', 'too-large'), 413, error(`Request too large for model \`${req.model}\` in organization \`org_01fake\` service tier \`on_demand\` on tokens per minute (TPM): Limit 6000, Requested ${Math.max(6001, asked)}, please reduce your message size and try again.`, { type: 'tokens', code: 'rate_limit_exceeded' })),
     () => refusedPlan(f('status-400-context-length', 'too-large'), 400, error(`This model's maximum context length is 8192 tokens. However, you requested ${Math.max(8193, asked)} tokens (${promptTokens(req)} in the messages, ${req.maxTokens} in the completion). Please reduce the length of the messages or completion.`, { type: 'invalid_request_error', param: 'messages', code: 'context_length_exceeded' })),
-    () => refusedPlan(f('status-400-invalid', 'bad-request'), 400, error("Invalid 'messages[1].content': string too long.", { type: 'invalid_request_error', param: 'messages[1].content', code: 'string_above_max_length' })),
+    // OpenAI's refusal of a message too long for it: the prompt's size, whatever the status says.
+    () => refusedPlan(f('status-400-string-too-long', 'too-large'), 400, error("Invalid 'messages[1].content': string too long.", { type: 'invalid_request_error', param: 'messages[1].content', code: 'string_above_max_length' })),
+    () => refusedPlan(f('status-400-invalid', 'bad-request'), 400, error("Invalid type for 'messages[0].role': expected one of 'system', 'assistant' or 'user'.", { type: 'invalid_request_error', param: 'messages[0].role', code: 'invalid_type' })),
     () => refusedPlan(f('status-422-detail', 'bad-request'), 422, jsonBody({ detail: [{ type: 'missing', loc: ['body', 'messages', 0, 'role'], msg: 'Field required' }] })),
     () => refusedPlan(f('status-400-vllm', 'bad-request'), 400, jsonBody({ object: 'error', message: 'The messages could not be rendered with the chat template.', type: 'BadRequestError', param: null, code: 400 })),
   ];
