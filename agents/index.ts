@@ -18,6 +18,6 @@ export { loadPolicy, PpoAgent, shippedModel } from './ppo/ppo-agent.ts';
 export { SeatInput, SeatInputs } from './ppo/input.ts';
 export type { SearchCandidate, SearchLine } from './ppo/index.ts';
 export { LLM_DEFAULTS, LlmAgent, LlmServerError, LlmStopError, onLlmFault } from './llm/llm-agent.ts';
-export { callBound, readLedger, type LedgerTotals } from './llm/ledger.ts';
+export { callBound, LEDGER_COUNTS, readLedger, type LedgerTotals } from './llm/ledger.ts';
 export { classifyReply, FAULT_POLICY, REPLY_FAULTS, type Reply, type ReplyFault } from './llm/reply.ts';
 export { decisionPrompt, systemPrompt } from './llm/prompt.ts';

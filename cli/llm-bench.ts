@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  ASSUMED_ANSWER_TOKENS, ASSUMED_CALL_SECONDS, assertResumable, beginRunFolder, GAMES_FILE, jsonSummary, leaderboardMarkdown, measurePrompts, resolveConfig, roundedGames, RUN_FILE, runTournament, type Price,
+  ASSUMED_ANSWER_TOKENS, ASSUMED_CALL_SECONDS, assertResumable, beginRunFolder, GAMES_FILE, jsonSummary, leaderboardMarkdown, measurePrompts, resolveConfig, roundedGames, RUN_FILE, runTournament, TRANSCRIPT_FILE, type Price,
 } from '../eval/index.ts';
 import {
   BudgetSpentError, costCells, LLM_DEFAULTS, costSpent, createAgent, Gate, readLedger, tokenCost, LlmAgent, LlmServerError, onLlmFault, type GateSpec,
@@ -16,9 +16,6 @@ import { EXIT_FAILURE, EXIT_OK, UsageError, type Io } from './io.ts';
 import { helpText, parseOptions, PLAYERS_MAX, PLAYERS_MIN, type CommandSpec } from './options.ts';
 import { interrupted, onStopSignals } from './stop-signals.ts';
 import { asUsageError, lockRunFolder } from './tournament.ts';
-
-/** The transcript a run with --out keeps in its folder, when no --transcript is given. */
-export const TRANSCRIPT_FILE = 'transcript.jsonl';
 
 export const LLM_BENCH = {
   name: 'llm-bench',

@@ -4,7 +4,7 @@
  * percentile), tokens, the cost the server reported (OpenRouter's usage.cost) and one estimated
  * from a price table given by the user.
  */
-import { addUsage, emptyUsage, tokenCost, type AgentUsage, type LedgerTotals, type CallFaultKind, type KindUsage, type ModelProvenance, type Price } from '../agents/index.ts';
+import { addUsage, emptyUsage, LEDGER_COUNTS, tokenCost, type AgentUsage, type LedgerTotals, type CallFaultKind, type KindUsage, type ModelProvenance, type Price } from '../agents/index.ts';
 import { percentile, winShares } from './stats.ts';
 import type { GameResult } from './summary.ts';
 
@@ -68,11 +68,6 @@ export interface UsageSummary {
 
 /** The share of a model's decisions that may fall back before its results are marked invalid. */
 export const DEFAULT_MAX_FALLBACK_RATE = 0.05;
-
-/** What a summary says was spent, as costPerGame reads it: the server's reported cost where every answer gave one, else the prices'. */
-export function spentOf(u: Pick<UsageSummary, 'costSource' | 'providerCost' | 'estimatedCost'>): number | null {
-  return u.costSource === 'provider' ? u.providerCost : u.estimatedCost;
-}
 
 export function summarizeUsage(
   entries: readonly string[], results: readonly GameResult[], prices: Record<string, Price> = {}, maxFallbackRate = DEFAULT_MAX_FALLBACK_RATE,
@@ -172,15 +167,7 @@ export function ledgerUnfinished(entries: readonly string[], results: readonly G
     }
     const left = emptyUsage();
     const minus = (a: number, b: number) => Math.max(0, a - b);
-    left.requests = minus(t.requests, inGames.requests);
-    left.promptTokens = minus(t.promptTokens, inGames.promptTokens);
-    left.completionTokens = minus(t.completionTokens, inGames.completionTokens);
-    left.reasoningTokens = minus(t.reasoningTokens, inGames.reasoningTokens);
-    left.cachedTokens = minus(t.cachedTokens, inGames.cachedTokens);
-    left.usageReports = minus(t.usageReports, inGames.usageReports);
-    left.usageMissing = minus(t.usageMissing, inGames.usageMissing);
-    left.costReports = minus(t.costReports, inGames.costReports);
-    left.providerCost = Math.max(0, t.providerCost - inGames.providerCost);
+    for (const k of LEDGER_COUNTS) left[k] = minus(t[k], inGames[k]);
     const replies = Object.fromEntries(Object.entries(t.replies).map(([c, n]) => [c, minus(n, inGames.replies?.[c] ?? 0)]).filter(([, n]) => (n as number) > 0));
     if (t.inFlight > 0) replies['cut off by a kill'] = t.inFlight;
     if (Object.keys(replies).length) left.replies = replies;

@@ -14,6 +14,7 @@
  * stopped it, and a resumed run, `report` or a budget all read the same figure.
  */
 import type { AgentUsage } from '../agent.ts';
+import { chargeCost, type CallBound, type CallCharge, type Price } from '../outside-calls.ts';
 import { answerJsonSchema } from './answer.ts';
 import type { ChatMessage } from './prompt.ts';
 import { MAY_BE_BILLED, type Reply } from './reply.ts';
@@ -28,7 +29,7 @@ const SCHEMA_BYTES = Buffer.byteLength(JSON.stringify(answerJsonSchema()));
  * the prompt has UTF-8 bytes (the structured output's schema included), plus the template's
  * own per message; the answer no more than the token limit sent.
  */
-export function callBound(messages: readonly ChatMessage[], structured: boolean, maxTokens: number): { promptTokens: number; completionTokens: number } {
+export function callBound(messages: readonly ChatMessage[], structured: boolean, maxTokens: number): CallBound {
   const bytes = messages.reduce((n, m) => n + Buffer.byteLength(m.content) + PER_MESSAGE, 0);
   return { promptTokens: bytes + PER_REQUEST + (structured ? SCHEMA_BYTES : 0), completionTokens: maxTokens };
 }
@@ -44,20 +45,14 @@ export function chargeOf(reply: Reply): Charge {
   return 'bound';
 }
 
-/** US dollars per million tokens. */
-interface Price {
-  promptPerMillion: number;
-  completionPerMillion: number;
-}
-
-const cost = (prompt: number, completion: number, p: Price) => (prompt * p.promptPerMillion + completion * p.completionPerMillion) / 1e6;
-
 /**
  * One agent's calls in a ledger: its requests (those in flight at a kill among them), the
- * usage its replies reported (the same fields as an agent's usage), every outcome by its reply
- * class, and its spend at a price.
+ * usage its replies reported (LEDGER_COUNTS: the same fields as an agent's usage), every
+ * outcome by its reply class, and its spend at a price.
  */
-export type LedgerTotals = Pick<AgentUsage, 'requests' | 'usageReports' | 'promptTokens' | 'completionTokens' | 'reasoningTokens' | 'cachedTokens' | 'providerCost' | 'costReports' | 'usageMissing'> & {
+export const LEDGER_COUNTS = ['requests', 'usageReports', 'promptTokens', 'completionTokens', 'reasoningTokens', 'cachedTokens', 'providerCost', 'costReports', 'usageMissing'] as const;
+
+export type LedgerTotals = Pick<AgentUsage, (typeof LEDGER_COUNTS)[number]> & {
   /** Of the requests, those with no outcome line (in flight when the process was killed). */
   inFlight: number;
   replies: Record<string, number>;
@@ -65,16 +60,17 @@ export type LedgerTotals = Pick<AgentUsage, 'requests' | 'usageReports' | 'promp
   spend(price: Price): number;
 };
 
-interface Tokens {
-  prompt?: number;
-  completion?: number;
-  reasoning?: number;
-  cached?: number;
+/** One request in the ledger: its bound, and its charge once it is over (none yet: cut off by a kill). */
+interface Call {
+  agent: string;
+  bound: CallBound;
+  charge?: CallCharge;
+  reply?: string;
 }
 
 /** The ledger's totals by agent spec, from a transcript's text. Lines that are not of the format are skipped. */
 export function readLedger(text: string): Map<string, LedgerTotals> {
-  const calls = new Map<string, { agent: string; bound: { prompt: number; completion: number }; outcome?: { charge: Charge; tokens: Tokens | null; cost?: number; reply?: string } }>();
+  const calls = new Map<string, Call>();
   for (const raw of text.split('\n')) {
     if (raw.trim() === '') continue;
     let line: Record<string, unknown>;
@@ -86,50 +82,53 @@ export function readLedger(text: string): Map<string, LedgerTotals> {
     if (typeof line.call !== 'string' || typeof line.agent !== 'string') continue;
     const sent = line.sent as { prompt?: unknown; completion?: unknown } | undefined;
     if (sent && typeof sent.prompt === 'number' && typeof sent.completion === 'number') {
-      calls.set(line.call, { agent: line.agent, bound: { prompt: sent.prompt, completion: sent.completion } });
+      calls.set(line.call, { agent: line.agent, bound: { promptTokens: sent.prompt, completionTokens: sent.completion } });
       continue;
     }
     const c = calls.get(line.call);
-    if (!c || (line.charge !== 'usage' && line.charge !== 'bound' && line.charge !== 'none')) continue;
-    c.outcome = { charge: line.charge, tokens: (line.tokens as Tokens | null) ?? null, ...(typeof line.cost === 'number' ? { cost: line.cost } : {}), ...(typeof line.reply === 'string' ? { reply: line.reply } : {}) };
+    if (!c) continue;
+    const t = (line.tokens ?? {}) as { prompt?: number; completion?: number; reasoning?: number; cached?: number };
+    if (line.charge === 'usage') c.charge = { promptTokens: t.prompt ?? 0, completionTokens: t.completion ?? 0, reasoningTokens: t.reasoning ?? 0, cachedTokens: t.cached ?? 0, cost: typeof line.cost === 'number' ? line.cost : null };
+    else if (line.charge === 'bound') c.charge = 'bound';
+    else if (line.charge === 'none') c.charge = null;
+    else continue;
+    if (typeof line.reply === 'string') c.reply = line.reply;
   }
-  const out = new Map<string, LedgerTotals & { list: typeof calls extends Map<string, infer V> ? V[] : never }>();
+  const out = new Map<string, LedgerTotals>();
+  const lists = new Map<string, Call[]>();
   for (const c of calls.values()) {
-    let t = out.get(c.agent);
-    if (!t) {
-      const list: (typeof c)[] = [];
-      out.set(c.agent, (t = {
+    let list = lists.get(c.agent);
+    if (!list) {
+      const mine: Call[] = (list = []);
+      lists.set(c.agent, mine);
+      out.set(c.agent, {
         requests: 0, inFlight: 0, usageReports: 0, promptTokens: 0, completionTokens: 0, reasoningTokens: 0, cachedTokens: 0,
-        providerCost: 0, costReports: 0, usageMissing: 0, replies: {}, list,
-        spend: (p: Price) => list.reduce((sum, k) => {
-          const o = k.outcome;
-          if (!o || o.charge === 'bound') return sum + cost(k.bound.prompt, k.bound.completion, p);
-          if (o.charge === 'none') return sum;
-          return sum + (o.cost ?? cost(o.tokens?.prompt ?? 0, o.tokens?.completion ?? 0, p));
-        }, 0),
-      }));
+        providerCost: 0, costReports: 0, usageMissing: 0, replies: {},
+        // A request a kill cut off is charged its bound.
+        spend: (p: Price) => mine.reduce((sum, k) => sum + chargeCost(k.charge === undefined ? 'bound' : k.charge, k.bound, p), 0),
+      });
     }
-    t.list.push(c);
+    list.push(c);
+    const t = out.get(c.agent)!;
     t.requests++;
-    const o = c.outcome;
-    if (!o) {
+    if (c.charge === undefined) {
       t.inFlight++;
       continue;
     }
-    if (o.reply) t.replies[o.reply] = (t.replies[o.reply] ?? 0) + 1;
-    if (o.charge === 'usage' && o.tokens) {
+    if (c.reply) t.replies[c.reply] = (t.replies[c.reply] ?? 0) + 1;
+    if (c.charge !== null && c.charge !== 'bound') {
       t.usageReports++;
-      t.promptTokens += o.tokens.prompt ?? 0;
-      t.completionTokens += o.tokens.completion ?? 0;
-      t.reasoningTokens += o.tokens.reasoning ?? 0;
-      t.cachedTokens += o.tokens.cached ?? 0;
-      if (o.cost !== undefined) {
-        t.providerCost += o.cost;
+      t.promptTokens += c.charge.promptTokens;
+      t.completionTokens += c.charge.completionTokens;
+      t.reasoningTokens += c.charge.reasoningTokens;
+      t.cachedTokens += c.charge.cachedTokens;
+      if (c.charge.cost !== null) {
+        t.providerCost += c.charge.cost;
         t.costReports++;
       }
-    } else if (o.reply === 'answer' || o.reply === 'truncated' || o.reply === 'filtered') {
+    } else if (c.reply === 'answer' || c.reply === 'truncated' || c.reply === 'filtered') {
       t.usageMissing++;
     }
   }
-  return new Map([...out].map(([agent, { list: _list, ...t }]) => [agent, t]));
+  return out;
 }

@@ -14,7 +14,8 @@ import { CzechPubEnv } from '../../env/env.ts';
 import { EnvObservation } from '../observation.ts';
 import { createAgent } from '../default-registry.ts';
 import { parseLlmSpec } from './index.ts';
-import { LlmAgent, retryAfterMs } from './llm-agent.ts';
+import { LlmAgent } from './llm-agent.ts';
+import { retryAfterMs } from './reply.ts';
 
 /** What the fake server does with the n-th request (0-based): a reply, or a status and headers. */
 type Body = { messages: { role: string; content: string }[] } & Record<string, unknown>;

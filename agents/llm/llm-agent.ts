@@ -35,8 +35,6 @@ import { handedReply, replyFetch } from './reply-fetch.ts';
 import { Transcript, type CallLine, type DecisionKey } from './transcript.ts';
 import { promptHashes, SDK_VERSION } from './provenance.ts';
 
-export { retryAfterMs } from './reply.ts';
-
 export const LLM_DEFAULTS = {
   /** Server base URL; default $OPENAI_BASE_URL, else OpenAI's. */
   baseUrl: '',
@@ -147,8 +145,8 @@ export class LlmStopError extends AgentStopError {
 /** The server refused the preflight request: its own message, what to change, and where it was sent. */
 export class LlmServerError extends Error {
   override name = 'LlmServerError';
-  /** `timedOut`: the server did not answer within the timeout (it may be loading the model), rather than refusing. */
-  constructor(message: string, readonly timedOut = false, readonly advice = '') {
+  /** `advice`: what to change, in a sentence naming the setting. */
+  constructor(message: string, readonly advice: string) {
     super(message);
   }
 }
@@ -287,13 +285,13 @@ export class LlmAgent implements Agent {
         continue;
       }
       if (kind === 'timeout') {
-        throw new LlmServerError(`${where}: timeout: ${fault}: the server took longer than timeoutMs; a model that is still loading answers late, so give it more (timeoutMs=...)`, true,
+        throw new LlmServerError(`${where}: timeout: ${fault}: the server took longer than timeoutMs; a model that is still loading answers late, so give it more (timeoutMs=...)`,
           'The server took longer than the timeout to answer; a model that is still loading answers late: give it more with --timeout-ms.');
       }
       const policy = FAULT_POLICY[kind];
       // Nothing listening is a setting to check, not a fault that passes: said at once.
       const delay = policy === 'retry' && kind !== 'unreachable' ? this.backoff(reply, retry) : null;
-      if (delay === null) throw new LlmServerError(`${where}: ${FAULT_WORDS[kind]}: ${fault}`, false, this.advice(kind, messages));
+      if (delay === null) throw new LlmServerError(`${where}: ${FAULT_WORDS[kind]}: ${fault}`, this.advice(kind, messages));
       faultListener?.(this.spec, `${fault} (at the preflight; retrying)`);
       this.waitedMs += delay;
       await this.sleep(delay);
@@ -360,7 +358,7 @@ export class LlmAgent implements Agent {
     });
     const latencyMs = performance.now() - t0;
     const charge = chargeOf(reply);
-    const spent: CallCharge = charge === 'usage' ? { ...reply.usage!, cost: reply.usage!.cost } : charge === 'bound' ? 'bound' : null;
+    const spent: CallCharge = charge === 'usage' ? reply.usage : charge === 'bound' ? 'bound' : null;
     this.gate?.settle?.(spent);
     const u = this.usage;
     (u.replies ??= {})[replyClass(reply)] = (u.replies[replyClass(reply)] ?? 0) + 1;

@@ -16,6 +16,7 @@
  * reported", where there is none: never 0.
  */
 import { gunzipSync } from 'node:zlib';
+import type { CallSpend } from '../outside-calls.ts';
 
 /** The kinds of fault, each with one policy (FAULT_POLICY). */
 export const REPLY_FAULTS = [
@@ -57,17 +58,8 @@ export const MAY_BE_BILLED: Record<ReplyFault | 'unknown', boolean> = {
   'connection-lost': true, timeout: true, unknown: true,
 };
 
-/** Tokens and cost as the server reported them. */
-export interface ReplyUsage {
-  promptTokens: number;
-  completionTokens: number;
-  /** Of the completion tokens, those spent reasoning. */
-  reasoningTokens: number;
-  /** Of the prompt tokens, those read from the server's prompt cache. */
-  cachedTokens: number;
-  /** The cost the server reported (OpenRouter's usage.cost), or null. */
-  cost: number | null;
-}
+/** Tokens and cost as the server reported them: what the request is charged (outside-calls.ts). */
+export type ReplyUsage = CallSpend;
 
 /** What a choice said. */
 export interface Said {
