@@ -1,6 +1,6 @@
 /** Helpers for the AgentUsage records that model-backed agents report (agent.ts). */
 import type { AgentUsage, KindUsage } from './agent.ts';
-import type { CallFaultKind } from './outside-calls.ts';
+import type { CallFaultKind, CallSpend } from './outside-calls.ts';
 
 const KIND_COUNTS = ['decisions', 'firstTry', 'corrected', 'fallbacks', 'truncations'] as const;
 
@@ -32,4 +32,21 @@ export function addUsage(into: AgentUsage, u: AgentUsage): void {
   }
   if (u.provenance) into.provenance = { ...u.provenance, servedModels: [...new Set([...(into.provenance?.servedModels ?? []), ...u.provenance.servedModels])] };
   if (u.adaptations?.length) into.adaptations = [...new Set([...(into.adaptations ?? []), ...u.adaptations])];
+}
+
+/** What one reply's usage adds to a tally (an agent's usage, a ledger's totals): its tokens and reported cost, or one answer that reported none. */
+export function countReply(into: Pick<AgentUsage, 'usageReports' | 'promptTokens' | 'completionTokens' | 'reasoningTokens' | 'cachedTokens' | 'providerCost' | 'costReports' | 'usageMissing'>, usage: CallSpend | null, answered: boolean): void {
+  if (usage) {
+    into.usageReports++;
+    into.promptTokens += usage.promptTokens;
+    into.completionTokens += usage.completionTokens;
+    into.reasoningTokens += usage.reasoningTokens;
+    into.cachedTokens += usage.cachedTokens;
+    if (usage.cost !== null) {
+      into.providerCost += usage.cost;
+      into.costReports++;
+    }
+  } else if (answered) {
+    into.usageMissing++;
+  }
 }

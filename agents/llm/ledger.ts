@@ -14,6 +14,7 @@
  * stopped it, and a resumed run, `report` or a budget all read the same figure.
  */
 import type { AgentUsage } from '../agent.ts';
+import { countReply } from '../usage.ts';
 import { chargeCost, type CallBound, type CallCharge, type Price } from '../outside-calls.ts';
 import { answerJsonSchema } from './answer.ts';
 import type { ChatMessage } from './prompt.ts';
@@ -116,19 +117,7 @@ export function readLedger(text: string): Map<string, LedgerTotals> {
       continue;
     }
     if (c.reply) t.replies[c.reply] = (t.replies[c.reply] ?? 0) + 1;
-    if (c.charge !== null && c.charge !== 'bound') {
-      t.usageReports++;
-      t.promptTokens += c.charge.promptTokens;
-      t.completionTokens += c.charge.completionTokens;
-      t.reasoningTokens += c.charge.reasoningTokens;
-      t.cachedTokens += c.charge.cachedTokens;
-      if (c.charge.cost !== null) {
-        t.providerCost += c.charge.cost;
-        t.costReports++;
-      }
-    } else if (c.reply === 'answer' || c.reply === 'truncated' || c.reply === 'filtered') {
-      t.usageMissing++;
-    }
+    countReply(t, c.charge === null || c.charge === 'bound' ? null : c.charge, c.reply === 'answer' || c.reply === 'truncated' || c.reply === 'filtered');
   }
   return out;
 }

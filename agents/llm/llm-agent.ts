@@ -24,7 +24,7 @@ import OpenAI from 'openai';
 import { DEFAULT_RULESET, randInt, seedRng, type RngState, type Ruleset } from '../../env/index.ts';
 import type { Agent, AgentObservation, AgentUsage, GameStart } from '../agent.ts';
 import { AgentStopError, BudgetSpentError, type CallBound, type CallCharge, type CallFaultKind, type CallGate } from '../outside-calls.ts';
-import { emptyKindUsage, emptyUsage } from '../usage.ts';
+import { countReply, emptyKindUsage, emptyUsage } from '../usage.ts';
 import { decisionKind } from '../scripted/common.ts';
 import { answerJsonSchema, parseAnswer, type Listed, type Parsed } from './answer.ts';
 import { callBound, chargeOf } from './ledger.ts';
@@ -363,19 +363,7 @@ export class LlmAgent implements Agent {
     const u = this.usage;
     (u.replies ??= {})[replyClass(reply)] = (u.replies[replyClass(reply)] ?? 0) + 1;
     const answered = reply.kind === 'answer' || reply.kind === 'truncated' || reply.kind === 'filtered';
-    if (reply.usage) {
-      u.usageReports++;
-      u.promptTokens += reply.usage.promptTokens;
-      u.cachedTokens += reply.usage.cachedTokens;
-      u.completionTokens += reply.usage.completionTokens;
-      u.reasoningTokens += reply.usage.reasoningTokens;
-      if (reply.usage.cost !== null) {
-        u.providerCost += reply.usage.cost;
-        u.costReports++;
-      }
-    } else if (answered) {
-      u.usageMissing++;
-    }
+    countReply(u, reply.usage, answered);
     if (answered) {
       u.latenciesMs.push(latencyMs);
       if (reply.model) this.served.add(reply.model);
