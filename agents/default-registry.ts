@@ -42,6 +42,11 @@ export function agentLabels(specs: readonly string[]): string[] {
   return agentRegistry.labels(specs);
 }
 
+/** Whether a game with these agents has a seat that is not an engine bot (AgentRegistry.anyOutside): then it asks forced decisions too. */
+export function anyOutsideAgent(specs: readonly string[]): boolean {
+  return agentRegistry.anyOutside(specs);
+}
+
 /** The factory registered under an agent name (the part of a spec before the first ':'), if any. */
 export function agentKind(name: string): Readonly<AgentFactory> | undefined {
   return agentRegistry.kind(name);

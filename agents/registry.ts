@@ -21,6 +21,12 @@ export interface AgentFactory {
   needs?: 'world' | 'history';
   /** Its decisions are long computations: a server runs them off the event loop, on worker threads. */
   heavy?: boolean;
+  /**
+   * It is not an engine bot: its decisions come from elsewhere (a model, someone's server).
+   * A game with such a seat asks every seat at every window (`askForced`), so that what the
+   * agent is told never shows who held what (docs/environment.md, "Forced decisions").
+   */
+  outside?: boolean;
   /** The agent's name in tables, from its spec's options, when the spec holds where things are (a path, a URL) rather than what the agent is. */
   label?(options: string): string;
   /** `registry` is the one creating the agent, for agents built from other agents' specs (ismcts's rollout policy). */
@@ -81,6 +87,11 @@ export class AgentRegistry {
       return [spec, same.length > 1 ? `${base[k]} (${same.indexOf(spec) + 1})` : base[k]];
     }));
     return specs.map((s) => named.get(s)!);
+  }
+
+  /** Whether any of the specs names an agent that is not an engine bot (`outside`); unknown names count as not. */
+  anyOutside(specs: readonly string[]): boolean {
+    return specs.some((spec) => this.factories.get(splitSpec(spec).name)?.outside === true);
   }
 
   /** Creates an agent from its spec; an unknown name fails listing the known ones. */

@@ -23,7 +23,7 @@ export const PROTOCOL_VERSION = 1;
 export const OP = {
   /** → JSON {protocol, package, engineVersion, …sizes, agents}: the handshake (see above). */
   INFO: 1,
-  /** JSON {players, seed?, ruleset?, reward?, askAll?} → u32 handle. */
+  /** JSON {players, seed?, ruleset?, reward?, askForced?} → u32 handle. */
   ENV_NEW: 2,
   /** u32 handle, JSON {seed?} → turn record. */
   ENV_RESET: 3,

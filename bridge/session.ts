@@ -81,14 +81,14 @@ export class BridgeSession {
         const ruleset = rulesetOf(o.ruleset);
         const { min, max } = ruleset.players;
         if (players < min || players > max) throw new BadRequest(`players must be from ${min} to ${max}, got ${players}`);
-        const env = new CzechPubEnv({ seed: seedOf(o.seed), players, ruleset, reward: rewardOf(o.reward), askAll: o.askAll === true, log: false });
+        const env = new CzechPubEnv({ seed: seedOf(o.seed), players, ruleset, reward: rewardOf(o.reward), askForced: o.askForced === true, log: false });
         return this.ok(u32(this.add(env)));
       }
       case OP.ENV_RESET: {
         const env = this.env(body);
         const o = json(body.subarray(4));
         const c = env.config;
-        env.reset({ seed: o.seed === undefined ? c.seed : seedOf(o.seed), players: c.players, ruleset: c.ruleset, reward: c.reward, askAll: c.askAll, maxDecisions: c.maxDecisions, log: false });
+        env.reset({ seed: o.seed === undefined ? c.seed : seedOf(o.seed), players: c.players, ruleset: c.ruleset, reward: c.reward, askForced: c.askForced, maxDecisions: c.maxDecisions, log: false });
         return this.turn(env);
       }
       case OP.ENV_STEP: {

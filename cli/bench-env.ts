@@ -22,7 +22,7 @@ export interface LoopResult {
 }
 
 /** Random playouts until `seconds` have passed (checked between games). */
-function runLoop(players: number, seconds: number, encode: boolean, rng: RngState, firstSeed: number): LoopResult {
+function runLoop(players: number, seconds: number, encode: boolean, rng: RngState, firstSeed: number, askForced: boolean): LoopResult {
   const legal = new Int32Array(NUM_ACTIONS);
   const obs = new Float32Array(OBS_SIZE);
   const mask = new Uint8Array(NUM_ACTIONS);
@@ -32,7 +32,7 @@ function runLoop(players: number, seconds: number, encode: boolean, rng: RngStat
   const t0 = performance.now();
   const until = t0 + seconds * 1000;
   do {
-    const { rules, state } = createState({ players, seed: firstSeed + games });
+    const { rules, state } = createState({ players, seed: firstSeed + games, askForced });
     while (!state.over) {
       if (state.decisions >= DEFAULT_MAX_DECISIONS) {
         truncated++;
@@ -54,6 +54,8 @@ function runLoop(players: number, seconds: number, encode: boolean, rng: RngStat
 
 export interface EnvBenchResult {
   players: number;
+  /** Forced decisions asked too (docs/environment.md, "Forced decisions"). */
+  askForced: boolean;
   seconds: number;
   engine: LoopResult;
   encoded: LoopResult;
@@ -62,13 +64,13 @@ export interface EnvBenchResult {
 /** Warm-up time for a part: long enough for the JIT, short for tiny test budgets. */
 export const warmupSeconds = (seconds: number): number => Math.min(1, Math.max(0.05, seconds / 5));
 
-export function benchEnv(players: number, seconds: number): EnvBenchResult {
+export function benchEnv(players: number, seconds: number, askForced = false): EnvBenchResult {
   const rng = seedRng('bench');
-  runLoop(players, warmupSeconds(seconds), false, rng, 1_000_000);
-  const engine = runLoop(players, seconds, false, rng, 0);
-  runLoop(players, warmupSeconds(seconds), true, rng, 2_000_000);
-  const encoded = runLoop(players, seconds, true, rng, 0);
-  return { players, seconds, engine, encoded };
+  runLoop(players, warmupSeconds(seconds), false, rng, 1_000_000, askForced);
+  const engine = runLoop(players, seconds, false, rng, 0, askForced);
+  runLoop(players, warmupSeconds(seconds), true, rng, 2_000_000, askForced);
+  const encoded = runLoop(players, seconds, true, rng, 0, askForced);
+  return { players, seconds, askForced, engine, encoded };
 }
 
 export const BENCH_ENV = {
@@ -82,6 +84,7 @@ Each part runs for T seconds after a short warm-up.`,
   options: {
     players: { type: 'int', arg: 'N', min: PLAYERS_MIN, max: PLAYERS_MAX, default: 4, help: 'number of players' },
     seconds: { type: 'number', arg: 'T', min: 0, above: true, max: 3600, default: 5, help: 'seconds per part' },
+    'ask-forced': { type: 'flag', help: 'ask forced decisions too, as a live game does (docs/environment.md)' },
     json: { type: 'flag', help: 'print one JSON object instead of a table' },
   },
 } as const satisfies CommandSpec;
@@ -98,6 +101,7 @@ export function benchRecord(r: EnvBenchResult): Record<string, number | string> 
     encodedGames: r.encoded.games,
     truncatedGames: r.engine.truncated + r.encoded.truncated,
     players: r.players,
+    askForced: String(r.askForced),
     seconds: r.seconds,
     warmupSeconds: warmupSeconds(r.seconds),
     node: process.version,
@@ -122,7 +126,7 @@ function report(r: EnvBenchResult, rec: ReturnType<typeof benchRecord>): string[
   return [
     `Czech Pub env benchmark: ${r.players} players, ${r.seconds} s per part after ${rec.warmupSeconds} s warm-up, ` +
       `one core, Node ${rec.node} (${rec.cpu})`,
-    `Observation ${OBS_SIZE} floats, ${NUM_ACTIONS} actions, random legal actions.`,
+    `Observation ${OBS_SIZE} floats, ${NUM_ACTIONS} actions, random legal actions${r.askForced ? ', forced decisions asked too (askForced)' : ''}.`,
     '',
     ...formatTable(
       ['part', 'decisions/s', 'games/s', 'decisions/game', 'games'],
@@ -138,9 +142,9 @@ export function benchEnvCommand(args: readonly string[], io: Io): number {
     io.out(helpText(BENCH_ENV));
     return EXIT_OK;
   }
-  const { players, seconds, json } = parsed.values;
+  const { players, seconds, json, askForced } = parsed.values;
   if (!json) io.err(`Measuring for about ${Math.ceil(2 * (seconds + warmupSeconds(seconds)))} s...`);
-  const result = benchEnv(players, seconds);
+  const result = benchEnv(players, seconds, askForced);
   const rec = benchRecord(result);
   if (json) io.out(JSON.stringify(rec));
   else for (const line of report(result, rec)) io.out(line);

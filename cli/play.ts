@@ -5,7 +5,7 @@
  * until the game is over (cli/human.ts). Bots are reset with the seeds a tournament gives
  * them, so the same seed (and the same answers from the person) plays the same game.
  */
-import { agentLabels, createAgent, rulesetMismatch, type Agent } from '../agents/index.ts';
+import { agentLabels, anyOutsideAgent, createAgent, rulesetMismatch, type Agent } from '../agents/index.ts';
 import { SeatChannel, type Ruleset } from '../env/index.ts';
 import { encodeReplay, playToEnd, recordOf } from '../eval/index.ts';
 import { HumanSeat, InputEndedError } from './human.ts';
@@ -26,7 +26,7 @@ only what it may see, the legal actions numbered, and type a number for each dec
     seed: { type: 'string', arg: 'S', default: '1', help: 'game seed, any text; the same seed prints the same game' },
     agents: { type: 'list', defaultText: `${DEFAULT_PLAY_AGENT} in every seat`, help: 'agent specs, one per seat (with --human: one per other seat, in seat order), e.g. heuristic,ppo,random,ismcts' },
     human: { type: 'int', arg: 'SEAT', min: 0, max: (ctx) => PLAYERS_MAX(ctx) - 1, help: 'you play this seat (0 starts), reading your choices from standard input' },
-    'ask-all': { type: 'flag', help: 'ask every eligible player at every window, even with one legal action' },
+    'ask-forced': { type: 'flag', help: 'ask every seat at every decision, forced ones too (always so with --human or an llm or http agent; docs/environment.md)' },
     ruleset: { type: 'ruleset', help: 'play under the ruleset in this JSON file (env/ruleset.ts; default the standard rules)' },
   },
 } as const satisfies CommandSpec;
@@ -80,22 +80,24 @@ export async function playCommand(args: readonly string[], io: Io): Promise<numb
     io.out(helpText(PLAY));
     return EXIT_OK;
   }
-  const { seed, askAll } = parsed.values;
+  const { seed } = parsed.values;
   const ruleset = parsed.ruleset;
   const { players, seats } = playSetup(parsed.values, ruleset);
   const humanSeat = seats.indexOf(null);
+  // A person or an outside agent at the table: every seat is asked, forced decisions too, so nothing in the record tells who held what.
+  const askForced = parsed.values.askForced || humanSeat >= 0 || anyOutsideAgent(seats.filter((s) => s !== null));
   // One agent per seat, made before anything is printed: a bad spec is a usage error.
   const bots = seats.map((spec) => (spec === null ? null : bot(spec, ruleset)));
   const labels = agentLabels(seats.map((s) => s ?? 'you'));
   const names = seats.map((s, seat) => (s === null ? 'you' : labels[seat]));
   const custom = parsed.given.has('ruleset');
 
-  io.out(`Czech Pub: ${players} players, seed ${seed}${askAll ? ', everyone asked at every window' : ''} (ruleset ${ruleset.name}).`);
+  io.out(`Czech Pub: ${players} players, seed ${seed}${askForced ? ', every seat asked at every decision' : ''} (ruleset ${ruleset.name}).`);
   io.out(seatsLine(names));
   if (humanSeat < 0) {
     let env;
     try {
-      ({ env } = await playToEnd(bots as Agent[], { seed, ruleset: custom ? ruleset : undefined, askAll, log: true }));
+      ({ env } = await playToEnd(bots as Agent[], { seed, ruleset: custom ? ruleset : undefined, askForced, log: true }));
     } catch (e) {
       return agentFailed(e, io);
     }
@@ -109,10 +111,10 @@ export async function playCommand(args: readonly string[], io: Io): Promise<numb
   const human = new HumanSeat(io, input, ruleset);
   const agents = bots.map((b) => b ?? human);
   try {
-    const { env } = await playToEnd(agents, { seed, ruleset: custom ? ruleset : undefined, askAll, log: true });
+    const { env } = await playToEnd(agents, { seed, ruleset: custom ? ruleset : undefined, askForced, log: true });
     human.tell(new SeatChannel(env, humanSeat).eventsSinceDecision());
     for (const line of scoreLines(env, names)) io.out(line);
-    const link = encodeReplay(recordOf(env, seed, askAll, ruleset));
+    const link = encodeReplay(recordOf(env, seed, askForced, ruleset));
     io.out('');
     io.out(`Every card of this game: czech-pub replay --link ${link}${custom ? ' --ruleset FILE' : ''}`);
     return EXIT_OK;

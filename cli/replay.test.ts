@@ -56,7 +56,7 @@ describe('czech-pub replay', () => {
     const r = await run('--link', link);
     expect(r.code).toBe(0);
     expect((await run('--link', `http://127.0.0.1:8787/#replay=${link}`)).out).toEqual(r.out);
-    expect(r.out[0]).toBe('Czech Pub, a replay link: 3 players, seed 9 (ruleset czech-pub-standard).');
+    expect(r.out[0]).toBe('Czech Pub, a replay link: 3 players, seed 9, every seat asked at every decision (ruleset czech-pub-standard).');
     const gameOver = (out: string[]) => out.find((l) => l.startsWith('  Game over. Scores: '));
     expect(gameOver(r.out)).toBeDefined();
     expect(gameOver(r.out)).toBe(gameOver(io.stdout));
@@ -109,7 +109,7 @@ describe('czech-pub replay', () => {
     illegal.actions[0] = 197;
     const { actions: _gone, ...old } = JSON.parse(text[2]);
     writeFileSync(bad, [JSON.stringify(broken), JSON.stringify(illegal), JSON.stringify(old), '{"index": 77, "seed": ', text[3]].join('\n') + '\n');
-    appendFileSync(bad, '{"index":50,"seed":"x","seating":[0,1],"agents":["a"],"scores":[1,2],"askAll":false,"ruleset":"ab","actions":[]}\n');
+    appendFileSync(bad, '{"index":50,"seed":"x","seating":[0,1],"agents":["a"],"scores":[1,2],"askForced":false,"ruleset":"ab","actions":[]}\n');
     const cases: [string[], RegExp][] = [
       [[bad, '--game', String(broken.index)], /^czech-pub replay: game \d+ of .*bad\.jsonl: the replay stops after 5 actions, before the game is over$/],
       [[bad, '--game', String(illegal.index)], /: action 197 at step 0 is not legal there \(legal: /],

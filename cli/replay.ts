@@ -126,7 +126,7 @@ export async function replayCommand(args: readonly string[], io: Io): Promise<nu
         `give the game's rules with --ruleset FILE`);
     }
     const env = replayGame(record, ruleset);
-    io.out(`Czech Pub, ${file !== undefined ? title : 'a replay link'}: ${record.players} players, seed ${record.seed}${record.askAll ? ', everyone asked at every window' : ''} (ruleset ${ruleset.name}).`);
+    io.out(`Czech Pub, ${file !== undefined ? title : 'a replay link'}: ${record.players} players, seed ${record.seed}${record.askForced ? ', every seat asked at every decision' : ''} (ruleset ${ruleset.name}).`);
     if (agents) io.out(seatsLine(agents));
     for (const line of [...narrationLines(env.fullLog, { ruleset }), ...scoreLines(env, agents)]) io.out(line);
     if (scores && env.scores().join() !== scores.join()) {

@@ -40,7 +40,7 @@ sits in every seat equally often, and (by default) each deal played once per rot
     resume: { type: 'flag', help: 'go on with the run in --out: its finished games are kept, the rest of its schedule played (give the same options; the worker count may differ)' },
     viewer: { type: 'string', arg: 'URL', help: "the web viewer report.html links its games worth watching to ('czech-pub serve'); by default the links are relative to the server serving the report, and a report opened from a file has a field for a server's address (default " + DEFAULT_VIEWER + ')' },
     'no-duplicate': { type: 'flag', help: 'a fresh deal for every game instead of duplicated deals' },
-    'ask-all': { type: 'flag', help: 'ask every eligible player at every window' },
+    'ask-forced': { type: 'flag', help: 'ask every seat at every decision, forced ones too, so the record shows nothing of a hand (default with an llm or http agent; docs/environment.md)' },
     ruleset: { type: 'ruleset', help: 'play under the ruleset in this JSON file (recorded in the results)' },
     json: { type: 'flag', help: 'print the summary as JSON on stdout instead of the leaderboard' },
   },
@@ -142,7 +142,7 @@ export async function tournamentCommand(args: readonly string[], io: Io): Promis
   const bar = progress(io);
   try {
     const result = await runTournament({
-      agents, players, games, seed, workers, parallel, duplicate: !parsed.values.noDuplicate, askAll: parsed.values.askAll,
+      agents, players, games, seed, workers, parallel, duplicate: !parsed.values.noDuplicate, askForced: parsed.values.askForced || undefined,
       ruleset: parsed.ruleset, out, lock, resume: parsed.values.resume, viewer, signal: controller.signal, runner,
       onGame: (done, total) => bar.update(done, total),
     });

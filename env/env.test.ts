@@ -121,9 +121,9 @@ describe('CzechPubEnv', () => {
     }
   });
 
-  it('askAll asks every eligible player at each window', () => {
+  it('askForced asks every eligible player at each window', () => {
     const quiet = new CzechPubEnv({ seed: 4, players: 4 });
-    const asking = new CzechPubEnv({ seed: 4, players: 4, askAll: true });
+    const asking = new CzechPubEnv({ seed: 4, players: 4, askForced: true });
     let singles = 0;
     playOut(asking, 5, (e) => {
       if (e.legalActions().length === 1) singles++;

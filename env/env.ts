@@ -20,7 +20,7 @@
  * | rewards         | terminal; 'win' (default), 'rank' or 'score' (rewards.ts)             |
  * | truncation      | after `maxDecisions` decisions (default 5000), scored as it stands     |
  *
- * A player is asked only when they have more than one legal action, unless `askAll` is set:
+ * A player is asked only when they have more than one legal action, unless `askForced` is set:
  * then every eligible player is asked at every window, so being asked reveals nothing.
  */
 import { describeAction, NUM_ACTIONS } from './actions.ts';
@@ -45,7 +45,7 @@ export interface ResetOptions {
   players: number;
   ruleset?: Ruleset;
   reward?: RewardScheme;
-  askAll?: boolean;
+  askForced?: boolean;
   maxDecisions?: number;
   /** Keep the event log (default true); switch off for speed in training. */
   log?: boolean;
@@ -94,7 +94,7 @@ export class CzechPubEnv {
       players: opts.players,
       ruleset,
       reward: opts.reward ?? 'win',
-      askAll: opts.askAll ?? false,
+      askForced: opts.askForced ?? false,
       maxDecisions: opts.maxDecisions ?? DEFAULT_MAX_DECISIONS,
       log: opts.log ?? true,
     };
@@ -113,7 +113,7 @@ export class CzechPubEnv {
   }
 
   private gameConfig(): GameConfig {
-    return { players: this.cfg.players, seed: this.cfg.seed, ruleset: this.cfg.ruleset, askAll: this.cfg.askAll };
+    return { players: this.cfg.players, seed: this.cfg.seed, ruleset: this.cfg.ruleset, askForced: this.cfg.askForced };
   }
 
   /** Versions and sizes that make results comparable (see spec.ts). */

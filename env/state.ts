@@ -72,7 +72,7 @@ export interface ClosingState {
 export interface GameState {
   players: number;
   /** Ask every eligible player at each decision, even with a single legal action. */
-  askAll: boolean;
+  askForced: boolean;
   rng: RngState;
   /** Draw pile, top card last. May hold CLOSING_TIME. */
   deck: number[];

@@ -33,7 +33,7 @@ export interface VectorEnvOptions {
   seed: number | string;
   ruleset?: Ruleset;
   reward?: RewardScheme;
-  askAll?: boolean;
+  askForced?: boolean;
   maxDecisions?: number;
   /**
    * Write every game's observation and mask into `obs` and `masks` after each `step` and
@@ -77,7 +77,7 @@ export class VectorEnv {
       // Checked once here rather than at the first game.
       ruleset: parseRuleset(ruleset),
       reward: opts.reward ?? 'win',
-      askAll: opts.askAll ?? false,
+      askForced: opts.askForced ?? false,
       maxDecisions: opts.maxDecisions ?? DEFAULT_MAX_DECISIONS,
       observe: opts.observe ?? true,
     };
@@ -110,8 +110,8 @@ export class VectorEnv {
   }
 
   private newGame(i: number): void {
-    const { players, ruleset, reward, askAll, maxDecisions } = this.opts;
-    this.games[i].reset({ seed: this.seedOf(i), players, ruleset, reward, askAll, maxDecisions, log: false });
+    const { players, ruleset, reward, askForced, maxDecisions } = this.opts;
+    this.games[i].reset({ seed: this.seedOf(i), players, ruleset, reward, askForced, maxDecisions, log: false });
     this.actors[i] = this.games[i].actor;
   }
 

@@ -10,7 +10,7 @@ import type { Ruleset } from '../env/index.ts';
 export interface GameSetup {
   entries: string[];
   ruleset?: Ruleset;
-  askAll?: boolean;
+  askForced?: boolean;
   maxDecisions?: number;
   /** Entries named `name` play these weights (argmax), not an agent made from the spec. */
   policy?: { name: string; weights: EncodedWeights };
@@ -22,7 +22,7 @@ export interface GameSetup {
 
 /** The setup part of wider options (a run's, a tournament's): what is sent to where games are played. */
 export function gameSetup(o: GameSetup): GameSetup {
-  return { entries: o.entries, ruleset: o.ruleset, askAll: o.askAll, maxDecisions: o.maxDecisions, policy: o.policy, gates: o.gates, transcripts: o.transcripts };
+  return { entries: o.entries, ruleset: o.ruleset, askForced: o.askForced, maxDecisions: o.maxDecisions, policy: o.policy, gates: o.gates, transcripts: o.transcripts };
 }
 
 export function agentsFor(setup: GameSetup): Agent[] {

@@ -11,6 +11,7 @@ import type { z } from 'zod';
 import { rulesetFingerprint } from '../env/index.ts';
 import type { RatedGame } from './ratings.ts';
 import { ResultsSchema } from './results-schema.ts';
+import { withRenamedKeys } from './game-line.ts';
 import { readFinishedGames, readRunFile, RunFolderError, type RunFile } from './run-folder.ts';
 import { runLockHolder, RunLockedError } from './run-lock.ts';
 import { schedule } from './schedule.ts';
@@ -68,7 +69,8 @@ function readResults(dir: string): Results {
   } catch (e) {
     throw new RunFolderError(`${file} is not JSON (${(e as Error).message.split('\n')[0]}); 'czech-pub report ${dir}' makes it again`);
   }
-  const checked = ResultsSchema.safeParse(json);
+  const config = (json as { config?: unknown } | null)?.config;
+  const checked = ResultsSchema.safeParse(config === undefined ? json : { ...(json as object), config: withRenamedKeys(config) });
   if (!checked.success) {
     const issue = checked.error.issues[0];
     throw new RunFolderError(`${file} does not match the results.json schema (docs/results.schema.json) at ${issue.path.join('.') || 'the top'}: ${issue.message}`);

@@ -23,7 +23,7 @@ describe('games.jsonl lines', () => {
       for (const text of lines) {
         const line = parseGameLine(text);
         expect(line.ruleset).toBe(rulesetFingerprint(DEFAULT_RULESET));
-        expect(line.askAll).toBe(false);
+        expect(line.askForced).toBe(false);
         expect(line.actions.length).toBe(JSON.parse(text).decisions);
         const env = replayGame(replayRecordOfLine(line));
         expect(env.scores()).toEqual(line.scores);
@@ -32,11 +32,11 @@ describe('games.jsonl lines', () => {
     }
   }, 60_000);
 
-  it('carry askAll and the ruleset, so a line under other rules replays under those only', async () => {
+  it('carry askForced and the ruleset, so a line under other rules replays under those only', async () => {
     const rules = customRuleset();
-    const [text] = await gamesFile({ ruleset: rules, askAll: true });
+    const [text] = await gamesFile({ ruleset: rules, askForced: true });
     const line = parseGameLine(text);
-    expect(line.askAll).toBe(true);
+    expect(line.askForced).toBe(true);
     expect(line.ruleset).toBe(rulesetFingerprint(rules));
     expect(replayGame(replayRecordOfLine(line), rules).scores()).toEqual(line.scores);
     expect(() => replayGame(replayRecordOfLine(line))).toThrow(/played under ruleset/);
@@ -46,7 +46,7 @@ describe('games.jsonl lines', () => {
     expect(() => parseGameLine('{"index": 1')).toThrow(/^not JSON/);
     expect(() => parseGameLine('{"index": 1, "seed": "a"}')).toThrow(/has no actions/);
     expect(() => parseGameLine('[1,2]')).toThrow(/not a game record/);
-    const good = { index: 0, seed: 's', seating: [0, 1], agents: ['a', 'b'], scores: [1, 2], askAll: false, ruleset: 'ab', actions: [1] };
+    const good = { index: 0, seed: 's', seating: [0, 1], agents: ['a', 'b'], scores: [1, 2], askForced: false, ruleset: 'ab', actions: [1] };
     expect(parseGameLine(JSON.stringify(good)).actions).toEqual([1]);
     expect(() => parseGameLine(JSON.stringify({ ...good, actions: [1, 999] }))).toThrow(/'actions.1'/);
     expect(() => parseGameLine(JSON.stringify({ ...good, agents: ['a'] }))).toThrow(/differ in length/);

@@ -30,7 +30,7 @@ export interface GameRecord {
 export interface PlayOptions {
   seed: string;
   ruleset?: Ruleset;
-  askAll?: boolean;
+  askForced?: boolean;
   maxDecisions?: number;
   /** Keep the event log so agents can read `events` (default: when an agent sets readsEvents). */
   log?: boolean;
@@ -65,7 +65,7 @@ export async function playGame(agents: readonly Agent[], opts: PlayOptions): Pro
 export async function playToEnd(agents: readonly Agent[], opts: PlayOptions): Promise<{ env: CzechPubEnv; record: GameRecord }> {
   const players = agents.length;
   const env = new CzechPubEnv({
-    seed: opts.seed, players, ruleset: opts.ruleset, askAll: opts.askAll,
+    seed: opts.seed, players, ruleset: opts.ruleset, askForced: opts.askForced,
     maxDecisions: opts.maxDecisions ?? DEFAULT_MAX_DECISIONS, log: opts.log ?? agents.some((a) => a.readsEvents === true),
   });
   agents.forEach((a, seat) => a.reset?.({ seat, players, seed: agentSeed(opts.seed, seat), ...(opts.ruleset ? { ruleset: opts.ruleset } : {}) }));
@@ -74,6 +74,12 @@ export async function playToEnd(agents: readonly Agent[], opts: PlayOptions): Pr
   const agentMillis = new Array<number>(players).fill(0);
   while (!env.done) {
     const seat = env.actor;
+    // A decision with one legal action (a forced pass, with askForced) is the engine's: no agent is asked, no model paid.
+    const legal = env.legalActions();
+    if (legal.length === 1) {
+      env.step(legal[0]);
+      continue;
+    }
     const obs = new EnvObservation(env, seat, undefined, agents[seat].clairvoyant === true);
     const t0 = now();
     let action: number;

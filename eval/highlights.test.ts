@@ -35,7 +35,7 @@ describe('games worth watching', () => {
     expect(picks[0].why).toBe('An upset: weak, rated 20.0 below strong, wins by 6 points (weak 9, middle 3, strong 2).');
     expect(picks[3].why).toContain('a shared win');
     // The link names the seats by the agents sitting there (an r2 link).
-    expect(decodeReplay(picks[0].link)).toEqual({ players: 3, seed: 's/1', askAll: false, ruleset: 'ab', actions: [1], seats: ['strong', 'middle', 'weak'] });
+    expect(decodeReplay(picks[0].link)).toEqual({ players: 3, seed: 's/1', askForced: false, ruleset: 'ab', actions: [1], seats: ['strong', 'middle', 'weak'] });
     const rotated = new HighlightPicker(['strong', 'middle', 'weak'], false, 'ab');
     rotated.offer({ ...game(7, [1, 2, 9], 10), seating: [2, 0, 1] });
     expect(decodeReplay(rotated.pick(summary({ strong: 30, middle: 25, weak: 10 }))[0].link).seats).toEqual(['weak', 'strong', 'middle']);

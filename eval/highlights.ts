@@ -63,7 +63,7 @@ export class HighlightPicker {
   /** Per winning agent: its widest sole win. */
   private wins = new Map<string, Kept>();
 
-  constructor(private readonly names: readonly string[], private readonly askAll: boolean, private readonly ruleset: string) {}
+  constructor(private readonly names: readonly string[], private readonly askForced: boolean, private readonly ruleset: string) {}
 
   offer(g: GameResult): void {
     if (g.truncated) return;
@@ -80,7 +80,7 @@ export class HighlightPicker {
   private link(k: Kept): string {
     // The agents' labels ride along (an r2 link), so the viewer names the seats as the report does.
     const seats = k.g.seating.map((entry) => this.names[entry]);
-    return encodeReplay({ players: k.g.seating.length, seed: k.g.seed, askAll: this.askAll, ruleset: this.ruleset, actions: k.actions, seats });
+    return encodeReplay({ players: k.g.seating.length, seed: k.g.seed, askForced: this.askForced, ruleset: this.ruleset, actions: k.actions, seats });
   }
 
   /** "heuristic 80, cautious 79, ...": the scores, best first, by agent name. */

@@ -122,10 +122,10 @@ ${table(['decision', 'step', 'move played'], moves)}${table(['transcript decisio
 function gameRow(r: BoardRun, g: GameResult, ruleset: string, viewer: string): HtmlValue[] {
   const names = g.seating.map((e) => r.run.labels[e]);
   const winners = g.winners.map((seat) => names[seat]);
-  const link = viewerHref(viewer, encodeReplay({ players: g.seating.length, seed: g.seed, askAll: r.run.config.askAll, ruleset, actions: g.actions, seats: names }));
+  const link = viewerHref(viewer, encodeReplay({ players: g.seating.length, seed: g.seed, askForced: r.run.config.askForced, ruleset, actions: g.actions, seats: names }));
   let moves: HtmlValue = '–';
   if (r.transcript) {
-    const seats = pairTranscript(g, r.run.config.agents, r.transcript, r.run.config.ruleset, r.run.config.askAll);
+    const seats = pairTranscript(g, r.run.config.agents, r.transcript, r.run.config.ruleset, r.run.config.askForced);
     if (seats.length > 0) {
       const n = seats.reduce((k, s) => k + s.moves.length, 0);
       const warn = seats.some((s) => s.mismatch !== null) ? ', not paired' : '';

@@ -5,7 +5,7 @@
  *
  * The link form is one URL-safe string (a fragment, never a path):
  *
- *   r1.<players>.<askAll 0|1>.<ruleset fingerprint>.<seed, base64url UTF-8>.<actions, base64url bytes>
+ *   r1.<players>.<askForced 0|1>.<ruleset fingerprint>.<seed, base64url UTF-8>.<actions, base64url bytes>
  *   r2.<the same five parts>.<seat labels, base64url UTF-8, one a line>
  *
  * r2 adds who sat in each seat (a tournament's agent labels, display text only), so a viewer
@@ -18,7 +18,7 @@ import { CzechPubEnv, DEFAULT_MAX_DECISIONS, DEFAULT_RULESET, NUM_ACTIONS, rules
 export interface ReplayRecord {
   players: number;
   seed: string;
-  askAll: boolean;
+  askForced: boolean;
   /** The fingerprint of the ruleset the game was played under (env/spec.ts). */
   ruleset: string;
   actions: number[];
@@ -52,7 +52,7 @@ export function encodeReplay(r: ReplayRecord): string {
   const parts: (string | number)[] = [
     r.seats ? 'r2' : 'r1',
     r.players,
-    r.askAll ? 1 : 0,
+    r.askForced ? 1 : 0,
     r.ruleset,
     Buffer.from(r.seed, 'utf8').toString('base64url'),
     Buffer.from(Uint8Array.from(r.actions)).toString('base64url'),
@@ -77,9 +77,9 @@ export function decodeReplay(link: string): ReplayRecord {
   if (!(VERSIONS as readonly string[]).includes(version)) throw new ReplayFormatError(`unknown replay link version '${version.slice(0, 8)}' (want one of ${VERSIONS.join(', ')})`);
   const want = version === 'r1' ? 6 : 7;
   if (parts.length !== want) throw new ReplayFormatError(`an ${version} replay link has ${want} parts separated by '.', this one has ${parts.length}`);
-  const [, players, askAll, ruleset, seed, actions, labels] = parts;
+  const [, players, askForced, ruleset, seed, actions, labels] = parts;
   if (!/^[2-6]$/.test(players)) throw new ReplayFormatError('the replay link\'s players must be 2–6');
-  if (askAll !== '0' && askAll !== '1') throw new ReplayFormatError('the replay link\'s askAll must be 0 or 1');
+  if (askForced !== '0' && askForced !== '1') throw new ReplayFormatError('the replay link\'s askForced must be 0 or 1');
   if (!/^[0-9a-f]{1,64}$/.test(ruleset)) throw new ReplayFormatError('the replay link\'s ruleset must be a fingerprint (hex digits)');
   if (!BASE64URL.test(seed) || !BASE64URL.test(actions)) throw new ReplayFormatError('the replay link\'s seed and actions must be base64url');
   const seedText = Buffer.from(seed, 'base64url').toString('utf8');
@@ -89,7 +89,7 @@ export function decodeReplay(link: string): ReplayRecord {
   const ids = Array.from(bytes);
   const bad = ids.findIndex((a) => a >= NUM_ACTIONS);
   if (bad >= 0) throw new ReplayFormatError(`the replay link's action ${bad} (${ids[bad]}) is not an action id`);
-  const record: ReplayRecord = { players: Number(players), seed: seedText, askAll: askAll === '1', ruleset, actions: ids };
+  const record: ReplayRecord = { players: Number(players), seed: seedText, askForced: askForced === '1', ruleset, actions: ids };
   if (labels === undefined) return record;
   if (!BASE64URL.test(labels)) throw new ReplayFormatError("the replay link's seat labels must be base64url");
   const seats = Buffer.from(labels, 'base64url').toString('utf8').split('\n');
@@ -114,7 +114,7 @@ export function replayGame(
   const fingerprint = rulesetFingerprint(ruleset);
   if (r.ruleset !== fingerprint) throw new ReplayFormatError(`the replay was played under ruleset ${r.ruleset}, this one is ${fingerprint}`);
   if (r.actions.length > MAX_REPLAY_ACTIONS) throw new ReplayFormatError(`a replay has at most ${MAX_REPLAY_ACTIONS} actions`);
-  const env = new CzechPubEnv({ seed: r.seed, players: r.players, ruleset, askAll: r.askAll, maxDecisions: MAX_REPLAY_ACTIONS, log: true });
+  const env = new CzechPubEnv({ seed: r.seed, players: r.players, ruleset, askForced: r.askForced, maxDecisions: MAX_REPLAY_ACTIONS, log: true });
   r.actions.forEach((a, i) => {
     if (env.done) throw new ReplayFormatError(`the game is over after ${i} actions, the replay has ${r.actions.length}`);
     const legal = env.legalActions();
@@ -126,6 +126,6 @@ export function replayGame(
 }
 
 /** The record of a game played to its end in `env` (its seed as the env was reset with). */
-export function recordOf(env: CzechPubEnv, seed: string, askAll: boolean, ruleset: Ruleset = DEFAULT_RULESET): ReplayRecord {
-  return { players: env.players, seed, askAll, ruleset: rulesetFingerprint(ruleset), actions: env.actions.slice() };
+export function recordOf(env: CzechPubEnv, seed: string, askForced: boolean, ruleset: Ruleset = DEFAULT_RULESET): ReplayRecord {
+  return { players: env.players, seed, askForced, ruleset: rulesetFingerprint(ruleset), actions: env.actions.slice() };
 }

@@ -66,7 +66,7 @@ export const ResultsSchema = z.strictObject({
   }),
   config: z.strictObject({
     agents: z.array(z.string()).describe('the agent specs, one per seat of the schedule, to play the run again'),
-    players: int, games: int, seed: z.string(), duplicate: z.boolean(), askAll: z.boolean(), maxDecisions: int, workers: int,
+    players: int, games: int, seed: z.string(), duplicate: z.boolean(), askForced: z.boolean(), maxDecisions: int, workers: int,
     ruleset: RulesetSchema,
   }),
   labels: z.array(z.string()),

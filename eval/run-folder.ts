@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { rulesetFingerprint } from '../env/index.ts';
-import { parseGameLine } from './game-line.ts';
+import { parseGameLine, withRenamedKeys } from './game-line.ts';
 import type { ScheduledGame } from './schedule.ts';
 import type { GameResult } from './summary.ts';
 import type { Price } from './usage.ts';
@@ -45,14 +45,14 @@ export function readRunFile(dir: string): RunFile {
     throw new RunFolderError(`${file} is not JSON (${(e as Error).message.split('\n')[0]})`);
   }
   if (run?.format !== RUN_FORMAT) throw new RunFolderError(`${file} is not a ${RUN_FORMAT} file`);
-  return run;
+  return { ...run, config: withRenamedKeys(run.config) as RunFile['config'] };
 }
 
 /** The first difference between a run's settings and another's, in words; null when they play the same games. */
 export function runDifference(had: RunFile, now: RunFile): string | null {
   const a = had.config;
   const b = now.config;
-  const fields = ['agents', 'players', 'games', 'seed', 'duplicate', 'askAll', 'maxDecisions'] as const;
+  const fields = ['agents', 'players', 'games', 'seed', 'duplicate', 'askForced', 'maxDecisions'] as const;
   for (const k of fields) {
     if (JSON.stringify(a[k]) !== JSON.stringify(b[k])) return `${k} is ${JSON.stringify(a[k])} there, ${JSON.stringify(b[k])} here`;
   }
@@ -83,7 +83,7 @@ export function readFinishedGames(dir: string, schedule: readonly ScheduledGame[
     } catch (e) {
       throw new RunFolderError(`${where}: not a game of this run (${(e as Error).message.split('\n')[0]})`);
     }
-    const { agents: _agents, askAll: _askAll, ruleset: _ruleset, ...game } = json;
+    const { agents: _agents, askForced: _askForced, askAll: _askAll, ruleset: _ruleset, ...game } = json;
     const r = game as unknown as GameResult;
     const planned = schedule[r.index];
     if (!planned || planned.seed !== r.seed || JSON.stringify(planned.seating) !== JSON.stringify(r.seating)) {

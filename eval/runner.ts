@@ -66,7 +66,7 @@ async function runInThread(o: RunOptions): Promise<RunOutcome> {
       let record;
       try {
         record = await playGame(g.seating.map((e) => agents[e]), {
-          seed: g.seed, ruleset: o.ruleset, askAll: o.askAll, maxDecisions: o.maxDecisions, now: () => performance.now(),
+          seed: g.seed, ruleset: o.ruleset, askForced: o.askForced, maxDecisions: o.maxDecisions, now: () => performance.now(),
         });
       } catch (e) {
         // An agent that throws stops the run: this game is dropped, finished ones are kept.

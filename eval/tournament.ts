@@ -11,7 +11,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } fr
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ResourceLimits } from 'node:worker_threads';
-import { agentLabels, createAgent, readLedger, rulesetMismatch, type AgentUsage, type GateSpec } from '../agents/index.ts';
+import { agentLabels, anyOutsideAgent, createAgent, readLedger, rulesetMismatch, type AgentUsage, type GateSpec } from '../agents/index.ts';
 import {
   DEFAULT_MAX_DECISIONS, DEFAULT_RULESET, envSpec, parseRuleset, rulesetFingerprint, type EnvSpec, type Ruleset,
 } from '../env/index.ts';
@@ -40,7 +40,8 @@ export interface TournamentOptions {
   seed: string;
   duplicate?: boolean;
   ruleset?: Ruleset;
-  askAll?: boolean;
+  /** Ask every seat at every decision, forced ones too (default: when an agent is not an engine bot, AgentFactory.outside). */
+  askForced?: boolean;
   maxDecisions?: number;
   /** Worker threads; default: all cores. 0 plays in this thread. */
   workers?: number;
@@ -90,7 +91,7 @@ export interface TournamentConfig {
   games: number;
   seed: string;
   duplicate: boolean;
-  askAll: boolean;
+  askForced: boolean;
   maxDecisions: number;
   workers: number;
   ruleset: Ruleset;
@@ -163,7 +164,8 @@ export function resolveConfig(o: TournamentOptions): TournamentConfig {
     games: roundedGames(o.games, players),
     seed: o.seed,
     duplicate: o.duplicate ?? true,
-    askAll: o.askAll ?? false,
+    // A run with a seat that is not an engine bot plays as at a real table: forced decisions are asked too.
+    askForced: o.askForced ?? anyOutsideAgent(o.agents),
     maxDecisions: o.maxDecisions ?? DEFAULT_MAX_DECISIONS,
     workers,
     ruleset,
@@ -251,7 +253,7 @@ async function play(o: TournamentOptions): Promise<TournamentResult> {
     writeRunFile(o.out, run);
   }
   const fingerprint = rulesetFingerprint(config.ruleset);
-  const picker = new HighlightPicker(names, config.askAll, fingerprint);
+  const picker = new HighlightPicker(names, config.askForced, fingerprint);
   for (const r of previous) {
     picker.offer(r);
     delete (r as Partial<GameResult>).actions;
@@ -262,7 +264,7 @@ async function play(o: TournamentOptions): Promise<TournamentResult> {
     entries: config.agents,
     games: games.filter((g) => !finished.has(g.index)),
     ruleset: config.ruleset === DEFAULT_RULESET ? undefined : config.ruleset,
-    askAll: config.askAll,
+    askForced: config.askForced,
     maxDecisions: config.maxDecisions,
     workers: config.workers,
     parallel: o.parallel,
@@ -271,7 +273,7 @@ async function play(o: TournamentOptions): Promise<TournamentResult> {
     gates: o.gates,
     transcripts: o.transcripts,
     onGame: (r: GameResult) => {
-      if (gamesFile) appendFileSync(gamesFile, `${gameLine(r, names, config.askAll, fingerprint)}\n`);
+      if (gamesFile) appendFileSync(gamesFile, `${gameLine(r, names, config.askForced, fingerprint)}\n`);
       picker.offer(r);
       // The summary never reads the actions; the picker holds those it may link to. Kept for
       // every game, a long run's memory would grow by 1-3 kB a game (about 120 actions in a random game,

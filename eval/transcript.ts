@@ -130,14 +130,14 @@ function mismatchOf(lines: readonly TranscriptLine[], moves: readonly ModelMove[
 }
 
 /** The model seats' moves of a game (seats whose agent has lines in the transcript), paired with its lines. */
-export function pairTranscript(game: GameToPair, agents: readonly string[], transcript: Transcript, ruleset: Ruleset, askAll: boolean): SeatMoves[] {
+export function pairTranscript(game: GameToPair, agents: readonly string[], transcript: Transcript, ruleset: Ruleset, askForced: boolean): SeatMoves[] {
   const players = game.seating.length;
   const seats = game.seating
     .map((entry, seat) => ({ seat, agent: agents[entry], lines: transcript.bySeat.get(key(agents[entry], agentSeed(game.seed, seat), seat)) ?? [] }))
     .filter((s) => s.lines.length > 0);
   if (seats.length === 0) return [];
   const moves = new Map<number, ModelMove[]>(seats.map((s) => [s.seat, []]));
-  const env = new CzechPubEnv({ seed: game.seed, players, ruleset, askAll, maxDecisions: Math.max(DEFAULT_MAX_DECISIONS, game.actions.length) });
+  const env = new CzechPubEnv({ seed: game.seed, players, ruleset, askForced, maxDecisions: Math.max(DEFAULT_MAX_DECISIONS, game.actions.length) });
   game.actions.forEach((action, step) => {
     const seat = env.actor;
     const mine = moves.get(seat);

@@ -31,7 +31,7 @@ port.on('message', async (games: ScheduledGame[]) => {
       game = g;
       const seated = g.seating.map((entry) => agents[entry]);
       const record = await playGame(seated, {
-        seed: g.seed, ruleset: setup.ruleset, askAll: setup.askAll, maxDecisions: setup.maxDecisions,
+        seed: g.seed, ruleset: setup.ruleset, askForced: setup.askForced, maxDecisions: setup.maxDecisions,
         now: () => performance.now(),
       });
       port.postMessage({ type: 'game', result: { ...g, ...record } } satisfies WorkerMessage);

@@ -1337,6 +1337,8 @@ export interface operations {
                         players: number;
                         seats: string[];
                         reward: string;
+                        /** @description Every seat was asked at every decision, forced ones too (every game the server deals): replay the actions with the env option of that name. */
+                        askForced: boolean;
                         actions: number[];
                         scores: number[];
                         /** @description Decisions a bot could not make in time or memory: the seat played its first legal action. */
@@ -2015,7 +2017,7 @@ export interface operations {
                     record: {
                         players: number;
                         seed: string;
-                        askAll: boolean;
+                        askForced: boolean;
                         ruleset: string;
                         actions: number[];
                     };

@@ -58,7 +58,8 @@ describe('HTTP API over a listening server', () => {
     expect(end.scores).toHaveLength(4);
     const replay = await call('GET', `/v1/games/${created.body.id}/replay`, undefined, created.body.tokens[0].token);
     expect(replay.status).toBe(200);
-    const env = new CzechPubEnv({ seed: replay.body.seed, players: 4, log: false });
+    expect(replay.body.askForced).toBe(true);
+    const env = new CzechPubEnv({ seed: replay.body.seed, players: 4, askForced: true, log: false });
     for (const a of replay.body.actions) env.step(a);
     expect(env.done).toBe(true);
     expect(env.scores()).toEqual(end.scores);
@@ -115,13 +116,22 @@ describe('HTTP API over a listening server', () => {
     const seed = 'secret';
     const created = await call('POST', '/v1/games', { seats: ['remote', 'remote', 'remote', 'remote'], seed });
     const { id, tokens, watchToken } = created.body;
-    const local = new CzechPubEnv({ seed, players: 4, log: true });
-    const rng = seedRng('secrecy');
+    // A live game asks every seat at every decision and takes the forced ones itself (askForced): the local copy does the same.
+    const local = new CzechPubEnv({ seed, players: 4, askForced: true, log: true });
     const json = (x: unknown) => JSON.parse(JSON.stringify(x));
     const untexted = (events: Record<string, unknown>[]) => events.map(({ text: _t, ...ev }) => ev);
-    const pastViews: unknown[][] = [];
-    for (let step = 0; !local.done && step < 400; step++) {
+    // Every seat's view after each action of the game's record (forced ones included): what `?at=` answers.
+    const pastViews: unknown[][] = [tokens.map((t: { seat: number }) => json(local.view(t.seat)))];
+    const stepLocal = (a: number) => {
+      local.step(a);
       pastViews.push(tokens.map((t: { seat: number }) => json(local.view(t.seat))));
+    };
+    const forced = () => {
+      while (!local.done && local.legalActions().length === 1) stepLocal(local.legalActions()[0]);
+    };
+    forced();
+    const rng = seedRng('secrecy');
+    for (let step = 0; !local.done && step < 400; step++) {
       if (step % 10 === 0) {
         for (const t of tokens as { seat: number; token: string }[]) {
           const v = await call('GET', `/v1/games/${id}/view`, undefined, t.token);
@@ -132,12 +142,12 @@ describe('HTTP API over a listening server', () => {
           const ev = await call('GET', `/v1/games/${id}/events`, undefined, t.token);
           expect(untexted(ev.body.events)).toEqual(json(local.eventLog(t.seat)));
           // An earlier state: what this seat saw then.
-          const k = randInt(rng, step + 1);
+          const k = randInt(rng, local.actions.length + 1);
           const past = await call('GET', `/v1/games/${id}/view?at=${k}`, undefined, t.token);
           expect(past.body.view).toEqual(pastViews[k][t.seat]);
           for (const e of untexted(past.body.events)) expect(json(local.eventLog(t.seat))).toContainEqual(e);
           // The onlooker sees what every seat sees, whoever's hidden cards are dealt anew.
-          const w = await call('GET', `/v1/games/${id}/view?at=${step}`, undefined, watchToken);
+          const w = await call('GET', `/v1/games/${id}/view?at=${local.actions.length}`, undefined, watchToken);
           expect(w.body.view).toEqual(json(withoutPrivate(other.view(t.seat))));
           expect(w.body.legalActions).toEqual([]);
           expect((await call('GET', `/v1/games/${id}/replay/0`, undefined, t.token)).status).toBe(409);
@@ -151,7 +161,8 @@ describe('HTTP API over a listening server', () => {
       const a = legal[randInt(rng, legal.length)];
       const r = await call('POST', `/v1/games/${id}/actions`, { action: a }, tokens[seat].token);
       expect(r.status).toBe(200);
-      local.step(a);
+      stepLocal(a);
+      forced();
       if (!local.done) expect(r.body.view).toEqual(json(local.resample(seat, `y/${step}`).view(seat)));
     }
     // The watch token only watches.
@@ -325,7 +336,7 @@ describe('HTTP API over a listening server', () => {
     const { id, watchToken } = created.body;
     const replay = await call('GET', `/v1/games/${id}/replay`, undefined, watchToken);
     expect(replay.status).toBe(200);
-    const local = new CzechPubEnv({ seed: 'frames', players: 3, log: true });
+    const local = new CzechPubEnv({ seed: 'frames', players: 3, askForced: true, log: true });
     const events: unknown[] = [];
     for (let k = 0; k <= replay.body.actions.length; k++) {
       const f = await call('GET', `/v1/games/${id}/replay/${k}`, undefined, watchToken);
@@ -430,6 +441,13 @@ describe('HTTP API over a listening server', () => {
     // The game holds exactly the actions meant, each applied once.
     const replay = await call('GET', `/v1/games/${id}/replay`, undefined, tokens[0].token);
     expect(replay.status).toBe(200);
-    expect(replay.body.actions).toEqual(intended);
+    // The record holds the forced decisions too, taken by the server at once; the others are the ones posted.
+    const local = new CzechPubEnv({ seed: replay.body.seed, players: 4, askForced: true, log: false });
+    const chosen: number[] = [];
+    for (const a of replay.body.actions as number[]) {
+      if (local.legalActions().length > 1) chosen.push(a);
+      local.step(a);
+    }
+    expect(chosen).toEqual(intended);
   });
 });

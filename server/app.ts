@@ -431,7 +431,7 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
   }, async (req) => {
     const game = finishedGame(req.params.id, bearer(req));
     const c = game.env.config;
-    return { seed: c.seed, salt: game.seed.salt, seedCommitment: game.seed.commitment, seedChosen: game.seed.chosen, players: c.players, seats: game.seats, reward: c.reward, actions: [...game.env.actions], scores: game.env.scores(), faults: game.faults };
+    return { seed: c.seed, salt: game.seed.salt, seedCommitment: game.seed.commitment, seedChosen: game.seed.chosen, players: c.players, seats: game.seats, reward: c.reward, askForced: c.askForced, actions: [...game.env.actions], scores: game.env.scores(), faults: game.faults };
   });
 
   // Each step of a finished game with every seat's view and the choice made there.

@@ -9,14 +9,14 @@ const ALL_UNWATCHED: AutoPass = { on: true, unwatched: [...X_WATCHABLE] };
 
 /**
  * Every decision of a few random 4-player games: the actor's legal actions. Asked of every
- * seat (askAll), as the engine does not by default: a live game never asks a seat whose only
- * legal action is pass (env.ts), so those decisions exist only here.
+ * seat (askForced), as at a live game, whose store takes a decision whose only legal action is
+ * pass itself before auto-pass is consulted: those decisions are asked of the rules here alone.
  */
 function decisions(games = 6): number[][] {
   const out: number[][] = [];
   const rng = seedRng('auto-pass-positions');
   for (let g = 0; g < games; g++) {
-    const env = new CzechPubEnv({ seed: `auto-pass/${g}`, players: 4, askAll: true });
+    const env = new CzechPubEnv({ seed: `auto-pass/${g}`, players: 4, askForced: true });
     while (!env.done) {
       const legal = env.legalActions();
       out.push(legal);
@@ -77,7 +77,8 @@ function seatPositions(game: LiveGame): Map<number, number[]> {
   const env = new CzechPubEnv({ ...game.env.config, log: false });
   const out = new Map<number, number[]>();
   for (const a of game.env.actions) {
-    if (env.actor === 0) out.set(env.actions.length, env.legalActions());
+    // A forced decision (one legal action) is the engine's, never the person's: not a position of theirs.
+    if (env.actor === 0 && env.legalActions().length > 1) out.set(env.actions.length, env.legalActions());
     env.step(a);
   }
   return out;
@@ -96,7 +97,7 @@ describe('auto-pass at a live game', () => {
   /** A reaction window whose only choices besides pass are X cards. */
   const xWindow = (legal: readonly number[]) => legal.length > 1 && legal.includes(A_PASS) && legal.every((a) => a === A_PASS || reactionCard(a) !== null);
 
-  it('by default watches every X card: asks at every window the person could react in, passes nowhere (the engine asks no pass-only decision)', async () => {
+  it('by default watches every X card: asks at every window the person could react in, passes nowhere (the engine takes every pass-only decision)', async () => {
     const store = newStore();
     const { game } = await store.create({ seats: ['remote', 'heuristic', 'heuristic', 'heuristic'], seed: 'auto-pass-1', reward: 'win' });
     expect(await store.setAutoPass(game, 0, {})).toEqual({ on: true, unwatched: [] });

@@ -4,7 +4,7 @@
  * of its tokens (never a token) and its actions, one JSON line each as they happen, restore it
  * exactly: the server replays the actions at start (GameStore.restore).
  *
- *   {"t":"game","v":1,"id":…,"seed":…,"salt":…,"chosen":false,"reward":"win","specs":["remote","greedy"],
+ *   {"t":"game","v":1,"id":…,"seed":…,"salt":…,"chosen":false,"askForced":true,"reward":"win","specs":["remote","greedy"],
  *    "ruleset":"<fingerprint>","client":"127.0.0.1","created":…,"tokens":[{"seat":0,"hash":…}],"watch":…}
  *   {"t":"a","k":0,"a":17}                      action k (a person's or a bot's)
  *   {"t":"join","seat":2,"hash":…,"client":…}   an open seat taken from the lobby
@@ -35,6 +35,8 @@ export interface GameHead {
   seed: string;
   salt: string;
   chosen: boolean;
+  /** Every seat asked at every decision (env option askForced): every game dealt since 5 Dec 2026; absent in older files, dealt without. */
+  askForced?: boolean;
   reward: string;
   /** Per seat, what the creator asked for: 'remote', 'open' or a catalogue bot spec. */
   specs: string[];

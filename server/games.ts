@@ -228,7 +228,9 @@ export class GameStore {
     const { labels, bots, starts } = this.seatBots(o.seats, o.seed, client);
     if (open) this.checkOpenGames(client);
     this.makeRoom(client);
-    const env = new CzechPubEnv({ seed: o.seed, players: o.seats.length, reward: o.reward, ruleset: this.catalogue.ruleset, log: true });
+    // A live game is a real table: every seat is asked at every decision, forced ones too (the engine takes those at once,
+    // below), so no seat's record, view or stream shows who held a card it could play (docs/environment.md, "Forced decisions").
+    const env = new CzechPubEnv({ seed: o.seed, players: o.seats.length, reward: o.reward, ruleset: this.catalogue.ruleset, askForced: true, log: true });
     const tokens = new Map<string, number>();
     const list: { seat: number; token: string }[] = [];
     const openSeats = new Map<number, string>();
@@ -249,7 +251,7 @@ export class GameStore {
     for (const t of list) game.presence.seen[t.seat] = this.now();
     this.hold(game);
     this.log?.begin({
-      t: 'game', v: LOG_VERSION, id, seed: o.seed, salt: game.seed.salt, chosen: game.seed.chosen, reward: o.reward, specs: [...o.seats], ruleset: rulesetFingerprint(this.catalogue.ruleset),
+      t: 'game', v: LOG_VERSION, id, seed: o.seed, salt: game.seed.salt, chosen: game.seed.chosen, askForced: true, reward: o.reward, specs: [...o.seats], ruleset: rulesetFingerprint(this.catalogue.ruleset),
       client, created: game.created, tokens: list.map((t) => ({ seat: t.seat, hash: tokenHash(t.token) })), watch: game.watchHash,
       ...(o.names ? { names: o.names.map((n) => n ?? null) } : {}),
     });
@@ -306,7 +308,8 @@ export class GameStore {
     if (this.games.has(h.id)) throw new Error('a game of this id is held already');
     const { labels, bots, replayed, starts } = this.seatBots(h.specs, h.seed, h.client);
     const players = h.specs.length;
-    const env = new CzechPubEnv({ seed: h.seed, players, reward: h.reward as RewardScheme, ruleset: this.catalogue.ruleset, log: true });
+    // Dealt as it was: games logged before askForced was recorded (5 Dec 2026) were played without it.
+    const env = new CzechPubEnv({ seed: h.seed, players, reward: h.reward as RewardScheme, ruleset: this.catalogue.ruleset, askForced: h.askForced === true, log: true });
     const game: LiveGame = {
       id: h.id, seed: commitToSeed(h.seed, h.chosen, h.salt), env, seats: labels, bots, starts, tokens: new Map(h.tokens.map((t) => [t.hash, t.seat])), client: h.client, settled: false,
       faults: [...logged.faults], watchToken: '', watchHash: h.watch, logAt: [env.eventCount], actors: [], scrub: null, queue: Promise.resolve(), touched: this.now(), asked: this.now(),
@@ -551,6 +554,13 @@ export class GameStore {
     while (!env.done && this.games.has(game.id)) {
       const seat = env.actor;
       const bot = game.bots[seat];
+      // A forced decision (one legal action) is the engine's, for a person, an open seat or a bot alike: nobody waits on it.
+      const forced = env.legalActions();
+      if (forced.length === 1) {
+        this.step(game, forced[0]);
+        game.touched = this.now();
+        continue;
+      }
       if (!bot) {
         if (!this.autoPassFor(game, seat)) return;
         this.step(game, A_PASS);

@@ -23,7 +23,7 @@ const MAX_LINE = 4 * MAX_REPLAY_ACTIONS + 16_000;
 const record = z.object({
   players: z.number().int().min(2).max(6),
   seed: z.string().min(1).max(200),
-  askAll: z.boolean(),
+  askForced: z.boolean(),
   ruleset: z.string().regex(/^[0-9a-f]{1,64}$/, 'a ruleset fingerprint (hex digits)'),
   actions: z.array(z.number().int().min(0).max(NUM_ACTIONS - 1)).max(MAX_REPLAY_ACTIONS),
 }).strict();

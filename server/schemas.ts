@@ -151,6 +151,7 @@ export const replayAnswer = z.object({
   players: z.number().int(),
   seats: z.array(z.string()),
   reward: z.string(),
+  askForced: z.boolean().describe('Every seat was asked at every decision, forced ones too (every game the server deals): replay the actions with the env option of that name.'),
   actions: z.array(z.number().int()),
   scores: z.array(z.number()),
   faults: z.array(fault).describe('Decisions a bot could not make in time or memory: the seat played its first legal action.'),

@@ -69,8 +69,8 @@ const sameArray = (a: ArrayLike<number>, b: ArrayLike<number>): boolean => {
 };
 
 /** Plays one random game; calls `check` before each decision. Returns the actions taken. */
-function playRandom(players: number, seed: number, askAll: boolean, check?: (s: GameState, legal: number[], step: number) => void): { actions: number[]; state: GameState } {
-  const { state } = createState({ players, seed, askAll });
+function playRandom(players: number, seed: number, askForced: boolean, check?: (s: GameState, legal: number[], step: number) => void): { actions: number[]; state: GameState } {
+  const { state } = createState({ players, seed, askForced });
   const rng = seedRng(`policy:${seed}`);
   const actions: number[] = [];
   while (!state.over) {
@@ -130,13 +130,13 @@ describe.each(COUNTS)('conformance at %i players', (players) => {
   it('1000 random games: a legal action until the end, every card accounted for, masks match, games end', () => {
     let decisions = 0;
     for (let seed = 0; seed < 1000; seed++) {
-      const askAll = seed % 4 === 3;
-      const { state } = playRandom(players, seed, askAll, (s, legal) => {
+      const askForced = seed % 4 === 3;
+      const { state } = playRandom(players, seed, askForced, (s, legal) => {
         if (legal.length === 0) throw new Error(`no legal action: game ${players}/${seed}`);
         if (s.actor < 0 || s.out[s.actor] !== 0) throw new Error(`seat ${s.actor} asked but cannot act`);
         if (new Set(legal).size !== legal.length) throw new Error('duplicate legal actions');
         for (const a of legal) if (!(a >= 0 && a < ACTIONS)) throw new Error(`action ${a} out of range`);
-        if (!askAll && legal.length < 2) throw new Error('asked with a single legal action');
+        if (!askForced && legal.length < 2) throw new Error('asked with a single legal action');
         checkCardsAccounted(s);
         decisions++;
       });

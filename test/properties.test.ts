@@ -15,8 +15,8 @@ const RULES = compileRuleset(DEFAULT_RULESET);
 describe('properties', () => {
   it('any seed, player count, policy and asking mode: the game ends and is scored by the rules', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 2, max: 6 }), fc.integer(), fc.integer(), fc.boolean(), (players, seed, policy, askAll) => {
-        const { state } = createState({ players, seed, askAll });
+      fc.property(fc.integer({ min: 2, max: 6 }), fc.integer(), fc.integer(), fc.boolean(), (players, seed, policy, askForced) => {
+        const { state } = createState({ players, seed, askForced });
         const rng = seedRng(policy);
         let steps = 0;
         while (!state.over && steps++ < 20_000) {

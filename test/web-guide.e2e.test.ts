@@ -91,8 +91,9 @@ describe.runIf(RUN)('the guided first game and report links in Chromium', () => 
       if (after.open) expect(after.moment).not.toBe(note.moment);
       expect(after.targets).toBe(after.open ? 1 : 0);
     }
-    // Every moment, once each, in the order the game met them.
-    expect(seen).toEqual(['goal', 'turn', 'digest', 'chart', 'x']);
+    // Every moment, once each, in the order the game met them: a bot's X card in the person's turn
+    // (step 21), then, after every seat's recorded pass, the digestion and the move on the chart (step 26).
+    expect(seen).toEqual(['goal', 'turn', 'x', 'digest', 'chart']);
     expect(decisions).toBeGreaterThan(3);
     await page.waitForSelector('#final-scores');
     // The guide's table: the person and two bots (web/guide-moments.js GUIDE_SEATS).

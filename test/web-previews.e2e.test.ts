@@ -129,7 +129,7 @@ describe.runIf(RUN)('previews on the page in Chromium', () => {
 
     // The engine's side: the game replayed, each shown choice applied at its step.
     const replay = await api(`/v1/games/${gameId}/replay`, token);
-    const env = new CzechPubEnv({ seed: replay.seed, players: replay.players });
+    const env = new CzechPubEnv({ seed: replay.seed, players: replay.players, askForced: replay.askForced });
     const byStep = new Map<number, Shown[]>();
     for (const s of shown) byStep.set(s.step, [...(byStep.get(s.step) ?? []), s]);
     const met = new Map<ActionKind, { shown: number; compared: number }>();

@@ -181,7 +181,7 @@ describe.runIf(RUN)('tables for people, help and tournament replays in Chromium'
 
     // The preview against the engine: replay the game and digest each previewed "done" where nobody reacted.
     const replay = await api(`/v1/games/${gameId}/replay`, tokens[0]);
-    const env = new CzechPubEnv({ seed: replay.seed, players: replay.players, log: true });
+    const env = new CzechPubEnv({ seed: replay.seed, players: replay.players, askForced: replay.askForced, log: true });
     let checked = 0;
     const actions: number[] = replay.actions;
     const bySeatStep = new Map(previews.map((p) => [p.step, p]));

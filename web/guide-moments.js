@@ -27,7 +27,7 @@ export const MOMENTS = ['turn', 'digest', 'chart', 'x'];
 /**
  * What a step shows the person that a note is about: its decision and its events, as GET
  * view gives them.
- * @typedef {{ done: boolean, view: { decision: { actor: number, kind: string }, turnState: { active: number } }, events: { k: string, seat?: number, move?: number }[] }} StepSeen
+ * @typedef {{ done: boolean, view: { decision: { actor: number, kind: string }, turnState: { active: number } }, events: { k: string, seat?: number, move?: number }[], legalActions?: unknown[] }} StepSeen
  */
 
 /**
@@ -58,6 +58,7 @@ export function momentsIn(data, you, activeBefore) {
   if (deciding('play')) out.push('turn');
   if (mine.some((e) => e.k === 'digest')) out.push('digest');
   if (mine.some((e) => (e.k === 'digest' && e.move !== 0) || e.k === 'level_up')) out.push('chart');
-  if (deciding('reaction') || xOnYou(data, you, activeBefore).length > 0) out.push('x');
+  // Asked with a real choice: a forced pass (nothing to play) is the engine's and shown only in the record.
+  if ((deciding('reaction') && (data.legalActions ?? []).length > 1) || xOnYou(data, you, activeBefore).length > 0) out.push('x');
   return out;
 }

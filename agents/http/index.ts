@@ -26,6 +26,7 @@ export const HTTP_AGENTS = {
       return `http:${host}`;
     },
     description: 'a bot served elsewhere: http:<url of a POST endpoint like /v1/bots/:spec/act>[:timeoutMs=2000]',
+    outside: true,
     create: (spec, options) => {
       const { url, rest } = splitHttp(options);
       if (!/^https?:\/\//.test(url)) throw new Error(`agent '${spec}': give the bot's URL, e.g. http:http://127.0.0.1:8787/v1/bots/heuristic/act`);

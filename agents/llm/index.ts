@@ -34,6 +34,7 @@ export const LLM_AGENTS = {
   llm: {
     description: 'a language model via an OpenAI-compatible server: llm:<model>[:baseUrl=...:temperature=0:structured=false:...]',
     needs: 'history',
+    outside: true,
     // The model and how it is asked; not where its server, key or transcript are.
     label: (options) => {
       const o = parseLlmSpec('llm', options);

@@ -15,7 +15,7 @@ const POOL = ['random', ...SCRIPTED];
 /** An env in the scenario's state (fromJSON takes an edited state as given). */
 function envOf(g: Game): CzechPubEnv {
   const config = {
-    seed: 1, players: g.s.players, ruleset: DEFAULT_RULESET, reward: 'win' as const, askAll: false, maxDecisions: 5000, log: true,
+    seed: 1, players: g.s.players, ruleset: DEFAULT_RULESET, reward: 'win' as const, askForced: false, maxDecisions: 5000, log: true,
   };
   return CzechPubEnv.fromJSON({ config, state: g.s, actions: [] });
 }

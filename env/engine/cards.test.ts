@@ -124,7 +124,7 @@ describe('Flattery', () => {
   });
 
   it('cannot be aimed at by X cards', () => {
-    const g = scenario({ players: 2, askAll: true });
+    const g = scenario({ players: 2, askForced: true });
     setHand(g, 0, ['flattery', 'beer']);
     setHand(g, 1, ['knocked_over', 'mixed_up', 'shot_into_beer', 'warm_beer', 'rum', 'tea']);
     act(g, 'play:flattery:rum');
@@ -191,7 +191,7 @@ describe("Let's do a shot and Shots, everyone!", () => {
   });
 
   it('Shots, everyone! asks every other player in clockwise order, skipping paused and out players', () => {
-    const g = scenario({ players: 5, active: 2, askAll: true });
+    const g = scenario({ players: 5, active: 2, askForced: true });
     setHand(g, 2, ['shots_everyone']);
     g.s.paused[4] = 1;
     g.s.out[0] = 2;

@@ -175,7 +175,7 @@ describe("I'll get the same at digestion", () => {
   });
 
   it('is lost when the target spends the turn on PAUSE', () => {
-    const g = scenario({ players: 2, askAll: true });
+    const g = scenario({ players: 2, askForced: true });
     setHand(g, 0, ['same']);
     act(g, 'play:same:+1', 'pass', 'pass');
     g.s.paused[1] = 1; // set up directly: the target on PAUSE by its next turn

@@ -11,7 +11,7 @@ import {
 
 describe('a PAUSE turn', () => {
   it('only flips the coaster back and draws up: no play, no digestion, not an abstinence', () => {
-    const g = scenario({ askAll: true });
+    const g = scenario({ askForced: true });
     g.s.paused[1] = 1;
     g.s.abstinence[1] = 1;
     setHand(g, 1, ['knocked_over', 'rum', 'rum']);
@@ -55,7 +55,7 @@ describe('discarding instead of playing', () => {
 
 describe('the reaction window', () => {
   it('asks clockwise from the active player’s left, round until all pass since the last X card', () => {
-    const g = scenario({ players: 4, active: 2, askAll: true });
+    const g = scenario({ players: 4, active: 2, askForced: true });
     for (const seat of [0, 1, 3]) setHand(g, seat, ['knocked_over']);
     setHand(g, 2, ['beer', 'beer']);
     act(g, 'play:beer');
@@ -215,7 +215,7 @@ describe('legal actions', () => {
   it('are listed in ascending order in every phase of random games', () => {
     const pick = seedRng('policy');
     for (let seed = 0; seed < 150; seed++) {
-      const { rules, state } = createState({ players: 2 + (seed % 5), seed, askAll: seed % 2 === 0 });
+      const { rules, state } = createState({ players: 2 + (seed % 5), seed, askForced: seed % 2 === 0 });
       while (!state.over) {
         const la = legalActions(rules, state);
         expect(la.length).toBeGreaterThan(0);

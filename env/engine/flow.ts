@@ -20,7 +20,7 @@ import { legalActionsInto } from './legal.ts';
 export interface NewGameOptions {
   players: number;
   seed: number | string;
-  askAll?: boolean;
+  askForced?: boolean;
 }
 
 /** Sets up a game (shuffle, deal) and runs to the first decision. */
@@ -37,7 +37,7 @@ export function newGame(r: CompiledRules, opts: NewGameOptions, log: Ctx['log'] 
   const zeros = () => new Array<number>(n).fill(0);
   const s: GameState = {
     players: n,
-    askAll: opts.askAll ?? false,
+    askForced: opts.askForced ?? false,
     rng,
     deck,
     discard: [],
@@ -309,7 +309,7 @@ const autoBuf = new Int32Array(NUM_ACTIONS);
  */
 export function advance(c: Ctx): void {
   const s = c.s;
-  while (!s.over && !s.askAll) {
+  while (!s.over && !s.askForced) {
     const n = legalActionsInto(c, autoBuf);
     if (n > 1) return;
     if (n === 0) throw new Error(`engine error: no legal action in phase ${s.phase}`);

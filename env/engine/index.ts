@@ -22,7 +22,7 @@ export interface GameConfig {
   seed: number | string;
   ruleset?: Ruleset;
   /** Ask every eligible player at each decision, so being asked reveals nothing. */
-  askAll?: boolean;
+  askForced?: boolean;
 }
 
 /** Compiles a ruleset, validating it unless parseRuleset already made it. */
@@ -32,7 +32,7 @@ export function rulesFor(ruleset: Ruleset = DEFAULT_RULESET): CompiledRules {
 
 export function createState(cfg: GameConfig, log: GameEvent[] | null = null): { rules: CompiledRules; state: GameState } {
   const rules = rulesFor(cfg.ruleset);
-  const state = newGame(rules, { players: cfg.players, seed: cfg.seed, askAll: cfg.askAll }, log);
+  const state = newGame(rules, { players: cfg.players, seed: cfg.seed, askForced: cfg.askForced }, log);
   return { rules, state };
 }
 

@@ -216,7 +216,7 @@ export function factsState(r: CompiledRules, f: Readonly<SeatFacts>): GameState 
   for (let t = 0; t < HAND_TYPES; t++) hand[f.seat * HAND_TYPES + t] = f.hand[t];
   return {
     players: n,
-    askAll: false,
+    askForced: false,
     rng: [0, 0, 0, 0],
     deck: [],
     // Only the top card of the discard pile is wanted (You don't want it anymore? picks it up).

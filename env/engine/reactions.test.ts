@@ -85,7 +85,7 @@ describe('Shot into a beer as an X card', () => {
   });
 
   it('needs a beer in front of the active player', () => {
-    const g = scenario({ players: 2, askAll: true });
+    const g = scenario({ players: 2, askForced: true });
     setHand(g, 0, ['rum']);
     setHand(g, 1, ['shot_into_beer', 'vodka']);
     act(g, 'play:rum');
@@ -93,7 +93,7 @@ describe('Shot into a beer as an X card', () => {
   });
 
   it('from the hand only when the active player has no shot to pour (Czech rulebook)', () => {
-    const g = scenario({ players: 2, askAll: true });
+    const g = scenario({ players: 2, askForced: true });
     setHand(g, 0, ['beer', 'rum']);
     setHand(g, 1, ['shot_into_beer', 'vodka']);
     act(g, 'play:beer');
@@ -222,7 +222,7 @@ describe('Excuse me', () => {
   });
 
   it('is not playable in a reaction window nor in one’s own turn', () => {
-    const g = scenario({ players: 2, askAll: true });
+    const g = scenario({ players: 2, askForced: true });
     setHand(g, 0, ['beer', 'excuse_me']);
     setHand(g, 1, ['excuse_me']);
     expect(legal(g).filter((k) => k.startsWith('excuse_me'))).toEqual([]);

@@ -58,7 +58,7 @@ describe('the encoding is a function of the seat view alone', () => {
     const phases = new Set<string>();
     let compared = 0;
     for (let g = 0; g < (players <= 3 ? 4 : 2); g++) {
-      const { rules, state } = createState({ players, seed: `visible/${players}/${g}`, askAll: g % 2 === 1 });
+      const { rules, state } = createState({ players, seed: `visible/${players}/${g}`, askForced: g % 2 === 1 });
       while (true) {
         // Every response (they are rare), every third reaction, every eighth decision besides.
         const every = state.phase === PHASE_RESPONSE ? 1 : state.phase === PHASE_REACTION ? 3 : 8;
@@ -87,7 +87,7 @@ describe('the encoding is a function of the seat view alone', () => {
   it('reads the facts back out of a view exactly: factsOfView(makeView) = seatFacts', () => {
     const rng = seedRng('facts');
     const legal = new Int32Array(NUM_ACTIONS);
-    const { rules, state } = createState({ players: 5, seed: 'facts', askAll: true });
+    const { rules, state } = createState({ players: 5, seed: 'facts', askForced: true });
     for (let i = 0; i < 400 && !state.over; i++) {
       const seat = randInt(rng, 5);
       const a = seatFacts(rules, state, seat);

@@ -29,7 +29,7 @@ export interface ScenarioOptions {
    * Ask every decision, even a single-option one (a window's 'pass', a forced 'done'). With
    * false (default) those are taken automatically, as the engine does for agents.
    */
-  askAll?: boolean;
+  askForced?: boolean;
   /** Draw pile, top card last; by default 60 beers, which ask nobody anything in a reaction window. */
   deck?: CardId[];
   /** Seat whose turn it is, at the start of playing (default 0). */
@@ -41,7 +41,7 @@ export interface ScenarioOptions {
  * pile empty, the chosen draw pile, and everyone on level 1, space −2, 0 points, no tokens.
  */
 export function scenario(o: ScenarioOptions = {}): Game {
-  const { rules, state: s } = createState({ players: o.players ?? 3, seed: o.seed ?? 1, askAll: o.askAll ?? false });
+  const { rules, state: s } = createState({ players: o.players ?? 3, seed: o.seed ?? 1, askForced: o.askForced ?? false });
   s.hand.fill(0);
   s.handSize.fill(0);
   s.known.fill(0);
@@ -84,7 +84,7 @@ export function act(g: Game, ...moves: (string | number)[]): void {
 /**
  * The active player's turn: these moves (theirs, and other players' reactions and responses),
  * then 'done', unless the engine already took it for them because it was their only option
- * (with askAll false, a player with nothing left to play is done at once).
+ * (with askForced false, a player with nothing left to play is done at once).
  */
 export function playTurn(g: Game, ...moves: (string | number)[]): void {
   const turn = g.s.turn;
