@@ -55,6 +55,7 @@ export const INTEGRATION: Record<string, string> = {
   'test/custom-ruleset.test.ts': 'the server and its bot pool\'s worker threads',
   'test/hostile-budget.test.ts': 'czech-pub serve in child processes, a listening server',
   'test/hostile-clients.test.ts': 'czech-pub serve in child processes',
+  'test/fair-shares.test.ts': 'the server listening, its bot pool\'s worker threads, fake outside servers listening',
   'test/hostile.test.ts': 'czech-pub serve in child processes, listening servers',
   'test/llm-replies.property.test.ts': 'fake model servers listening on a socket (one per seed)',
   'test/queue.test.ts': 'redis-server and queue worker processes, training runs',

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { tsWorker } from '../eval/ts-worker.ts';
-import { costCells, costSpent, Gate, minuteCell, readMinute, sharedCounts, type CallSpend, type GateSpec } from './outside-calls.ts';
+import { costCells, costSpent, Gate, rateWindow, sharedCounts, windowCalls, type CallSpend, type GateSpec } from './outside-calls.ts';
 
 const takes = (gate: Gate, n: number) => Array.from({ length: n }, () => gate.take());
 
@@ -15,25 +15,38 @@ describe('a gate on outside calls', () => {
     expect(takes(gate, 4).filter((r) => r === null)).toHaveLength(3);
   });
 
-  it('counts a client\'s calls in fixed one-minute windows, shared by every gate on the cell', () => {
-    const clock = { t: 5 * 60_000 + 10 };
-    const cell = minuteCell();
-    const spec: GateSpec = { entry: 'relay', clientMinute: { cell, limit: 4 } };
+  it("counts a client's calls in any minute, a sliding window shared by every gate on it", () => {
+    const clock = { t: 5 * 60_000 + 59_000 };
+    const window = rateWindow(4);
+    const spec: GateSpec = { entry: 'relay', rates: [{ scope: 'client-minute', window }] };
     const a = new Gate(spec, () => clock.t);
     const b = new Gate(spec, () => clock.t);
     expect(takes(a, 3).every((r) => r === null)).toBe(true);
     expect(b.take()).toBeNull();
     expect(b.take()).toEqual({ entry: 'relay', scope: 'client-minute', limit: 4 });
+    // A fixed minute would start again here, a second later: a sliding one counts the last 60 s.
+    clock.t = 6 * 60_000 + 1000;
     expect(a.take()).not.toBeNull();
-    clock.t = 6 * 60_000 - 1; // still the same minute
+    clock.t = 6 * 60_000 + 59_000 - 1;
     expect(a.take()).not.toBeNull();
-    expect(readMinute(cell)).toEqual({ minute: 5, count: 4 });
-    clock.t = 6 * 60_000; // the next window
+    expect(windowCalls(window, clock.t).calls).toBe(4);
+    clock.t = 6 * 60_000 + 59_000; // a minute after the four calls
     expect(takes(b, 6).filter((r) => r === null)).toHaveLength(4);
-    expect(readMinute(cell)).toEqual({ minute: 6, count: 4 });
-    // Another client's cell is its own.
-    const other = new Gate({ entry: 'relay', clientMinute: { cell: minuteCell(), limit: 4 } }, () => clock.t);
+    expect(windowCalls(window, clock.t).calls).toBe(4);
+    // Another client's window is its own.
+    const other = new Gate({ entry: 'relay', rates: [{ scope: 'client-minute', window: rateWindow(4) }] }, () => clock.t);
     expect(other.take()).toBeNull();
+  });
+
+  it("takes a call from every rate or from none: a shared window's refusal gives back the client's", () => {
+    const mine = rateWindow(10);
+    const host = rateWindow(3, { fair: true });
+    const gate = new Gate({ entry: 'gpt', owner: 7, rates: [{ scope: 'client-minute', window: mine }, { scope: 'host-minute', window: () => host }] }, () => 1000);
+    // Alone, the client may hold half of the host's three: one call.
+    expect(takes(gate, 3).map((r) => r?.scope ?? 'ok')).toEqual(['ok', 'host-minute', 'host-minute']);
+    expect(gate.take()).toEqual({ entry: 'gpt', scope: 'host-minute', limit: 3 });
+    expect(windowCalls(mine, 1000).calls).toBe(1);
+    expect(windowCalls(host, 1000)).toEqual({ calls: 1, mine: 0, clients: 1 });
   });
 
   it("reserves each call's worst case before it is sent, and refuses the call that would pass the run's budget, shared by every gate", () => {
@@ -78,14 +91,18 @@ describe('a gate on outside calls', () => {
 
   it('takes nothing from any budget for a call it refuses', () => {
     const counts = sharedCounts(1);
-    const cell = minuteCell();
-    const gate = new Gate({ entry: 'gpt', perGame: 100, tournament: { counts, index: 0, limit: 2 }, clientMinute: { cell, limit: 10 } }, () => 0);
+    const window = rateWindow(10);
+    const gate = new Gate({ entry: 'gpt', perGame: 100, tournament: { counts, index: 0, limit: 2 }, rates: [{ scope: 'client-minute', window }] }, () => 0);
     expect(takes(gate, 5).map((r) => r?.scope ?? 'ok')).toEqual(['ok', 'ok', 'tournament', 'tournament', 'tournament']);
     expect(counts[0]).toBe(2);
-    expect(readMinute(cell).count).toBe(2);
+    expect(windowCalls(window, 0).calls).toBe(2);
+    // The other way round: the window refuses, and the tournament's count is given back.
+    const full = new Gate({ entry: 'gpt', tournament: { counts, index: 0, limit: 100 }, rates: [{ scope: 'client-minute', window }] }, () => 0);
+    expect(takes(full, 10).filter((r) => r === null)).toHaveLength(8);
+    expect(counts[0]).toBe(10);
   });
 
-  it('is exact across worker threads: four threads racing for one tournament count and one minute cell', async () => {
+  it('is exact across worker threads: four threads racing for one tournament count and one window', async () => {
     const run = async (spec: GateSpec, tries: number) => {
       const go = sharedCounts(1);
       const workers = Array.from({ length: 4 }, () => tsWorker(new URL('../test/helpers/gate-worker.ts', import.meta.url), { workerData: { spec, tries, go } }));
@@ -104,9 +121,9 @@ describe('a gate on outside calls', () => {
     expect(byThread.reduce((a, b) => a + b, 0)).toBe(2500);
     expect(byThread.every((n) => n <= 2000)).toBe(true);
     expect([counts[0], counts[1]]).toEqual([0, 2500]);
-    const cell = minuteCell();
-    const perMinute = await run({ entry: 'gpt', clientMinute: { cell, limit: 3000 } }, 1000);
+    const window = rateWindow(3000);
+    const perMinute = await run({ entry: 'gpt', rates: [{ scope: 'client-minute', window }] }, 1000);
     expect(perMinute.reduce((a, b) => a + b, 0)).toBe(3000);
-    expect(readMinute(cell).count).toBe(3000);
+    expect(windowCalls(window, Date.now()).calls).toBe(3000);
   }, 60_000);
 });

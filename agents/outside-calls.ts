@@ -8,17 +8,29 @@
  * |---|---|---|
  * | per game | the agent (one seat), started again at each game | that seat |
  * | per tournament | one Int32 slot of a SharedArrayBuffer | every worker thread of the tournament |
- * | per client and minute | a fixed one-minute window and its count, packed into one BigInt64 of a SharedArrayBuffer | the client's live games (main thread) and tournaments (worker threads) |
+ * | per client and entry, a minute | a sliding window (RateWindow) of the client's calls | the client's live games (main thread) and tournaments (worker threads) |
+ * | per host, a minute | a sliding window shared fairly by clients | every entry whose server is on that host |
+ * | server-wide, a minute | a sliding window shared fairly by clients | every entry of the server |
  *
+ * The rates count calls in any window of a minute, never in fixed minutes: a fixed window lets
+ * twice its limit through within a second across its boundary. A shared window serves clients
+ * in turn: a client already holding its share of it is refused while the window fills (see
+ * RateWindow), so one client's burst never takes another's place for the rest of the minute.
  * A refused call is not sent and takes nothing from any budget. Without a gate (the CLI) an
  * agent calls without limit.
  */
+
+import { giveBack, takeWindow, type RateWindow, type WindowClaim } from './rate-window.ts';
+
+export { fairShare, lastCall, OWNERS, rateWindow, takeWindow, windowCalls, type RateWindow } from './rate-window.ts';
 
 /** What a client may be told of a failed call: the kind, never the outside server's own words. */
 export const CALL_FAULT_KINDS = ['authentication', 'refused', 'rate-limited', 'server-error', 'timeout', 'unreachable', 'failed', 'budget'] as const;
 export type CallFaultKind = (typeof CALL_FAULT_KINDS)[number];
 
-export type BudgetScope = 'game' | 'tournament' | 'client-minute' | 'cost';
+/** Which budget or rate refused a call: a seat's game, a tournament, the client's minute of an entry, the host's or the server's minute, a run's cost. */
+export const BUDGET_SCOPES = ['game', 'tournament', 'client-minute', 'host-minute', 'server-minute', 'cost'] as const;
+export type BudgetScope = (typeof BUDGET_SCOPES)[number];
 
 /** Which budget refused a call: the catalogue entry, the budget, its limit. */
 export interface BudgetRefusal {
@@ -46,6 +58,9 @@ const SCOPE_TEXT: Record<BudgetScope, (limit: number) => string> = {
   game: (n) => `per-game budget of ${n} calls (a seat's calls in one game)`,
   tournament: (n) => `per-tournament budget of ${n} calls`,
   'client-minute': (n) => `budget of ${n} calls a minute per client`,
+  // The host's and the server's rates are shared: a client is refused at its share of them, all of them when it calls alone.
+  'host-minute': (n) => `share of the server's ${n} calls a minute to its host`,
+  'server-minute': (n) => `share of the server's ${n} calls a minute to servers elsewhere`,
   cost: (usd) => `run's cost budget of $${usd} (its next call's worst case, its prompt and token limit at the model's prices, would pass it)`,
 };
 
@@ -161,10 +176,10 @@ export interface SharedCount {
   limit: number;
 }
 
-/** A shared per-minute count: a BigInt64Array of one cell over a SharedArrayBuffer (minuteCell), or where to find the current one. */
-export interface MinuteCount {
-  cell: BigInt64Array | (() => BigInt64Array);
-  limit: number;
+/** A rate a gate takes from: a sliding window (rate-window.ts), or where to find the current one, and what a refusal names. */
+export interface RateLimit {
+  scope: 'client-minute' | 'host-minute' | 'server-minute';
+  window: RateWindow | (() => RateWindow);
 }
 
 /** What a gate is made of: plain data and shared memory, so it can be sent to worker threads. */
@@ -173,7 +188,10 @@ export interface GateSpec {
   entry: string;
   perGame?: number;
   tournament?: SharedCount;
-  clientMinute?: MinuteCount;
+  /** Calls a minute: the client's of this entry, its host's, the server's; a call is taken from all of them or none. */
+  rates?: RateLimit[];
+  /** The client's number in the shared windows (rate-window.ts OWNERS): its share is counted by it. */
+  owner?: number;
   /** The run's cost budget: a call is refused when what it is expected to cost would take the spend past the limit. */
   cost?: CostBudget;
 }
@@ -182,50 +200,12 @@ export function sharedCounts(n: number): Int32Array {
   return new Int32Array(new SharedArrayBuffer(4 * Math.max(1, n)));
 }
 
-export function minuteCell(): BigInt64Array {
-  return new BigInt64Array(new SharedArrayBuffer(8));
-}
-
-const LOW = 0xffffffffn;
-
-/** The window (minutes since the epoch) and the count a minute cell holds. */
-export function readMinute(cell: BigInt64Array): { minute: number; count: number } {
-  const v = Atomics.load(cell, 0);
-  return { minute: Number(v >> 32n), count: Number(v & LOW) };
-}
-
 /** Takes one from a count below its limit; false (nothing taken) at the limit. */
 export function takeCount(c: SharedCount): boolean {
   for (;;) {
     const n = Atomics.load(c.counts, c.index);
     if (n >= c.limit) return false;
     if (Atomics.compareExchange(c.counts, c.index, n, n + 1) === n) return true;
-  }
-}
-
-/**
- * Takes one from the window of `minute` (a later window starts again at 0; a thread whose
- * clock read a moment earlier counts in the window another has already started). The
- * window it counted in, or -1 (nothing taken) at the limit.
- */
-export function takeMinute(cell: BigInt64Array, limit: number, minute: number): number {
-  for (;;) {
-    const old = Atomics.load(cell, 0);
-    const w = Number(old >> 32n);
-    const window = Math.max(w, minute);
-    const count = w === window ? Number(old & LOW) : 0;
-    if (count >= limit) return -1;
-    const next = (BigInt(window) << 32n) | BigInt(count + 1);
-    if (Atomics.compareExchange(cell, 0, old, next) === old) return window;
-  }
-}
-
-/** Gives back one taken in `window`, if the cell is still counting that window. */
-function giveBackMinute(cell: BigInt64Array, window: number): void {
-  for (;;) {
-    const old = Atomics.load(cell, 0);
-    if (Number(old >> 32n) !== window || (old & LOW) === 0n) return;
-    if (Atomics.compareExchange(cell, 0, old, old - 1n) === old) return;
   }
 }
 
@@ -242,23 +222,28 @@ export class Gate implements CallGate {
   }
 
   take(bound?: CallBound): BudgetRefusal | null {
-    const { entry, perGame, tournament, clientMinute } = this.spec;
+    const { entry, perGame, tournament, rates = [], owner = 0 } = this.spec;
     if (perGame !== undefined && this.inGame >= perGame) return { entry, scope: 'game', limit: perGame };
-    let window = -1;
-    let cell: BigInt64Array | undefined;
-    if (clientMinute) {
-      cell = typeof clientMinute.cell === 'function' ? clientMinute.cell() : clientMinute.cell;
-      window = takeMinute(cell, clientMinute.limit, Math.floor(this.now() / 60_000));
-      if (window < 0) return { entry, scope: 'client-minute', limit: clientMinute.limit };
-    }
-    if (tournament && !takeCount(tournament)) {
-      if (cell) giveBackMinute(cell, window);
-      return { entry, scope: 'tournament', limit: tournament.limit };
-    }
-    if (this.spec.cost && !this.reserve(this.spec.cost, bound)) {
-      if (cell) giveBackMinute(cell, window);
+    if (tournament && !takeCount(tournament)) return { entry, scope: 'tournament', limit: tournament.limit };
+    const cost = this.spec.cost;
+    if (cost && !this.reserve(cost, bound)) {
       if (tournament) Atomics.sub(tournament.counts, tournament.index, 1);
-      return { entry, scope: 'cost', limit: this.spec.cost.limitUsd };
+      return { entry, scope: 'cost', limit: cost.limitUsd };
+    }
+    // The rates last: a call is taken from every window or, given back, from none.
+    const now = this.now();
+    const claims: WindowClaim[] = [];
+    for (const r of rates) {
+      const w = typeof r.window === 'function' ? r.window() : r.window;
+      const claim = takeWindow(w, now, owner);
+      if (claim) {
+        claims.push(claim);
+        continue;
+      }
+      for (const c of claims) giveBack(c);
+      if (tournament) Atomics.sub(tournament.counts, tournament.index, 1);
+      if (cost) this.unreserve(cost);
+      return { entry, scope: r.scope, limit: w.slots.length };
     }
     this.inGame++;
     return null;
@@ -281,6 +266,12 @@ export class Gate implements CallGate {
         return true;
       }
     }
+  }
+
+  /** Gives back the reservation of a call refused after it was made. */
+  private unreserve(b: CostBudget): void {
+    Atomics.sub(b.cells, COMMITTED, this.reserved);
+    this.reserved = 0n;
   }
 
   settle(charge: CallCharge): void {

@@ -28,7 +28,8 @@ export interface ReplayRecord {
 
 /** The longest replay accepted: a game the env would have cut off is no longer. */
 export const MAX_REPLAY_ACTIONS = DEFAULT_MAX_DECISIONS;
-const MAX_SEED_CHARS = 200;
+/** The longest seed a replay (and so a game: its replay must fit a link) may have, in UTF-16 code units (what zod's max counts). */
+export const MAX_SEED_CHARS = 200;
 export const MAX_SEAT_LABEL = 200;
 const VERSIONS = ['r1', 'r2'] as const;
 

@@ -173,7 +173,7 @@ export interface paths {
         };
         /**
          * The token's events as Server-Sent Events, live
-         * @description Server-Sent Events: each event's id is the seat's event count, so a reconnect with Last-Event-ID resumes; `step` (no id) when the game moved on without an event the seat sees, or a seat was joined; a comment line every heartbeat; ends with `end` or `gone`.
+         * @description Server-Sent Events: each event's id is the seat's event count, so a reconnect with Last-Event-ID resumes; `step` (no id) when the game moved on without an event the seat sees, or a seat was joined; a comment line every heartbeat; ends with `end`, `gone` (the game is no longer held) or `closed` (its place went to another client's stream while all were taken: reconnect later).
          */
         get: operations["streamEvents"];
         put?: never;

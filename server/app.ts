@@ -61,12 +61,14 @@ import { BotPool } from './bot-pool.ts';
 import { BotSpecError, Catalogue, MAX_SPEC_LENGTH } from './catalogue.ts';
 import { resolveLimits, type Limits, type ServerConfig } from './config.ts';
 import { ApiError, envAt, GameStore, stepEvents, narratedEvents, type LiveGame } from './games.ts';
-import { GameLog, restoreGames } from './game-log.ts';
+import { GameLog } from './game-log.ts';
+import { Restorer } from './restorer.ts';
 import { shownCommitment } from './seed-commitment.ts';
 import { JobStore } from './jobs.ts';
 import { OutsideCalls } from './outside-calls.ts';
 import * as S from './schemas.ts';
 import { Streams } from './stream.ts';
+import { HISTORY_PAGE, HistoryPages } from './history.ts';
 import { parsePostedView } from './view-schema.ts';
 import { LruMap } from './lru.ts';
 import { webFiles } from './web.ts';
@@ -90,6 +92,8 @@ export interface ServerOptions extends Partial<Limits> {
   /** Told what clients may not read of an outside server's failure (its address, its words); default: the log, as a warning. */
   log?: (line: string) => void;
   logger?: boolean;
+  /** The bot worker module (bot-pool.ts's `module`): tests swap in one whose decisions they count. */
+  botWorker?: URL;
 }
 
 /**
@@ -115,9 +119,6 @@ export function hostName(raw: string): string {
   return h.split(':')[0];
 }
 
-/** Steps one history answer holds at most (a whole game is a few hundred). */
-export const HISTORY_PAGE = 500;
-
 /** Whole numbers in a path or a query: decimal digits only (no 0x10, 1e1, +5 or empty), else a 400. */
 const decimal = z.string().regex(/^\d{1,15}$/, 'a whole number in decimal digits').transform(Number);
 
@@ -125,7 +126,7 @@ const decimal = z.string().regex(/^\d{1,15}$/, 'a whole number in decimal digits
 const secretSeed = () => randomBytes(16).toString('base64url');
 
 export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstance> {
-  const { config = {}, logger = false, ruleset: rules, notice, log, host = '127.0.0.1', stateDir = config.stateDir, ...overrides } = o;
+  const { config = {}, logger = false, ruleset: rules, notice, log, host = '127.0.0.1', stateDir = config.stateDir, botWorker, ...overrides } = o;
   const limits = resolveLimits(config, overrides);
   const notices: string[] = [];
   const catalogue = new Catalogue(config, { ruleset: rules, notice: (line) => notices.push(line) });
@@ -182,18 +183,24 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
       errorResponseBuilder: (_req, ctx) => ({ statusCode: 429, error: `rate limit: at most ${ctx.max} requests per second per client; retry in ${Math.ceil(ctx.ttl / 1000)} s` }),
     });
   }
-  const pool = new BotPool({ workers: limits.botWorkers, decisionMs: limits.decisionMs, memoryMb: limits.workerMemoryMb, maxQueued: limits.maxQueuedDecisions });
-  const outside = new OutsideCalls(log ?? ((line) => app.log.warn(line)));
+  const pool = new BotPool({ workers: limits.botWorkers, decisionMs: limits.decisionMs, memoryMb: limits.workerMemoryMb, maxQueued: limits.maxQueuedDecisions, module: botWorker });
+  const outside = new OutsideCalls(log ?? ((line) => app.log.warn(line)), undefined, limits);
   const tell = notice ?? ((line: string) => app.log.warn(line));
   const gameLog = stateDir === undefined ? null : new GameLog(stateDir, limits, tell);
   const store = new GameStore(limits, catalogue, pool, undefined, outside, gameLog);
-  if (gameLog) await restoreGames(gameLog, store, tell);
+  // The state dir's games come back in the background: the server answers at once, and a request for a game not yet restored waits for it (restorer.ts).
+  const restoring = gameLog ? new Restorer(gameLog, store, tell, limits.idleMs) : null;
   const jobs = new JobStore(limits, catalogue, undefined, outside);
   const streams = new Streams(limits);
-  const sweeper = setInterval(() => store.expire(), Math.min(60_000, limits.idleMs));
+  const pages = new HistoryPages(store.turns, limits.maxPagesPerClient);
+  const sweeper = setInterval(() => {
+    store.expire();
+    restoring?.expire();
+  }, Math.min(60_000, limits.idleMs));
   sweeper.unref();
   app.addHook('preClose', async () => {
     clearInterval(sweeper);
+    await restoring?.stop();
     store.closeAll();
     pool.close();
     await jobs.closeAll();
@@ -208,6 +215,13 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
     const name = hostName(req.headers.host ?? '');
     if (!hosts.has(name)) throw new ApiError(421, `Host ${JSON.stringify(name.slice(0, 100))} is not a name this server answers to`);
   });
+  // A game of the state dir asked for before its turn came is restored now, and the request waits for it.
+  if (restoring) {
+    app.addHook('preHandler', async (req) => {
+      const id = (req.params as { id?: unknown } | undefined)?.id;
+      if (typeof id === 'string' && req.routeOptions.url?.startsWith('/v1/games/:id')) await restoring.ready(id);
+    });
+  }
 
   app.setErrorHandler((err: Error & { statusCode?: number; validation?: unknown; code?: string }, _req, reply) => {
     if (err instanceof ApiError) return reply.code(err.status).send({ error: err.message, ...err.extra });
@@ -240,7 +254,6 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
   const { min, max } = ruleset.players;
   const idParams = z.object({ id: z.string().min(1).max(64) });
   const specString = z.string().min(1).max(MAX_SPEC_LENGTH);
-  const seedSchema = z.union([z.string().max(200), z.number().int()]);
   const started = Date.now();
 
   app.get('/healthz', {
@@ -337,7 +350,7 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
       operationId: 'createGame', summary: 'A game: its seats filled by bots, remote players or the lobby; the seat tokens', tags: ['games'], security: S.NO_TOKEN,
       body: z.object({
         seats: z.array(specString).min(min).max(max).describe("Per seat: 'remote' for a seat played through the API (its token comes back here), 'open' for a seat anyone may take from the lobby (POST /v1/games/{id}/join), or a bot from GET /v1/bots."),
-        seed: seedSchema.optional().describe("Deals the game. Without one, a random seed is drawn. Every game commits to its seed (`seed.commitment`, in every view and the lobby) and reveals it with the commitment's salt in the replay. Refused for a game with an 'open' seat; a table of 'remote' and bot seats may set one, and its views say so (`seed.chosen`)."),
+        seed: S.gameSeed.optional().describe("Deals the game. Without one, a random seed is drawn. Every game commits to its seed (`seed.commitment`, in every view and the lobby) and reveals it with the commitment's salt in the replay. Refused for a game with an 'open' seat; a table of 'remote' and bot seats may set one, and its views say so (`seed.chosen`)."),
         reward: z.enum(REWARD_SCHEMES).optional(),
         names: z.array(displayName.nullable()).max(max).optional().describe("Per seat, a display name for a 'remote' seat (null or absent: \"Player N\"); bots are called by their catalogue name, and whoever joins an open seat names themselves."),
       }).strict(),
@@ -399,22 +412,19 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
       description: `Steps from \`from\` (default 0) on, at most \`limit\` (default and most ${HISTORY_PAGE}) of them: for each, the action that led to it and its events as the token's seat saw them (what a page that was there from the start has in its log). \`next\` is the step to ask from for the rest, null once there is none.`,
       response: { 200: S.historyAnswer, ...S.errors(400, 401, 403, 404, 429) },
     },
+    // Built a slice at a time from checked values (history.ts): documented by its schema, not re-validated on the way out.
+    serializerCompiler: () => (data) => JSON.stringify(data),
   }, async (req) => {
     const game = store.get(req.params.id);
     const viewer = store.viewerOf(game, bearer(req));
-    const steps = game.env.actions.length;
-    const from = stepParam(game, req.query.from ?? 0);
-    const to = Math.min(steps, from + Math.max(1, Math.min(HISTORY_PAGE, req.query.limit ?? HISTORY_PAGE)) - 1);
-    const entries = [];
-    for (let k = from; k <= to; k++) entries.push({ step: k, lastAction: k > 0 ? played(game, k - 1) : null, events: stepEvents(game, k, viewer) });
-    return { entries, steps, next: to < steps ? to + 1 : null };
+    return pages.page(game, viewer, stepParam(game, req.query.from ?? 0), req.query.limit ?? HISTORY_PAGE, req.ip);
   });
 
   app.get('/v1/games/:id/stream', {
     schema: {
       operationId: 'streamEvents', summary: "The token's events as Server-Sent Events, live", tags: ['games'],
       ...tokenRoute, querystring: sinceQuery,
-      description: 'Server-Sent Events: each event\'s id is the seat\'s event count, so a reconnect with Last-Event-ID resumes; `step` (no id) when the game moved on without an event the seat sees, or a seat was joined; a comment line every heartbeat; ends with `end` or `gone`.',
+      description: 'Server-Sent Events: each event\'s id is the seat\'s event count, so a reconnect with Last-Event-ID resumes; `step` (no id) when the game moved on without an event the seat sees, or a seat was joined; a comment line every heartbeat; ends with `end`, `gone` (the game is no longer held) or `closed` (its place went to another client\'s stream while all were taken: reconnect later).',
       response: { 200: { description: 'The event stream.', content: { 'text/event-stream': { schema: z.string() } } }, ...S.errors(400, 401, 403, 404, 429) },
     },
   }, async (req, reply) => {
@@ -475,7 +485,7 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
       body: z.object({
         agents: z.array(specString).min(min).max(max).describe('A bot from GET /v1/bots per seat (repeat one to field it twice).'),
         games: z.number().int().min(1).max(limits.maxJobGames),
-        seed: seedSchema.optional().describe('Default: a random seed, reported in the summary.'),
+        seed: S.gameSeed.optional().describe('Default: a random seed, reported in the summary.'),
         duplicate: z.boolean().optional(),
       }).strict(),
       response: { 202: S.jobAnswer, ...S.errors(400, 403, 413, 429) },

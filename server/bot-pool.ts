@@ -4,28 +4,36 @@
  * their agents between decisions, so a bot plays exactly as it would in this thread.
  *
  * Fair across clients: each decision carries its game's client, and a worker serves its
- * clients in turns (round robin, the client served least recently first), one decision
- * running at a time. A turn is one decision, and that client's next ones while the turn has
- * used less than `turnMs` (default decisionMs) of worker time; while others wait, a search in
- * the turn is told only what the turn has left. So a decision waits for at most the turn in
- * progress on its worker and one turn of each other client with decisions queued there, each
- * at most one decision budget: against any number of games of one other client, at most one
- * decision budget (`decisionMs`). A light bot's decisions in a row (a turn of the game) go
- * together: the worker keeps the turn's place LINGER_MS for the game's next decision.
+ * clients in turns (round robin: the client served least recently first, one never served
+ * before all others), one decision running at a time. The worker's time is shared: while n
+ * clients have decisions waiting on it, a turn is a 1/n share of `turnMs` (default decisionMs,
+ * at least MIN_TURN_LEFT_MS), and a search in it is told only what the turn has left; alone, a
+ * client's decision has the whole budget. A turn is one decision, and that client's next ones
+ * while its share lasts; a light bot's decisions in a row (a turn of the game) go together: the
+ * worker keeps the turn's place LINGER_MS for the game's next decision.
  *
- * The budget runs from when a decision is queued, not when it starts: one whose deadline
- * passes while queued fails without running; a running one gets what is left, and is told
- * (agents that can stop a search early do so: ismcts). One still running at its deadline is
+ * The budget (`decisionMs`) runs from when a decision starts on a worker, not from when it is
+ * queued: a decision never fails for having waited. The turns bound the wait instead: a
+ * decision waits for the one running (at most decisionMs) and at most one turn of each other
+ * client served less recently than its own, n such clients sharing turnMs in n turns: about
+ * one `turnMs` in all, however many decisions another client queues and however many clients
+ * do. A person's game against a search, whose decisions come one at a time between the
+ * person's moves, was last served before a flood's clients were, and goes ahead of them.
+ * A search told its share stops by itself (ismcts); one still running at decisionMs is
  * stopped with its worker (a fresh one takes its place). A decision whose game no longer
- * wants it (nobody asked about the game for a while: `wanted`) is dropped unrun. Over the
- * queue limit, or in a worker that died (out of memory), a decision fails at once. In every
- * failure the caller plays the seat's fallback. Workers start on first use.
+ * wants it (nobody asked about the game for a while: `wanted`, asked when its turn comes and
+ * every decisionMs while it waits) is dropped unrun. Over the queue limit a decision fails at
+ * once, unless a client holds more waiting decisions than its own client: then that client's
+ * newest waiting one fails instead (fair-share.ts). In a worker that died (out of memory) a
+ * decision fails. In every failure the caller plays the seat's fallback. Workers start on
+ * first use.
  */
 import type { Worker } from 'node:worker_threads';
 import type { GameStart } from '../agents/index.ts';
 import type { EnvSnapshot } from '../env/index.ts';
 import { tsWorker } from '../eval/index.ts';
 import type { PoolReply, PoolRequest } from './bot-worker.ts';
+import { fairVictim } from './fair-share.ts';
 
 export interface Decision {
   /** Game id: all of a game's seats share a worker. */
@@ -38,7 +46,7 @@ export interface Decision {
   config: EnvSnapshot['config'];
   actions: readonly number[];
   legal: readonly number[];
-  /** Asked when the decision's turn comes (and at its deadline): false drops it unrun. */
+  /** Asked when the decision's turn comes (and every decisionMs while it waits): false drops it unrun. */
   wanted?: () => boolean;
 }
 
@@ -47,7 +55,7 @@ export interface PoolOptions {
   decisionMs: number;
   memoryMb: number;
   maxQueued: number;
-  /** Worker time one client's turn may use while other clients wait (default: decisionMs). */
+  /** Worker time shared by the clients waiting on a worker: each one's turn is its share (default: decisionMs). */
   turnMs?: number;
   /** The worker module (tests swap in their own). */
   module?: URL;
@@ -75,15 +83,13 @@ interface Pending {
   id: number;
   client: string;
   game: string;
-  /** performance.now() past which the decision is of no use. */
-  deadline: number;
   wanted: () => boolean;
   request: Extract<PoolRequest, { type: 'decide' }>;
   resolve: (action: number) => void;
   reject: (e: Error) => void;
-  /** Fails it at its deadline while it waits. */
+  /** Asks `wanted` every decisionMs while it waits: a game nobody wants drops it. */
   expiry: NodeJS.Timeout | null;
-  /** When it started running (performance.now()), and the most of the turn it may use (ms). */
+  /** When it started running (performance.now(): its budget runs from there), and the most of the turn it may use (ms). */
   started: number;
   cap: number;
 }
@@ -101,9 +107,11 @@ class Slot {
   /** Waiting decisions per client. */
   private readonly queues = new Map<string, Pending[]>();
   /**
-   * When each client with decisions queued or running here was last served (a count of decisions
-   * started): the next decision is the oldest of the client served least recently, a client new
-   * to the queue first. Forgotten once it has nothing queued or running.
+   * When each client was last served here (a count of decisions started): the next decision is
+   * the oldest of the client served least recently, one never served (or long ago) first. Kept
+   * when a client's queue empties, so that a client whose decisions come one at a time (a game
+   * of one bot) does not come back as new ahead of those it was served after; forgotten once
+   * it is older than every waiting client's, where it would come first anyway.
    */
   private readonly served = new Map<string, number>();
   private starts = 0;
@@ -123,7 +131,7 @@ class Slot {
     const q = this.queues.get(p.client);
     if (q) q.push(p);
     else this.queues.set(p.client, [p]);
-    p.expiry = setTimeout(() => this.expire(p), Math.max(0, p.deadline - performance.now()));
+    this.recheck(p);
     if (this.linger && this.turn?.client === p.client) {
       clearTimeout(this.linger);
       this.linger = null;
@@ -150,10 +158,7 @@ class Slot {
     const i = q ? q.indexOf(p) : -1;
     if (i < 0) return;
     q!.splice(i, 1);
-    if (q!.length === 0) {
-      this.queues.delete(p.client);
-      if (this.current?.client !== p.client && this.turn?.client !== p.client) this.served.delete(p.client);
-    }
+    if (q!.length === 0) this.queues.delete(p.client);
     this.fail(p, e);
   }
 
@@ -163,12 +168,26 @@ class Slot {
     p.reject(e);
   }
 
-  private waitedOut(): DecisionError {
-    return new DecisionError(`waited its whole ${this.o.decisionMs} ms decision budget for a bot worker`);
+  /** While `p` waits: every decisionMs, dropped if its game is no longer wanted. */
+  private recheck(p: Pending): void {
+    p.expiry = setTimeout(() => {
+      if (p.wanted()) this.recheck(p);
+      else this.remove(p, dropped());
+    }, this.o.decisionMs);
+    p.expiry.unref();
   }
 
-  private expire(p: Pending): void {
-    this.remove(p, p.wanted() ? this.waitedOut() : dropped());
+  /** The newest waiting decision of `client`, failed (another client's needs its place in the queue). */
+  shed(client: string, e: DecisionError): void {
+    const q = this.queues.get(client);
+    if (q?.length) this.remove(q[q.length - 1], e);
+  }
+
+  /** Each client's decisions here, waiting and running (the running one last). */
+  *held(): Generator<[string, Pending[]]> {
+    const running = this.current;
+    for (const [c, q] of this.queues) yield [c, running?.client === c ? [...q, running] : q];
+    if (running && !this.queues.has(running.client)) yield [running.client, [running]];
   }
 
   /** Every waiting decision of a game, failed as dropped. */
@@ -184,10 +203,9 @@ class Slot {
       if (q.length === 0) this.queues.delete(client);
       if (p.expiry) clearTimeout(p.expiry);
       p.expiry = null;
-      const e = !p.wanted() ? dropped() : performance.now() >= p.deadline ? this.waitedOut() : null;
-      if (!e) return p;
+      if (p.wanted()) return p;
       this.pool.queued--;
-      p.reject(e);
+      p.reject(dropped());
     }
     return null;
   }
@@ -198,20 +216,37 @@ class Slot {
   }
 
   /**
-   * The next decision: the client whose turn it is goes on while its turn has time left
+   * Forgets when clients were served that were served before every waiting client: they would
+   * come first anyway (with nobody waiting, every client but `keep`, the one just served).
+   */
+  private forget(keep: string): void {
+    let oldest = Infinity;
+    for (const c of this.queues.keys()) oldest = Math.min(oldest, this.served.get(c) ?? -1);
+    for (const [c, w] of this.served) if (w < oldest && c !== keep && !this.queues.has(c)) this.served.delete(c);
+  }
+
+  /** A client's share of the worker while the clients waiting on it (the client itself counted) share it. */
+  private share(client: string): number {
+    const clients = this.queues.size + (this.queues.has(client) ? 0 : 1);
+    return Math.max(MIN_TURN_LEFT_MS, this.turnMs / clients);
+  }
+
+  /**
+   * The next decision: the client whose turn it is goes on while its share has time left
    * (waiting LINGER_MS for the next decision of a game it just played), then the client served
-   * least recently (one new to the queue first) starts a turn.
+   * least recently (one new to the queue first) starts a turn. While others wait, a decision
+   * may use only what the turn has left of its share.
    */
   private next(): Pending | null {
     const t = this.turn;
     if (t) {
       const others = this.othersWaiting(t.client);
       if (!others) t.used = 0; // nobody waits: its turn starts afresh
-      const rest = this.turnMs - t.used;
+      const rest = this.share(t.client) - t.used;
       if (rest >= MIN_TURN_LEFT_MS) {
         const p = this.take(t.client);
         if (p) {
-          p.cap = others ? rest : Infinity;
+          p.cap = this.othersWaiting(t.client) ? this.share(t.client) - t.used : Infinity;
           return p;
         }
         if (others && performance.now() < this.lingerUntil) {
@@ -223,7 +258,6 @@ class Slot {
         }
       }
       this.turn = null;
-      if (!this.queues.has(t.client)) this.served.delete(t.client);
     }
     while (this.queues.size > 0) {
       let client = '';
@@ -233,13 +267,11 @@ class Slot {
         if (w < when) [client, when] = [c, w];
       }
       const p = this.take(client);
-      if (!p) {
-        this.served.delete(client);
-        continue;
-      }
+      if (!p) continue;
       this.served.set(client, this.starts++);
+      this.forget(client);
       this.turn = { client, used: 0 };
-      p.cap = Infinity;
+      p.cap = this.othersWaiting(client) ? this.share(client) : Infinity;
       return p;
     }
     return null;
@@ -313,9 +345,10 @@ class Slot {
     const p = this.next();
     if (!p) return;
     this.current = p;
+    // Its budget starts now: a decision that waited is not the poorer for it.
     p.started = performance.now();
-    const left = p.deadline - p.started;
-    this.timer = setTimeout(() => this.replace(`over the ${this.o.decisionMs} ms decision limit`), Math.max(0, left));
+    const left = this.o.decisionMs;
+    this.timer = setTimeout(() => this.replace(`over the ${this.o.decisionMs} ms decision limit`), left);
     // Within a turn other clients wait on, a search gets only what the turn has left.
     this.worker!.postMessage({ ...p.request, timeLeftMs: searchTimeMs(Math.min(left, p.cap)) } satisfies PoolRequest);
   }
@@ -354,20 +387,38 @@ export class BotPool {
 
   decide(d: Decision): Promise<number> {
     if (this.closed) return Promise.reject(new DecisionError('the server is stopping'));
-    if (this.queued >= this.o.maxQueued) return Promise.reject(new DecisionError(`the bot workers are full (${this.o.maxQueued} decisions waiting)`));
+    const full = () => new DecisionError(`the bot workers are full (${this.o.maxQueued} decisions waiting)`);
+    if (this.queued >= this.o.maxQueued && !this.shed(d.client, full())) return Promise.reject(full());
     this.queued++;
     const id = ++this.nextId;
     return new Promise<number>((resolve, reject) => {
       this.slotOf(d.game).enqueue({
-        id, resolve, reject, client: d.client, game: d.game, deadline: performance.now() + this.o.decisionMs, wanted: d.wanted ?? (() => true), expiry: null, started: 0, cap: Infinity,
+        id, resolve, reject, client: d.client, game: d.game, wanted: d.wanted ?? (() => true), expiry: null, started: 0, cap: Infinity,
         request: { type: 'decide', id, key: `${d.game}/${d.seat}`, spec: d.spec, start: d.start, config: d.config, actions: [...d.actions], seat: d.seat, legal: [...d.legal], timeLeftMs: this.o.decisionMs },
       });
     });
   }
 
+  /** The queue is full: the newest waiting decision of the client holding the most (running ones count), if it holds more than `client`, fails to make room. */
+  private shed(client: string, e: DecisionError): boolean {
+    const held = new Map<string, { slot: Slot; id: number; running: boolean }[]>();
+    for (const slot of this.slots) {
+      for (const [c, ps] of slot.held()) {
+        const mine = held.get(c) ?? [];
+        for (const p of ps) mine.push({ slot, id: p.id, running: p === slot.current });
+        held.set(c, mine);
+      }
+    }
+    const newest = fairVictim(held, client, { free: (p) => !p.running, before: (a, b) => a.id > b.id });
+    if (!newest) return false;
+    const owner = [...held].find(([, ps]) => ps.includes(newest))![0];
+    newest.slot.shed(owner, e);
+    return true;
+  }
+
   /**
    * Starts every worker now and resolves when they are ready. Workers otherwise start on first
-   * use, and a start-up counts against the budgets of the decisions waiting for it.
+   * use, and the decisions waiting for one wait for its start-up (their budgets start after).
    */
   async warm(): Promise<void> {
     await Promise.all(this.slots.map((s) => s.warm()));

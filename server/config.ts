@@ -44,8 +44,11 @@ const budgetSchema = z.object({
   perGame: count,
   /** By all of a tournament's seats of this entry, across its worker threads; past it the tournament stops. */
   perTournament: count,
-  /** By all of one client's live games, tournaments and act requests, in a fixed one-minute window. */
-  perClientMinute: count,
+  /**
+   * By all of one client's live games, tournaments and act requests, in any minute (a sliding
+   * window: agents/rate-window.ts, which holds a slot per call, hence the bound).
+   */
+  perClientMinute: z.number().int().min(0).max(100_000),
 }).partial().strict();
 export type Budget = Required<z.infer<typeof budgetSchema>>;
 
@@ -58,7 +61,8 @@ export type Budget = Required<z.infer<typeof budgetSchema>>;
  * prices (the same record); 300 a minute (5 a second) is more than a person playing against five
  * model seats asks for, and more than one tournament worker sends to a model that takes a
  * fifth of a second or more to answer. A tournament that reaches a budget stops, so a bot
- * that answers faster (an http bot nearby) needs a higher perClientMinute from the operator.
+ * that answers faster (an http bot nearby) needs a higher perClientMinute from the operator,
+ * and the server-wide rates above it (limits.outsideCallsPerMinute, ...PerHostMinute) too.
  */
 export const DEFAULT_BUDGET: Budget = { perGame: 200, perTournament: 5000, perClientMinute: 300 };
 
@@ -82,12 +86,17 @@ export type EntryConfig = z.infer<typeof entrySchema>;
 const int = (min: number, max: number) => z.number().int().min(min).max(max);
 
 export const limitsSchema = z.object({
-  /** Live games in all, and per client address (finished ones count until dropped; at a limit, the asker's own finished game asked about least recently goes first). */
+  /**
+   * Live games in all, and per client address (finished ones count until dropped). At its
+   * quota a client's own finished game asked about least recently makes room; in a full store,
+   * the game asked about least recently of the client holding the most (more than the asker,
+   * or the asker's own), never one in use: played, asked about or streamed within botIdleMs.
+   */
   maxGames: int(1, 1_000_000),
   maxGamesPerClient: int(1, 1_000_000),
   /** A game nobody asked about for this long is dropped. */
   idleMs: int(1000, 7 * 24 * 3600_000),
-  /** Games with seats open to anyone (the lobby) at once, in all. */
+  /** Games with seats open to anyone (the lobby) at once, in all; when full, the one waiting longest of a client holding more of them than the asker, nobody joined and not in use, makes room. */
   maxOpenGames: int(0, 10_000),
   /** Games with seats open in the lobby that one client created, at once (so a few clients cannot fill the lobby). */
   maxOpenGamesPerClient: int(0, 10_000),
@@ -100,16 +109,17 @@ export const limitsSchema = z.object({
    */
   botIdleMs: int(100, 24 * 3600_000),
   /**
-   * Budget of one decision of a heavy bot (ismcts) on the worker threads, from when it is queued:
-   * a search is told what is left and stops by itself; one still running at the end is stopped
-   * with its worker, one still queued fails unrun; either way the seat plays its fallback.
+   * Budget of one decision of a heavy bot (ismcts) on the worker threads, from when it starts
+   * there (waiting costs it nothing: the clients' turns bound the wait, bot-pool.ts). While n
+   * clients wait on a worker, a search is told a 1/n share of it and stops by itself; one still
+   * running at the end of its budget is stopped with its worker, and the seat plays its fallback.
    */
   decisionMs: int(10, 600_000),
   /** Heap limit of each bot worker thread, MB. */
   workerMemoryMb: int(32, 16_384),
   /** Worker threads for heavy bots' decisions. */
   botWorkers: int(1, 64),
-  /** Decisions waiting for a bot worker, in all; past it a decision plays its fallback at once. */
+  /** Decisions waiting for a bot worker, in all; past it the newest of the client holding the most (more than the asker) plays its fallback, or else the new one does. */
   maxQueuedDecisions: int(1, 1_000_000),
   /** Tournament jobs: running at once in all and per client, games per job, worker threads per job, seconds per job, how long a finished job is kept. */
   maxJobs: int(0, 64),
@@ -120,10 +130,29 @@ export const limitsSchema = z.object({
   jobRetentionMs: int(1000, 30 * 24 * 3600_000),
   /** Jobs kept (running and finished) at most; the oldest finished are dropped first. */
   maxStoredJobs: int(1, 100_000),
-  /** Event streams open at once, in all and per client; a comment line every heartbeatMs keeps proxies from closing them. */
+  /**
+   * Event streams open at once, in all and per client; a comment line every heartbeatMs keeps
+   * proxies from closing them. When all are open, a new one takes the place of the oldest of
+   * the client holding the most (more than the asker; onlookers' first), and a seat's own
+   * stream that of an onlooker (stream.ts).
+   */
   maxStreams: int(0, 1_000_000),
   maxStreamsPerClient: int(0, 1_000_000),
   heartbeatMs: int(100, 600_000),
+  /**
+   * Calls to servers elsewhere (llm and http entries) in any minute, by all clients together,
+   * and to one host (an entry's URL: entries on one host share it). Above each client's own
+   * budget (perClientMinute), these serve clients in turn: a client holds at most its share of
+   * each, limit / (clients calling + 1), so one alone takes half and a newcomer finds room
+   * (agents/rate-window.ts). A call past either plays the seat's fallback, as past a budget.
+   * 1,200 a minute (20 a second) in all and 600 to one host: half of 600 is the default
+   * perClientMinute (300), so a client alone at one entry is held by its own budget, not by
+   * its share; with three calling one host, each may have 150 in a minute.
+   */
+  outsideCallsPerMinute: int(0, 100_000),
+  outsideCallsPerHostMinute: int(0, 100_000),
+  /** History pages (GET history) one client may have being built at once; each is built a slice at a time, clients in turn (history.ts). */
+  maxPagesPerClient: int(1, 1000),
   /** Requests per second per client address (0 = none). */
   rateLimit: int(0, 1_000_000),
   /** Bytes in a request body. */
@@ -165,6 +194,9 @@ export const DEFAULT_LIMITS: Limits = {
   maxStreams: 1000,
   maxStreamsPerClient: 20,
   heartbeatMs: 15_000,
+  outsideCallsPerMinute: 1200,
+  outsideCallsPerHostMinute: 600,
+  maxPagesPerClient: 4,
   rateLimit: 2000,
   bodyLimit: 64 * 1024,
   requestTimeoutMs: 10_000,

@@ -73,26 +73,57 @@ describe('GameStore limits', () => {
       .rejects.toMatchObject({ status: 429, message: expect.stringMatching(/you have 2 games in progress.*maxGamesPerClient/) });
   });
 
-  it("makes room in a full store from the asker's own finished games first, and only then from anyone's", async () => {
-    const { clock, games } = store(3, 60_000, 100);
-    const theirs = (await games.create({ seats: ['random', 'random'], seed: 'theirs', reward: 'win', client: 'd' })).game;
+  it('makes room in a full store from the client holding the most, its game asked about least recently, never a game in use', async () => {
+    const { clock, games } = store(4, 600_000, 100, { botIdleMs: 1000 });
+    const game = (client: string, seed: string) => games.create({ seats: ['remote', 'random'], seed, reward: 'win', client }).then((r) => r.game);
+    const theirs = (await games.create({ seats: ['remote', 'random'], seed: 'theirs', reward: 'win', client: 'd' })).game;
     const mine: LiveGame[] = [];
-    for (let i = 0; i < 6; i++) {
-      clock.t += 10;
-      mine.push((await games.create({ seats: ['random', 'random'], seed: `m${i}`, reward: 'win', client: 'c' })).game);
+    for (let i = 0; i < 3; i++) {
+      clock.t += 2000;
+      mine.push(await game('c', `m${i}`));
     }
-    // d's game is the oldest of all, yet c's own creates pushed out only c's own games.
-    expect(status(() => games.get(theirs.id))).toBeNull();
-    expect(mine.map((g) => status(() => games.get(g.id)))).toEqual([404, 404, 404, 404, null, null]);
-    // A client holding no finished game takes the oldest of anyone's; c's asked-about games are newer than d's.
+    clock.t += 2000;
+    games.get(mine[0].id); // asked about: in use for botIdleMs
+    // Full. A newcomer's game takes the place of c's (it holds the most) asked about least
+    // recently and not in use; d's game, the oldest of all, stays.
+    const newcomer = await game('e', 'e0');
+    expect([theirs, ...mine].map((g) => status(() => games.get(g.id)))).toEqual([null, null, 404, null]);
+    // Every game asked about just now: all in use, nothing may go.
     clock.t += 10;
-    for (const g of mine.slice(4)) games.get(g.id);
-    await games.create({ seats: ['remote', 'random'], seed: 'e', reward: 'win', client: 'e' });
+    await expect(game('f', 'f0')).rejects.toMatchObject({ status: 429, message: expect.stringMatching(/too many live games \(limit 4, maxGames\): room is made only from a client holding more games than you/) });
+    // Past botIdleMs, c, holding two, gives its game not in use (mine[0] was just asked about) before d or e, holding one.
+    clock.t += 1001;
+    games.get(mine[0].id);
+    await game('f', 'f1');
+    expect([theirs, mine[0], mine[2], newcomer].map((g) => status(() => games.get(g.id)))).toEqual([null, null, 404, null]);
+    // Holding as many as anyone, d makes room with its own game, and so does c with a replay.
+    clock.t += 1001;
+    await game('d', 'd1');
     expect(status(() => games.get(theirs.id))).toBe(404);
-    // A replay is held like any finished game of its client.
-    const replayed = games.adopt(() => mine[5].env, ['a', 'b'], 'c');
+    const replayed = games.adopt(() => theirs.env, ['a', 'b'], 'c');
     expect(status(() => games.get(replayed.id))).toBeNull();
-    expect(status(() => games.get(mine[4].id))).toBe(404);
+    expect(status(() => games.get(mine[0].id))).toBe(404);
+  });
+
+  it('makes room in a full lobby from the client holding the most open games, one nobody joined, never from a client holding as many as the asker', async () => {
+    const { clock, games } = store(100, 600_000, 100, { maxOpenGames: 4, maxOpenGamesPerClient: 3, botIdleMs: 1000 });
+    const open = (client: string, seed: string) => games.create({ seats: ['open', 'random', 'open'], seed, reward: 'win', client }).then((r) => r.game);
+    const a = [await open('a', 'a0'), await open('a', 'a1'), await open('a', 'a2')];
+    const b = await open('b', 'b0');
+    games.join(a[0], undefined, 'joiner'); // joined: a person sits there
+    // Full, and every game made within botIdleMs: in use.
+    await expect(open('c', 'c0')).rejects.toMatchObject({ status: 429, message: expect.stringMatching(/the lobby holds 4 games with open seats, the most it may \(maxOpenGames\); room is made only from a client holding more of them than you/) });
+    clock.t += 1001;
+    await open('c', 'c0'); // a's oldest nobody joined goes
+    expect([...a, b].map((g) => status(() => games.get(g.id)))).toEqual([null, 404, null, null]);
+    clock.t += 1001;
+    await open('c', 'c1'); // a (2) still holds more than c (1)
+    expect(status(() => games.get(a[2].id))).toBe(404);
+    clock.t += 1001;
+    // a holds 1 (joined), b 1, c 2: c is refused a third place, d gets one of c's.
+    await expect(open('c', 'c2')).rejects.toMatchObject({ status: 429 });
+    await expect(open('d', 'd0')).resolves.toBeDefined();
+    expect(games.lobby().map((g) => g.client).sort()).toEqual(['a', 'b', 'c', 'd']);
   });
 
   it('limits the games with open seats one client holds, and the seats one client joins in games in progress', async () => {

@@ -11,10 +11,14 @@
  * held it for INLINE_SLICE_MS, so a game of them never holds up other requests for longer.
  *
  * Per client (its address): every game it created counts, in progress or finished, until
- * it is dropped; at its quota, or when the store is full, its own finished game asked about
- * least recently makes room first, so one client's creates cannot push out another's
- * finished games while it holds any. Games with seats open in the lobby and seats joined from
- * it are limited per client too.
+ * it is dropped; at its quota its own finished game asked about least recently makes room.
+ * Games with seats open in the lobby and seats joined from it are limited per client too.
+ * Above the per-client limits, the store's and the lobby's places are shared fairly
+ * (fair-share.ts): when either is full, room is made from the client holding the most, its
+ * game asked about least recently, and only from a client holding more than the asker (or,
+ * in the store, the asker's own); never from a game in use (`inUse`: in progress and played or
+ * asked about within botIdleMs, or streamed). So many clients filling the store or the lobby together cannot
+ * keep a newcomer out, nor push out the finished games and replays of a client holding few.
  *
  * With a state dir (game-log.ts) every game made here is written down as it changes, and
  * `restore` brings the games back when the server starts again: the actions are replayed, so
@@ -33,6 +37,7 @@ import { agentSeed, AgentStopError, BudgetSpentError, EnvObservation, type Agent
 import { DecisionError, type BotPool } from './bot-pool.ts';
 import { BotSpecError, type Catalogue } from './catalogue.ts';
 import { ClientCounts } from './client-counts.ts';
+import { fairVictim } from './fair-share.ts';
 import { commitToSeed, type SeedCommitment } from './seed-commitment.ts';
 import { DEFAULT_LIMITS } from './config.ts';
 import { LOG_VERSION, tokenHash, type GameLog, type LoggedGame } from './game-log.ts';
@@ -191,7 +196,8 @@ export class GameStore {
   private readonly held = new Map<string, Set<LiveGame>>();
   /** Open seats each client took, in games in progress. */
   private readonly joined = new ClientCounts();
-  private readonly turns = new InlineTurns();
+  /** The round robin of work in this thread, clients in turn: bots' slices, and history pages (history.ts). */
+  readonly turns = new InlineTurns();
   private readonly limits: Required<StoreLimits>;
   /** Errors already in the operator's log: an llm bot stopped for the game throws the same one at each decision left. */
   private readonly logged = new WeakSet<object>();
@@ -295,11 +301,14 @@ export class GameStore {
   }
 
   /**
-   * Brings back a game from its file in the state dir (game-log.ts): its actions replayed on
-   * a fresh deal, its bots asked again at their past decisions (those that can be: see the
-   * top of this file), the same tokens opening the same seats. Its bots wait for the next ask.
-   * Throws (the caller tells the operator and skips the game) when the game cannot be
-   * replayed here: other rules, a bot the catalogue no longer has, an action not legal.
+   * Brings back a game from its file in the state dir (game-log.ts; the file's fields checked
+   * by game-log-schema.ts): its actions replayed on a fresh deal, its bots asked again at
+   * their past decisions (those that can be: see the top of this file; none for a game whose
+   * file says it ended, as they have no decision left), the same tokens opening the same
+   * seats. Its bots wait for the next ask. It lets the event loop go every INLINE_SLICE_MS, as
+   * bots here do. Throws (restorer.ts sets the file aside and tells the operator) when the
+   * game cannot be replayed here: other rules, a bot the catalogue no longer has, an action
+   * not legal, an end the actions do not reach.
    */
   async restore(logged: LoggedGame): Promise<LiveGame> {
     const h = logged.head;
@@ -309,7 +318,7 @@ export class GameStore {
     const { labels, bots, replayed, starts } = this.seatBots(h.specs, h.seed, h.client);
     const players = h.specs.length;
     // Dealt as it was: games logged before askForced was recorded (5 Dec 2026) were played without it.
-    const env = new CzechPubEnv({ seed: h.seed, players, reward: h.reward as RewardScheme, ruleset: this.catalogue.ruleset, askForced: h.askForced === true, log: true });
+    const env = new CzechPubEnv({ seed: h.seed, players, reward: h.reward, ruleset: this.catalogue.ruleset, askForced: h.askForced === true, log: true });
     const game: LiveGame = {
       id: h.id, seed: commitToSeed(h.seed, h.chosen, h.salt), env, seats: labels, bots, starts, tokens: new Map(h.tokens.map((t) => [t.hash, t.seat])), client: h.client, settled: false,
       faults: [...logged.faults], watchToken: '', watchHash: h.watch, logAt: [env.eventCount], actors: [], scrub: null, queue: Promise.resolve(), touched: this.now(), asked: this.now(),
@@ -319,6 +328,7 @@ export class GameStore {
     };
     // Each seat's auto-pass as last set (its passes are in the actions already).
     for (const c of logged.settings) if (game.autoPass[c.seat]) game.autoPass[c.seat] = { on: c.on, unwatched: [...c.unwatched] };
+    let slice = performance.now();
     for (const a of logged.actions) {
       if (env.done) throw new Error('actions past the end of the game');
       const seat = env.actor;
@@ -326,7 +336,7 @@ export class GameStore {
       const bot = bots[seat];
       if (!legal.includes(a)) throw new Error(`action ${a} at step ${env.actions.length} is not legal`);
       // The agent is asked again what it was asked then, so its generator and memory stand where they stood.
-      if (bot && 'agent' in bot && replayed[seat] && legal.length > 1) {
+      if (!logged.ended && bot && 'agent' in bot && replayed[seat] && legal.length > 1) {
         try {
           await bot.agent.act(new EnvObservation(env, seat, legal));
         } catch {
@@ -334,7 +344,13 @@ export class GameStore {
         }
       }
       recordStep(game, env, a);
+      if (performance.now() - slice >= INLINE_SLICE_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        slice = performance.now();
+      }
     }
+    if (logged.ended && !env.done) throw new Error(`its file says the game ended, but it is not over after its ${env.actions.length} actions`);
+    if (this.games.has(h.id)) throw new Error('a game of this id is held already');
     const joined = new Set(logged.joins.map((j) => j.seat));
     for (const j of logged.joins) {
       game.tokens.set(j.hash, j.seat);
@@ -351,7 +367,7 @@ export class GameStore {
     this.hold(game);
     if (env.done) game.settled = true;
     else for (const c of game.joiners) this.joined.add(c);
-    this.log?.resume(game.id);
+    this.log?.resume(game.id, logged.settings);
     return game;
   }
 
@@ -389,11 +405,12 @@ export class GameStore {
 
   /**
    * Makes room for one more game of `client`, or says why not (429). At its quota its own
-   * finished game asked about least recently goes; when the store is full, again its own
-   * first, and only a client holding no finished game takes the oldest of anyone's.
+   * finished game asked about least recently goes. When the store is full, the game asked
+   * about least recently of the client holding the most games goes (fair-share.ts): of a
+   * client holding more than the asker, or the asker's own; never a game in use (`inUse`).
    */
   private makeRoom(client: string): void {
-    const { maxGames, maxGamesPerClient, idleMs } = this.limits;
+    const { maxGames, maxGamesPerClient, idleMs, botIdleMs } = this.limits;
     const count = () => this.held.get(client)?.size ?? 0;
     // At a limit, sweep now: an expired game must not hold a place.
     this.expire(this.games.size >= maxGames || count() >= maxGamesPerClient);
@@ -403,32 +420,53 @@ export class GameStore {
       this.drop(own);
     }
     if (this.games.size >= maxGames) {
-      const mine = this.held.get(client);
-      const g = (mine && leastRecentFinished(mine)) ?? leastRecentFinished(this.games.values());
-      if (!g) throw new ApiError(429, `too many live games (limit ${maxGames}, maxGames); try again later`);
+      const g = fairVictim(this.held, client, { own: true, free: (x) => !this.inUse(x), before: (a, b) => a.touched < b.touched });
+      if (!g) throw new ApiError(429, `too many live games (limit ${maxGames}, maxGames): room is made only from a client holding more games than you, or from your own, and only from games nobody played or asked about for ${botIdleMs / 1000} s; there is none now, try again later`);
       this.drop(g);
     }
   }
 
-  /** 429 when `client` already has maxOpenGamesPerClient games waiting in the lobby, or the lobby is full. */
+  /**
+   * 429 when `client` already has maxOpenGamesPerClient games waiting in the lobby. When the
+   * lobby is full, a place is made as in the store (fair-share.ts): the game of a client
+   * holding more lobby games than the asker, waiting longest, that nobody joined and that is
+   * not in use, is dropped; 429 if there is none.
+   */
   private checkOpenGames(client: string): void {
-    let mine = 0;
-    for (const g of this.held.get(client) ?? []) if (g.open.size > 0 && !g.env.done) mine++;
+    const lobby = new Map<string, LiveGame[]>();
+    let waiting = 0;
+    for (const g of this.games.values()) {
+      if (g.open.size === 0 || g.env.done) continue;
+      waiting++;
+      const theirs = lobby.get(g.client);
+      if (theirs) theirs.push(g);
+      else lobby.set(g.client, [g]);
+    }
     const cap = this.limits.maxOpenGamesPerClient;
-    if (mine >= cap) throw new ApiError(429, `you have ${cap} games with open seats in the lobby, the most one client may have (maxOpenGamesPerClient); wait for people to join them, or games left idle expire after ${Math.round(this.limits.idleMs / 1000)} s`);
-    if (this.openGames() >= this.limits.maxOpenGames) throw new ApiError(429, `the lobby holds ${this.limits.maxOpenGames} games with open seats, the most it may (maxOpenGames); join one of them, or try again later`);
+    if ((lobby.get(client)?.length ?? 0) >= cap) throw new ApiError(429, `you have ${cap} games with open seats in the lobby, the most one client may have (maxOpenGamesPerClient); wait for people to join them, or games left idle expire after ${Math.round(this.limits.idleMs / 1000)} s`);
+    if (waiting < this.limits.maxOpenGames) return;
+    const g = fairVictim(lobby, client, { free: (x) => x.joiners.length === 0 && !this.inUse(x), before: (a, b) => a.touched < b.touched });
+    if (!g) throw new ApiError(429, `the lobby holds ${this.limits.maxOpenGames} games with open seats, the most it may (maxOpenGames); room is made only from a client holding more of them than you, from a game nobody joined or played for ${this.limits.botIdleMs / 1000} s; join one of them, or try again later`);
+    this.drop(g);
+  }
+
+  /**
+   * A game in use, never dropped to make room: a request waits on its bots, a seat's event
+   * stream is open, or, in progress, it was asked about or moved "recently": within botIdleMs,
+   * as long as its bots play on after an ask. A finished game (a replay among them) has no seat
+   * left to move: it goes in its turn, least recently asked about first.
+   */
+  private inUse(g: LiveGame): boolean {
+    for (const s of g.waiting) if (!s?.aborted) return true;
+    if (g.presence.streams.some((n) => n > 0)) return true;
+    if (g.env.done) return false;
+    return this.now() - g.touched <= this.limits.botIdleMs;
   }
 
   /** Games in progress with a seat open to join, newest first (at most maxOpenGames of them exist). */
   lobby(): LiveGame[] {
     this.expire();
     return [...this.games.values()].filter((g) => g.open.size > 0 && !g.env.done).sort((a, b) => b.created - a.created);
-  }
-
-  private openGames(): number {
-    let n = 0;
-    for (const g of this.games.values()) if (g.open.size > 0 && !g.env.done) n++;
-    return n;
   }
 
   /** Hands out an open seat's token, once: the seat asked for, or the first open one; `name` is what the joiner is called (names.ts). */
@@ -533,7 +571,8 @@ export class GameStore {
   private step(game: LiveGame, action: number): void {
     const k = game.env.actions.length;
     recordStep(game, game.env, action);
-    this.log?.append(game.id, { t: 'a', k, a: action });
+    // The action that ends the game says so: a restart then leaves the game unread until asked for (restorer.ts).
+    this.log?.append(game.id, { t: 'a', k, a: action, ...(game.env.done ? { end: true as const } : {}) });
   }
 
   private fault(game: LiveGame, f: BotFault): void {

@@ -5,14 +5,19 @@
  * told when such a bot fails: the entry's name and the kind of failure. The model's name, the
  * server's address, the key's variable and the server's own words go to the operator's log.
  *
- * Per client and entry there is one minute cell, shared by the client's live games (which look
- * it up at every call) and its tournaments (which hold it, pinned, while they run). A cell
- * nobody holds is dropped once its minute is over: a new one starting at 0 then counts the same.
+ * Every call is taken from three sliding windows of a minute (agents/rate-window.ts): the
+ * client's of the entry (its budget's perClientMinute), shared by the client's live games
+ * (which look it up at every call) and its tournaments (which hold it, pinned, while they run);
+ * the host's the entry calls (limits.outsideCallsPerHostMinute), shared by every entry there;
+ * and the server's (limits.outsideCallsPerMinute). The last two are shared by clients in turn:
+ * each is held to its share. A client's window nobody holds is dropped once its last call is a
+ * window old: a new one, empty, then counts the same.
  */
 import {
-  budgetText, Gate, minuteCell, readMinute, sharedCounts, type Agent, type BudgetRefusal, type CallFaultKind, type GateSpec,
+  budgetText, createAgent, Gate, lastCall, LlmAgent, OWNERS, rateWindow, sharedCounts, type Agent, type BudgetRefusal, type CallFaultKind, type GateSpec, type RateLimit, type RateWindow,
 } from '../agents/index.ts';
 import type { BotChoice, CatalogueEntry } from './catalogue.ts';
+import { DEFAULT_LIMITS, type Limits } from './config.ts';
 
 const KIND_TEXT: Record<CallFaultKind, string> = {
   authentication: 'refused the request (authentication)',
@@ -31,17 +36,45 @@ export function faultText(entry: CatalogueEntry, fault: { kind: CallFaultKind; b
   return `bot '${entry.name}': ${entry.kind === 'llm' ? 'the model server' : "the bot's server"} ${KIND_TEXT[fault.kind]}`;
 }
 
-const minuteOf = (t: number) => Math.floor(t / 60_000);
+/** A client's number in the shared windows: its address hashed (FNV-1a) into rate-window.ts's OWNERS. */
+export function clientNumber(client: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < client.length; i++) h = Math.imul(h ^ client.charCodeAt(i), 0x01000193) >>> 0;
+  return h % OWNERS;
+}
+
+/**
+ * The host (and port) of the server an entry's bot calls: the URL in the operator's spec (an
+ * http bot's, an llm entry's baseUrl), or for an llm entry without one where its agent calls
+ * by default. Never shown to clients.
+ */
+export function outsideHost(entry: CatalogueEntry): string {
+  const agent = createAgent(entry.spec);
+  if (agent instanceof LlmAgent) return new URL(agent.baseUrl).host;
+  const url = /https?:\/\/(\[[^\]]*\]|[^/\s:]+)(:\d+)?/.exec(entry.spec);
+  return url ? new URL(url[0]).host : `entry:${entry.name}`;
+}
+
+/** The server-wide rates of outside calls (config.ts). */
+export type CallRates = Pick<Limits, 'outsideCallsPerMinute' | 'outsideCallsPerHostMinute'>;
 
 export class OutsideCalls {
-  private readonly cells = new Map<string, { cell: BigInt64Array; pins: number }>();
-  private sweptAt = -1;
+  /** Per client and entry. */
+  private readonly windows = new Map<string, { window: RateWindow; pins: number }>();
+  /** Per host, by entry name (an entry's host is looked up once). */
+  private readonly hosts = new Map<string, RateWindow>();
+  private readonly hostOf = new Map<string, RateWindow>();
+  private readonly server: RateWindow;
+  private sweptAt = -Infinity;
 
   constructor(
     /** The operator's log: what a client may not read of a failure. */
     readonly log: (line: string) => void = () => {},
     private readonly now: () => number = Date.now,
-  ) {}
+    private readonly rates: CallRates = DEFAULT_LIMITS,
+  ) {
+    this.server = rateWindow(rates.outsideCallsPerMinute, { fair: true });
+  }
 
   /** Gives a live game's seat (or the act route's bot) the gate of its entry's budget, for `client`. Entries without one are left as they are. */
   attach(agent: Agent, entry: CatalogueEntry, client: string): void {
@@ -49,24 +82,26 @@ export class OutsideCalls {
     if (!b) return;
     if (!agent.useGate) throw new Error(`bot '${entry.name}' has a budget but its agent takes no gate`);
     agent.useGate(new Gate({
-      entry: entry.name, perGame: b.perGame, clientMinute: { cell: () => this.cell(client, entry.name).cell, limit: b.perClientMinute },
+      entry: entry.name, perGame: b.perGame, owner: clientNumber(client), rates: this.shared(entry, () => this.client(client, entry).window),
     }, this.now));
   }
 
   /**
    * A tournament's gates, one per choice (null for bots without a budget): one per-tournament
-   * count per entry, the client's minute cells pinned until `release`.
+   * count per entry, the client's windows pinned until `release`.
    */
   tournament(choices: readonly BotChoice[], client: string): { gates: (GateSpec | null)[]; release: () => void } {
-    const names = [...new Set(choices.filter((c) => c.entry.budget).map((c) => c.entry.name))];
-    const counts = sharedCounts(names.length);
-    const held = names.map((name) => this.cell(client, name));
+    const entries = [...new Map(choices.filter((c) => c.entry.budget).map((c) => [c.entry.name, c.entry])).values()];
+    const counts = sharedCounts(entries.length);
+    const held = entries.map((e) => this.client(client, e));
     for (const h of held) h.pins++;
     const gates = choices.map((c): GateSpec | null => {
       const b = c.entry.budget;
       if (!b) return null;
-      const i = names.indexOf(c.entry.name);
-      return { entry: c.entry.name, perGame: b.perGame, tournament: { counts, index: i, limit: b.perTournament }, clientMinute: { cell: held[i].cell, limit: b.perClientMinute } };
+      const i = entries.findIndex((e) => e.name === c.entry.name);
+      return {
+        entry: c.entry.name, perGame: b.perGame, tournament: { counts, index: i, limit: b.perTournament }, owner: clientNumber(client), rates: this.shared(c.entry, held[i].window),
+      };
     });
     let released = false;
     return {
@@ -79,26 +114,41 @@ export class OutsideCalls {
     };
   }
 
-  /** Minute cells held (for tests: stale ones are dropped). */
+  /** Client windows held (for tests: stale ones are dropped). */
   get size(): number {
-    return this.cells.size;
+    return this.windows.size;
   }
 
-  private cell(client: string, entry: string): { cell: BigInt64Array; pins: number } {
-    const key = `${client}\n${entry}`;
-    let c = this.cells.get(key);
+  /** The client's window (or how to find it), then the entry's host's and the server's. */
+  private shared(entry: CatalogueEntry, mine: RateLimit['window']): RateLimit[] {
+    return [{ scope: 'client-minute', window: mine }, { scope: 'host-minute', window: this.host(entry) }, { scope: 'server-minute', window: this.server }];
+  }
+
+  private host(entry: CatalogueEntry): RateWindow {
+    let w = this.hostOf.get(entry.name);
+    if (w) return w;
+    const host = outsideHost(entry);
+    w = this.hosts.get(host) ?? rateWindow(this.rates.outsideCallsPerHostMinute, { fair: true });
+    this.hosts.set(host, w);
+    this.hostOf.set(entry.name, w);
+    return w;
+  }
+
+  private client(client: string, entry: CatalogueEntry): { window: RateWindow; pins: number } {
+    const key = `${client}\n${entry.name}`;
+    let c = this.windows.get(key);
     if (!c) {
       this.sweep();
-      this.cells.set(key, (c = { cell: minuteCell(), pins: 0 }));
+      this.windows.set(key, (c = { window: rateWindow(entry.budget!.perClientMinute), pins: 0 }));
     }
     return c;
   }
 
-  /** Once a minute at most: drops the cells of minutes over that nobody holds. */
+  /** Once a window's length at most: drops the client windows nobody holds whose last call is a window old. */
   private sweep(): void {
-    const minute = minuteOf(this.now());
-    if (minute === this.sweptAt) return;
-    this.sweptAt = minute;
-    for (const [key, c] of this.cells) if (c.pins === 0 && readMinute(c.cell).minute < minute) this.cells.delete(key);
+    const t = this.now();
+    if (t - this.sweptAt < 60_000) return;
+    this.sweptAt = t;
+    for (const [key, c] of this.windows) if (c.pins === 0 && lastCall(c.window) <= t - c.window.windowMs) this.windows.delete(key);
   }
 }

@@ -5,6 +5,7 @@ import { randInt, seedRng } from '../env/rng.ts';
 import { gameLine } from '../eval/game-line.ts';
 import { encodeReplay, recordOf, type ReplayRecord } from '../eval/replay-record.ts';
 import { buildServer } from './app.ts';
+import { MAX_SEED } from './schemas.ts';
 
 let app: FastifyInstance;
 
@@ -72,10 +73,31 @@ describe('POST /v1/replays', () => {
     expect((await post({ record: { ...record, actions: [300] } })).status).toBe(400);
     expect((await post({ record: { ...record, path: '/etc/passwd' } })).body.error).toMatch(/invalid request/);
     expect((await post({ link: encodeReplay(record), seats: ['only one'] })).body.error).toBe('seats: the game has 2 players, 1 names were sent');
-    expect((await post({ record, seats: ['a\u0007', 'b'] })).body.error).toMatch(/no control characters/);
+    for (const bad of ['a\u0007', 'evil\u202Eeman', 'zero\u200Bwidth', 'c1\u0085', '\u3164', '\u2800\u2800', '\u0301', ' ']) {
+      const r = await post({ record, seats: [bad, 'b'] });
+      expect(r.status, JSON.stringify(bad)).toBe(400);
+      expect(r.body.error, JSON.stringify(bad)).toMatch(/^invalid request: .*a seat name: a name (may not hold control or invisible characters|needs at least one visible character)/s);
+    }
+    expect((await post({ record, seats: ['Bára 🦊', '李小龍'] })).status).toBe(201);
     expect(await post({ line: '{"index":1' })).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^line: not JSON/) } });
     expect((await post({ line: JSON.stringify({ index: 0, seed: 'x' }) })).body.error).toMatch(/^line: it has no actions/);
     expect((await post({ link: 'a'.repeat(9000) })).status).toBe(400);
+  });
+
+  it('bounds a replay\'s seed as a game\'s, however it comes (a line, a link, a record), naming the fault; labels the rule for names refuses show as `seat N`', async () => {
+    const { record, scores } = playedRecord('replay-seed', 2);
+    const long = 'x'.repeat(30_000);
+    const line = (seed: string, agents = ['heuristic', 'random']) => gameLine({ index: 0, deal: 0, seed, seating: [0, 1], scores, points: scores, winners: [], turns: 0, decisions: record.actions.length, out: [null, null], truncated: false, agentDecisions: [0, 0], agentMillis: [0, 0], actions: record.actions }, agents, record.askForced, record.ruleset);
+    expect(await post({ line: line(long) })).toMatchObject({ status: 400, body: { error: `line: 'seed' is 30000 characters; a game's seed is at most ${MAX_SEED}` } });
+    expect(await post({ line: line('x'.repeat(MAX_SEED + 1)) })).toMatchObject({ status: 400 });
+    expect((await post({ record: { ...record, seed: long } })).body.error).toMatch(/^invalid request: .*a seed is at most 200 characters/s);
+    expect((await post({ link: encodeReplay({ ...record, seed: 'x'.repeat(MAX_SEED + 1) }) })).body.error).toMatch(/^link: the replay link's seed must be 1–200 characters/);
+    // The seed is the game's deal: a different seed than the recorded one is another game, refused when replayed (422), never held.
+    expect((await post({ line: line('x'.repeat(MAX_SEED)) })).status).toBe(422);
+    // A line's (or link's) labels are a tournament's, shown as text: one the rule refuses shows as its seat.
+    const labelled = await post({ line: line(record.seed, ['evil\u202Eeman', 'random']) });
+    expect(labelled).toMatchObject({ status: 201, body: { seats: ['seat 0', 'random'] } });
+    expect((await post({ link: encodeReplay({ ...record, seats: ['zero\u200Bwidth', 'ok'] }) })).body.seats).toEqual(['seat 0', 'ok']);
   });
 
   it('holds replays within the server\'s game limit: an older finished one makes room', async () => {

@@ -10,9 +10,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { NUM_ACTIONS, type Ruleset } from '../env/index.ts';
 import {
-  decodeReplay, GameLineError, MAX_REPLAY_ACTIONS, parseGameLine, ReplayFormatError, replayGame, replayRecordOfLine, type ReplayRecord,
+  decodeReplay, GameLineError, MAX_REPLAY_ACTIONS, MAX_SEAT_LABEL, parseGameLine, ReplayFormatError, replayGame, replayRecordOfLine, type ReplayRecord,
 } from '../eval/index.ts';
 import { ApiError, type GameStore } from './games.ts';
+import { nameFault } from './names.ts';
 import * as S from './schemas.ts';
 
 /** A link is one line of a few thousand characters at most (decodeReplay checks it exactly). */
@@ -22,15 +23,21 @@ const MAX_LINE = 4 * MAX_REPLAY_ACTIONS + 16_000;
 
 const record = z.object({
   players: z.number().int().min(2).max(6),
-  seed: z.string().min(1).max(200),
+  seed: z.string().min(1).max(S.MAX_SEED, `a seed is at most ${S.MAX_SEED} characters`),
   askForced: z.boolean(),
   ruleset: z.string().regex(/^[0-9a-f]{1,64}$/, 'a ruleset fingerprint (hex digits)'),
   actions: z.array(z.number().int().min(0).max(NUM_ACTIONS - 1)).max(MAX_REPLAY_ACTIONS),
 }).strict();
 
-/** Names to show per seat (a tournament's agents): display text only, put on the page as text. */
-const seatName = z.string().min(1).max(200).regex(/^[^\u0000-\u001f\u007f]+$/, 'a seat name has no control characters');
+/** Names to show per seat (a tournament's agents): display text only, put on the page as text, under the one rule for names (names.ts). */
+const seatName = z.string().min(1).max(MAX_SEAT_LABEL).superRefine((s, ctx) => {
+  const fault = nameFault(s);
+  if (fault) ctx.addIssue({ code: 'custom', message: `a seat name: ${fault}` });
+});
 const seatNames = z.array(seatName).max(6);
+
+/** A seat's label carried in a link or a line, or `seat N` where the rule for names refuses it (the label is a tournament's, not the request's own). */
+const shownLabel = (label: string, seat: number): string => (seatName.safeParse(label).success ? label : `seat ${seat}`);
 
 export function replayRoutes(app: FastifyInstance, store: GameStore, ruleset: Ruleset): void {
   app.withTypeProvider<ZodTypeProvider>().post('/v1/replays', {
@@ -52,12 +59,14 @@ export function replayRoutes(app: FastifyInstance, store: GameStore, ruleset: Ru
       if ('line' in body) {
         // eval/game-line.ts reads the line: the format has one reader.
         const line = parseGameLine(body.line);
+        // A record's and a link's seed are bounded where they are read; a line's here, by the same bound (a game held here has a game's seed).
+        if (line.seed.length > S.MAX_SEED) throw new ApiError(400, `line: 'seed' is ${line.seed.length} characters; a game's seed is at most ${S.MAX_SEED}`);
         r = replayRecordOfLine(line);
-        names = line.agents.map((a, seat) => (seatName.safeParse(a).success ? a : `seat ${seat}`));
+        names = line.agents.map(shownLabel);
       } else {
         r = 'link' in body ? decodeReplay(body.link) : body.record;
-        // Names sent beside the link win over the labels an r2 link carries (decodeReplay checked them).
-        names = body.seats ?? r.seats;
+        // Names sent beside the link win over the labels an r2 link carries.
+        names = body.seats ?? r.seats?.map(shownLabel);
       }
     } catch (e) {
       if (e instanceof ReplayFormatError) throw new ApiError(400, `link: ${e.message}`);

@@ -5,6 +5,7 @@
  * Views are described as objects (their fields: env/observation/view.ts); the rest exactly.
  */
 import { z } from 'zod';
+import { MAX_SEED_CHARS } from '../eval/index.ts';
 import { PRESENCES } from './presence.ts';
 
 const namedAction = z.object({ id: z.number().int(), name: z.string() });
@@ -141,10 +142,18 @@ export const historyAnswer = z.object({
   next: z.number().int().nullable().describe('The step to ask from for the rest; null when this answer reaches the present.'),
 });
 
+/**
+ * A game's seed as a client may send it (a game, a tournament) and as a replay carries it: one
+ * bound for all of them, the replay link's (eval/replay-record.ts), so a game played here
+ * always fits its replay and a replay brings in no seed a game could not have.
+ */
+export const MAX_SEED = MAX_SEED_CHARS;
+export const gameSeed = z.union([z.string().max(MAX_SEED, `a seed is at most ${MAX_SEED} characters`), z.number().int()]);
+
 const fault = z.object({ step: z.number().int(), seat: z.number().int(), reason: z.string() });
 
 export const replayAnswer = z.object({
-  seed: z.union([z.string(), z.number()]),
+  seed: gameSeed,
   salt: z.string().describe('With the seed, what the commitment hashed: SHA-256(salt + seed) equals seedCommitment.'),
   seedCommitment: z.string(),
   seedChosen: z.boolean(),

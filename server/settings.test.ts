@@ -1,4 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from './app.ts';
 
@@ -61,5 +64,33 @@ describe('seat settings, names and presence over the API', () => {
     // The events narrate with the table's names.
     const events = await call('GET', `/v1/games/${made.body.id}/events`, undefined, joined.body.token);
     expect(events.body.events.some((e: { text: string | null }) => e.text?.includes('Anna'))).toBe(true);
+  });
+
+  it("cannot get the creator's game dropped from the state dir: a joiner's flood of settings PUTs writes no more to the game's file", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'czech-pub-settings-'));
+    try {
+      // 4 kB: appended, the 600 PUTs below (over 50 bytes each) passed it several times over.
+      const first = await buildServer({ rateLimit: 0, stateDir: dir, stateMaxFileBytes: 4096, notice: () => {} });
+      const made = (await first.inject({ method: 'POST', url: '/v1/games', payload: { seats: ['remote', 'open', 'random'] } })).json();
+      const joined = (await first.inject({ method: 'POST', url: `/v1/games/${made.id}/join`, payload: {} })).json();
+      const file = path.join(dir, `${made.id}.jsonl`);
+      const size = fs.statSync(file).size;
+      for (let i = 0; i < 600; i++) {
+        const r = await first.inject({ method: 'PUT', url: `/v1/games/${made.id}/settings`, headers: { authorization: `Bearer ${joined.token}` }, payload: { autoPass: i % 2 === 0, unwatched: i % 3 === 0 ? ['warm_beer'] : [] } });
+        expect(r.statusCode).toBe(200);
+      }
+      expect(fs.statSync(file).size).toBe(size);
+      expect(fs.statSync(path.join(dir, `${made.id}.settings.json`)).size).toBeLessThan(200);
+      await first.close();
+      const second = await buildServer({ rateLimit: 0, stateDir: dir, stateMaxFileBytes: 4096, notice: () => {} });
+      const view = await second.inject({ url: `/v1/games/${made.id}/view`, headers: { authorization: `Bearer ${made.tokens[0].token}` } });
+      expect(view.statusCode).toBe(200);
+      const settings = await second.inject({ url: `/v1/games/${made.id}/settings`, headers: { authorization: `Bearer ${joined.token}` } });
+      // The last PUT's value (i = 599): kept, not the default.
+      expect(settings.json()).toEqual({ autoPass: false, unwatched: [] });
+      await second.close();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

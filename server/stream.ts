@@ -2,13 +2,22 @@
  * A seat's events as Server-Sent Events. Each event's id is the count of the seat's events up
  * to it, so a client that reconnects (a browser's EventSource does by itself, sending
  * Last-Event-ID) resumes where it was. A comment line every `heartbeatMs` keeps proxies from
- * closing an idle stream and finds dead clients; the stream ends with `end` (final scores) or
- * `gone` (the game expired, or the server is stopping). A `step` event (no id) says the game
- * moved on when the move made no event the seat sees (a pass), or a seat was joined, so a
- * page waiting for its turn learns of it. Streams are limited in all and per client.
+ * closing an idle stream and finds dead clients; the stream ends with `end` (final scores),
+ * `gone` (the game expired, or the server is stopping) or `closed` (its place was given to
+ * another client's stream: reconnect later, or poll /events). A `step` event (no id) says the
+ * game moved on when the move made no event the seat sees (a pass), or a seat was joined, so
+ * a page waiting for its turn learns of it.
+ *
+ * Streams are limited per client (maxStreamsPerClient) and in all (maxStreams), the places
+ * shared fairly (fair-share.ts): when all are taken, a new stream takes the place of the
+ * oldest stream of the client holding the most, if it holds more than the asker, onlookers'
+ * streams before seats'. A seat's own stream (its seat token) is never refused for want of
+ * room while an onlooker's stream is open: it takes the oldest onlooker stream of the client
+ * holding the most of them (its own client's included). So many clients cannot together keep
+ * a newcomer's streams out, nor watchers keep a player from the table.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ClientCounts } from './client-counts.ts';
+import { fairVictim } from './fair-share.ts';
 import { ApiError, narratedEvents, type LiveGame, type Viewer } from './games.ts';
 
 export interface StreamLimits {
@@ -24,9 +33,19 @@ export function eventLines(game: LiveGame, viewer: Viewer, cursor: number): { te
   return { text, cursor };
 }
 
+/** An open stream: whose, a seat's or an onlooker's, in what order it opened, and how to close it to make room. */
+interface OpenStream {
+  client: string;
+  seat: boolean;
+  opened: number;
+  close: () => void;
+}
+
 export class Streams {
   private open = 0;
-  private readonly perClient = new ClientCounts();
+  private opened = 0;
+  /** Each client's open streams. */
+  private readonly held = new Map<string, Set<OpenStream>>();
 
   constructor(private readonly limits: StreamLimits) {}
 
@@ -39,13 +58,36 @@ export class Streams {
     return n;
   }
 
+  /** Streams open (for tests). */
+  get size(): number {
+    return this.open;
+  }
+
+  /** All places are taken: closes the stream whose place a new one of `client` takes (above), or refuses with 429. */
+  private makeRoom(client: string, seat: boolean): void {
+    const rule = { free: () => true, before: (a: OpenStream, b: OpenStream) => (a.seat !== b.seat ? !a.seat : a.opened < b.opened) };
+    let victim = fairVictim(this.held, client, rule);
+    if (!victim && seat) {
+      const onlookers = [...this.held].map(([c, set]) => [c, [...set].filter((x) => !x.seat)] as const);
+      victim = fairVictim(onlookers, client, { ...rule, own: true });
+    }
+    if (!victim) {
+      throw new ApiError(429, `too many event streams open (limit ${this.limits.maxStreams}, maxStreams): a place is given only by a client holding more streams than you${seat ? ', or by an onlooker' : ''}; poll /events instead, or try again later`);
+    }
+    victim.close();
+  }
+
   serve(req: FastifyRequest, reply: FastifyReply, game: LiveGame, viewer: Viewer, from: number): void {
     const client = req.ip;
-    const mine = this.perClient.of(client);
-    if (this.open >= this.limits.maxStreams) throw new ApiError(429, `too many event streams open (limit ${this.limits.maxStreams}); poll /events instead`);
-    if (mine >= this.limits.maxStreamsPerClient) throw new ApiError(429, `you have ${this.limits.maxStreamsPerClient} event streams open, the most one client may have`);
+    const mine = this.held.get(client);
+    if ((mine?.size ?? 0) >= this.limits.maxStreamsPerClient) throw new ApiError(429, `you have ${this.limits.maxStreamsPerClient} event streams open, the most one client may have`);
+    if (this.open >= this.limits.maxStreams) this.makeRoom(client, viewer !== null);
+    const entry: OpenStream = { client, seat: viewer !== null, opened: this.opened++, close: () => {} };
     this.open++;
-    this.perClient.add(client);
+    // Looked up again: making room may have closed the client's only stream, and its set with it.
+    const held = this.held.get(client);
+    if (held) held.add(entry);
+    else this.held.set(client, new Set([entry]));
     // Presence (presence.ts): a seat with its stream open is at the table.
     if (viewer !== null) game.presence.streams[viewer]++;
     let cursor = from;
@@ -66,8 +108,14 @@ export class Streams {
       clearInterval(beat);
       game.listeners.delete(flush);
       this.open--;
-      this.perClient.remove(client);
+      const set = this.held.get(client)!;
+      set.delete(entry);
+      if (set.size === 0) this.held.delete(client);
       res.end();
+    };
+    entry.close = () => {
+      res.write(`event: closed\ndata: ${JSON.stringify({ reason: "closed to give its place to another client's stream while every place is taken (a client holding more streams gives way to one holding fewer, an onlooker to a seat); reconnect later, or poll /events" })}\n\n`);
+      close();
     };
     const flush = (gone?: 'gone') => {
       if (closed) return;

@@ -70,7 +70,9 @@ beforeAll(async () => {
       chatty: { agent: `llm:${MODEL}:baseUrl=${fakeBase}/garbage/v1:apiKeyEnv=${KEY_ENV}:maxRetries=0:timeoutMs=5000`, description: 'another model' },
       relay: { agent: `http:${fakeBase}/bot/act:timeoutMs=5000`, description: 'a bot elsewhere' },
     },
-    limits: { maxJobsPerClient: 1, maxJobGames: 20_000 },
+    // The per-client budgets are left at their defaults; the rates shared by clients (outsideCallsPerMinute, ...PerHostMinute)
+    // are raised out of their way, as their shares would bind first here: test/fair-shares.test.ts holds them.
+    limits: { maxJobsPerClient: 1, maxJobGames: 20_000, outsideCallsPerMinute: 100_000, outsideCallsPerHostMinute: 100_000 },
   };
   const served = await startServe(work, config, { ...process.env, [KEY_ENV]: KEY });
   child = served.child;

@@ -96,15 +96,17 @@ describe('one client against the others', () => {
     void flood.then(() => void (flooding = false));
     await new Promise((r) => setTimeout(r, 300));
     // While the flood plays, the victim plays a whole game: its moves are answered while the
-    // flood's creates are in flight. A decision of its bot waits at most a budget (the pool's
-    // turns: server/bot-pool.test.ts); one that does not come within its budget is no longer
-    // waited for, the seat plays its first legal action, and the game records a budget fault.
-    // Nothing else goes wrong. (The moves' latencies: czech-pub bench api's fairness part.)
+    // flood's creates are in flight. A decision of its bot waits for at most one turn of each
+    // client (the pool's turns: server/bot-pool.test.ts, test/fair-shares.test.ts) and its
+    // budget starts when it does; one still searching at the end of its budget (a machine too
+    // busy for the search to stop in time) is stopped, the seat plays its first legal action,
+    // and the game records a budget fault. Nothing else goes wrong. (The moves' latencies:
+    // czech-pub bench api's fairness part.)
     const [busy, victim] = await Promise.all([busyLooks(10), victimGame('127.0.0.11', Infinity, () => flooding)]);
     expect(victim.done).toBe(true);
     expect(victim.answeredDuring).toBeGreaterThan(0);
     const replay = await must(request('GET', `/v1/games/${victim.id}/replay`, undefined, { local: '127.0.0.11', token: victim.watch }));
-    for (const f of replay.body.faults) expect(f.reason).toMatch(/^(waited its whole 2000 ms decision budget for a bot worker|over the 2000 ms decision limit)$/);
+    for (const f of replay.body.faults) expect(f.reason).toBe('over the 2000 ms decision limit');
     expect((await flood).every((r) => r === null)).toBe(true); // given up on: the client is gone
     // botIdleMs after the client left, its games' bots stop: every thread of the server sleeps,
     // where while the flood played one was running at almost every look. On a loaded machine
