@@ -48,7 +48,7 @@ export const INTEGRATION: Record<string, string> = {
   'server/edges.test.ts': 'the server listening, its bot pool\'s worker threads',
   'server/openapi.test.ts': 'the server (built, not listening) for its OpenAPI document',
   'server/operator.test.ts': 'the server listening, its bot pool\'s worker threads',
-  'server/restart.test.ts': 'the server built twice on one state dir (not listening), its bot pool',
+  'server/restart.test.ts': 'servers built one after another on one state dir (not listening), their bot pools',
   'server/replays.test.ts': 'the server and its bot pool\'s worker threads',
   'server/settings.test.ts': 'the server and its bot pool\'s worker threads',
   'server/tables.test.ts': 'the server listening, its bot pool\'s worker threads',

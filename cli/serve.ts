@@ -17,7 +17,7 @@ checkpoints in --models, and what the config file defines (docs/security.md). Wi
     host: { type: 'string', arg: 'H', default: '127.0.0.1', help: 'interface to listen on' },
     port: { type: 'int', arg: 'P', min: 0, max: 65535, default: 8787, help: 'port; 0 picks a free one' },
     'rate-limit': { type: 'int', arg: 'N', min: 0, max: 1_000_000, defaultText: `the config's, else ${DEFAULT_LIMITS.rateLimit}`, help: 'requests per second per client address; 0 = none' },
-    'state-dir': { type: 'string', arg: 'DIR', defaultText: "the config's stateDir, else none: games end with the server", help: 'keep live games in DIR (one append-only file each, tokens only hashed) so they survive a restart; limits: stateMaxGames, stateMaxAgeMs, stateMaxFileBytes in the config' },
+    'state-dir': { type: 'string', arg: 'DIR', defaultText: "the config's stateDir, else none: games end with the server", help: 'keep games in DIR (0700; per game an append-only log of its actions and a small settings file, 0600, tokens only hashed) so they survive a restart: games in progress come back in the background while the server answers, finished ones when asked for; limits: stateMaxGames, stateMaxAgeMs, stateMaxFileBytes in the config' },
     ruleset: { type: 'ruleset', help: 'every game under the ruleset in this JSON file (bots trained under another are left out)' },
     log: { type: 'flag', help: 'log every request as JSON lines' },
   },

@@ -163,7 +163,7 @@ export const limitsSchema = z.object({
   keepAliveMs: int(100, 600_000),
   /** Bot instances kept for the stateless act route (one per entry and option set). */
   servedCache: int(1, 100_000),
-  /** With a state dir (stateDir): games restored at start at most, the newest first (the rest's files are removed). */
+  /** With a state dir (stateDir): games kept at start at most, the newest first (the rest's files are removed). */
   stateMaxGames: int(0, 1_000_000),
   /** With a state dir: a game's file not written for this long is removed at start instead of restored. */
   stateMaxAgeMs: int(1000, 365 * 24 * 3600_000),
@@ -223,8 +223,10 @@ export const configSchema = z.object({
    */
   allowedHosts: z.array(z.string().regex(/^(\[[0-9a-fA-F:.]+\]|[0-9a-fA-F:]+:[0-9a-fA-F:.]*|[A-Za-z0-9.-]{1,253})$/, 'a host name or address, without port or scheme')).min(1).max(100).optional(),
   /**
-   * Where live games are written as they change (one append-only file per game, tokens only
-   * hashed), so that they survive a restart: the server replays them at start. Off when absent.
+   * Where games are written as they change (per game an append-only log of its actions and a
+   * small settings file rewritten whole, tokens only hashed), so that they survive a restart:
+   * games in progress are replayed in the background while the server answers, finished ones
+   * when asked for (restorer.ts). Off when absent.
    */
   stateDir: z.string().min(1).max(4096).optional(),
   /** Trust X-Forwarded-For from the reverse proxy in front (so limits apply per real client). */
