@@ -67,7 +67,7 @@ async function startServer(): Promise<{ url: string; pid: number; stop: () => vo
   fs.writeFileSync(config, JSON.stringify({
     limits: { maxGames: 1_000_000, maxGamesPerClient: 1_000_000, maxQueuedDecisions: 1_000_000, decisionMs: BENCH_DECISION_MS, botIdleMs: BENCH_BOT_IDLE_MS },
   }));
-  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--rate-limit', '0', '--config', config], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--rate-limit', '0', '--no-state', '--config', config], { stdio: ['ignore', 'ignore', 'pipe'] });
   child.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
   const url = await new Promise<string>((resolve, reject) => {
     let err = '';

@@ -105,7 +105,8 @@ const CASES: [string[], string | RegExp][] = [
   [['serve', '--config', '/nonexistent/server.json'], '--config /nonexistent/server.json: no such file'],
   [['serve', '--models', '/nonexistent/models', '--port', '0'], 'cannot read the models folder /nonexistent/models: ENOENT'],
   // the server's address
-  [['serve', '--host', '999.1.1.1', '--port', '0'], '--host 999.1.1.1 is not an address of this machine'],
+  [['serve', '--host', '999.1.1.1', '--port', '0', '--no-state'], '--host 999.1.1.1 is not an address of this machine'],
+  [['serve', '--state-dir', '/tmp/czech-pub-never', '--no-state'], '--state-dir and --no-state: give one of them'],
   // a backend this machine lacks (@tensorflow/tfjs-node is not installed here)
   [['bench', 'train', '--backend', 'node', '--iterations', '2'], '--backend: '],
   [['bench', 'train', '--backend', 'gpu'], "--backend must be one of auto, node, wasm, cpu, got 'gpu'"],
@@ -170,7 +171,7 @@ describe('usage errors: exit 2 and one line naming the problem', () => {
     afterAll(() => new Promise<void>((r) => busy.close(() => r())));
 
     it('hints at --port', async () => {
-      expectUsageError(await run(['serve', '--port', String(port)]), `port ${port} on 127.0.0.1 is in use: stop what holds it, or pick another with --port (0 picks a free one)`, 'busy port');
+      expectUsageError(await run(['serve', '--port', String(port), '--no-state']), `port ${port} on 127.0.0.1 is in use: stop what holds it, or pick another with --port (0 picks a free one)`, 'busy port');
     });
   });
 });

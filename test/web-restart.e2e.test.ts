@@ -1,5 +1,5 @@
 /**
- * A table that survives faults, end to end: `czech-pub serve --state-dir` in a child process
+ * A table that survives faults, end to end: `czech-pub serve` (no option: games kept in the user's state folder) in a child process
  * and the page in headless Chromium. A person plays against two bots; the server is killed
  * (SIGKILL, as a crash) mid-game and started again on the same port and state dir; the page
  * says it is reconnecting, gets back by itself and the person finishes the game where it was.
@@ -25,9 +25,14 @@ let port = 0;
 const servers = new Set<ChildProcess>();
 const dirs: string[] = [];
 
-/** `czech-pub serve` on `port` keeping games in `dir` (run in a fresh folder, where startServe writes its config); resolves once it listens. */
+/**
+ * `czech-pub serve` on `port` with no state option, as `npm start` runs it, the user's state
+ * folder being `dir` (XDG_STATE_HOME): its games are kept there by default, as the start-up line
+ * says. Run in a fresh folder, where startServe writes its config; resolves once it listens.
+ */
 async function serve(dir: string): Promise<ChildProcess> {
-  const { child } = await startServe(stateDir(), {}, process.env, { port, args: ['--state-dir', dir] });
+  const { child, stderr } = await startServe(stateDir(), {}, { ...process.env, XDG_STATE_HOME: dir }, { port, args: ['--default-state'] });
+  expect(stderr()).toContain(`games kept in ${join(dir, 'czech-pub', 'games')}`);
   servers.add(child);
   child.on('exit', () => servers.delete(child));
   return child;

@@ -21,7 +21,7 @@ export interface Served {
 export interface ServeOptions {
   /** The port to listen on (default 0: a free one). */
   port?: number;
-  /** More of serve's options, e.g. ['--state-dir', DIR]. */
+  /** More of serve's options, e.g. ['--state-dir', DIR]; '--default-state' keeps serve's default state folder (else --no-state is added). */
   args?: string[];
 }
 
@@ -31,7 +31,9 @@ export interface ServeOptions {
  */
 export async function startServe(cwd: string, config: unknown, env: NodeJS.ProcessEnv = process.env, o: ServeOptions = {}): Promise<Served> {
   fs.writeFileSync(path.join(cwd, 'config.json'), JSON.stringify(config));
-  const args = ['serve', '--port', String(o.port ?? 0), '--config', 'config.json', '--rate-limit', '0', ...(o.args ?? [])];
+  // No state folder unless the test names one: a test's server writes nothing outside its folder.
+  const state = o.args?.some((a) => a === '--state-dir' || a === '--no-state' || a === '--default-state') ? [] : ['--no-state'];
+  const args = ['serve', '--port', String(o.port ?? 0), '--config', 'config.json', '--rate-limit', '0', ...state, ...(o.args ?? []).filter((a) => a !== '--default-state')];
   const child = spawn(process.execPath, [BIN, ...args], { cwd, stdio: ['ignore', 'ignore', 'pipe'], env });
   let err = '';
   const base = await new Promise<string>((resolve, reject) => {
