@@ -44,7 +44,50 @@ async function clickFor(page: Page, rng: ReturnType<typeof seedRng>): Promise<vo
   await confirmIfAsked(page);
 }
 
+/** Common screens: laptops and desktops from 1280×720 to 1920×1080 (the most common among them included), and phones down to 360×640. */
+const SIZES = [
+  [1280, 720], [1280, 760], [1280, 800], [1280, 850], [1366, 768], [1440, 900], [1536, 730], [1920, 1080],
+  [360, 640], [390, 844], [412, 915],
+] as const;
+
 describe.runIf(RUN)('the guided first game and report links in Chromium', () => {
+  it('closes every coach note of the first turns with a mouse click inside the window, at every common screen size', async () => {
+    const missed: string[] = [];
+    let closed = 0;
+    for (const [width, height] of SIZES) {
+      const { page, errors } = await suite.newPage({ viewport: { width, height } });
+      await page.goto(suite.base);
+      await page.fill('#pace', '0');
+      await page.click('#guide-start');
+      const rng = seedRng('guide-clicks/0');
+      // The notes up to the person's second decision: the goal, the first turn, and what follows it.
+      for (let decisions = 0; decisions < 2;) {
+        const now = await next(page);
+        if (now === 'over') break;
+        if (now === 'your-turn') {
+          await clickFor(page, rng);
+          decisions++;
+          continue;
+        }
+        // Its button wholly inside the window, clicked where it is, as a person's mouse would.
+        const box = await page.locator('#guide-ok').boundingBox();
+        const moment = await page.evaluate(() => (document.getElementById('guide-note') as HTMLElement).dataset.moment);
+        if (!box || box.x < 0 || box.y < 0 || box.x + box.width > width || box.y + box.height > height) {
+          missed.push(`${width}×${height} ${moment}: ${JSON.stringify(box)}`);
+          await page.keyboard.press('Escape');
+          continue;
+        }
+        await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+        await page.waitForFunction((m) => (document.getElementById('guide-note') as HTMLElement).hidden || (document.getElementById('guide-note') as HTMLElement).dataset.moment !== m, moment);
+        closed++;
+      }
+      expect(errors).toEqual([]);
+      await page.context().close();
+    }
+    expect(missed).toEqual([]);
+    expect(closed).toBeGreaterThanOrEqual(2 * SIZES.length);
+  }, 300_000);
+
   it('walks a newcomer through a real game: a note at each moment, each closable, to the end screen', async () => {
     const rules = await suite.api('/v1/ruleset') as { glossary: { term: string; text: string }[]; cards: { id: string; kind: string; text: string }[] };
     const term = (t: string) => rules.glossary.find((g) => g.term === t)!.text;

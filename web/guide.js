@@ -161,9 +161,12 @@ export class Guide {
     const target = /** @type {HTMLElement | null} */ (document.querySelector(note.target));
     return new Promise((resolve) => {
       const back = /** @type {HTMLElement | null} */ (document.activeElement instanceof HTMLElement ? document.activeElement : null);
+      // A window made smaller (a phone turned, a laptop's window resized) keeps the note inside it.
+      const replace = () => place(box, target);
       this.closing = (goOn) => {
         this.closing = null;
         document.removeEventListener('keydown', this.onKey);
+        window.removeEventListener('resize', replace);
         box.hidden = true;
         box.replaceChildren();
         target?.classList.remove('guide-target');
@@ -183,21 +186,27 @@ export class Guide {
       target?.classList.add('guide-target');
       target?.scrollIntoView?.({ block: 'nearest' });
       place(box, target);
+      window.addEventListener('resize', replace);
       box.focus();
     });
   }
 }
 
-/** Beside the target on a wide screen (below it, or above when it sits low); a phone shows it as a sheet (style.css). @param {HTMLElement} box @param {HTMLElement | null} target */
+/**
+ * Beside the target on a wide screen (below it, or above when it sits low), always whole inside
+ * the window: the note is fixed, so the page cannot scroll to a part of it outside the window.
+ * A note taller than the window scrolls inside itself. A phone shows it as a sheet (style.css).
+ * @param {HTMLElement} box @param {HTMLElement | null} target
+ */
 function place(box, target) {
-  if (!target) {
-    box.style.left = box.style.top = box.style.bottom = '';
-    return;
-  }
-  const r = target.getBoundingClientRect();
-  const width = Math.min(380, window.innerWidth - 16);
-  box.style.left = `${Math.max(8, Math.min(window.innerWidth - width - 8, r.left))}px`;
-  const low = r.top > window.innerHeight / 2;
-  box.style.top = low ? '' : `${Math.min(window.innerHeight - 120, r.bottom + 8)}px`;
-  box.style.bottom = low ? `${Math.min(window.innerHeight - 120, window.innerHeight - r.top + 8)}px` : '';
+  const margin = 8;
+  box.style.maxHeight = `${window.innerHeight - 2 * margin}px`;
+  box.style.overflowY = 'auto';
+  box.style.bottom = '';
+  const height = Math.min(box.offsetHeight, window.innerHeight - 2 * margin);
+  const width = Math.min(380, window.innerWidth - 2 * margin);
+  const r = target?.getBoundingClientRect() ?? null;
+  box.style.left = `${r ? Math.max(margin, Math.min(window.innerWidth - width - margin, r.left)) : margin}px`;
+  const wanted = !r ? (window.innerHeight - height) / 2 : r.top > window.innerHeight / 2 ? r.top - margin - height : r.bottom + margin;
+  box.style.top = `${Math.max(margin, Math.min(window.innerHeight - height - margin, wanted))}px`;
 }
