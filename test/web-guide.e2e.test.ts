@@ -44,6 +44,26 @@ async function clickFor(page: Page, rng: ReturnType<typeof seedRng>): Promise<vo
   await confirmIfAsked(page);
 }
 
+/**
+ * Plays the guided game with the seeded newcomer's clicks (guide-clicks/0, the one
+ * scripts/find-guide-seed.ts checked), handing each coach note to `onNote` (which closes it),
+ * until the game is over or `most` decisions were made; returns the decisions made.
+ */
+async function walkGuide(page: Page, onNote: () => Promise<void>, most = Infinity): Promise<number> {
+  const rng = seedRng('guide-clicks/0');
+  let decisions = 0;
+  while (decisions < most) {
+    const now = await next(page);
+    if (now === 'over') break;
+    if (now === 'note') await onNote();
+    else {
+      await clickFor(page, rng);
+      decisions++;
+    }
+  }
+  return decisions;
+}
+
 /** Common screens: laptops and desktops from 1280×720 to 1920×1080 (the most common among them included), and phones down to 360×640. */
 const SIZES = [
   [1280, 720], [1280, 760], [1280, 800], [1280, 850], [1366, 768], [1440, 900], [1536, 730], [1920, 1080],
@@ -59,28 +79,20 @@ describe.runIf(RUN)('the guided first game and report links in Chromium', () => 
       await page.goto(suite.base);
       await page.fill('#pace', '0');
       await page.click('#guide-start');
-      const rng = seedRng('guide-clicks/0');
       // The notes up to the person's second decision: the goal, the first turn, and what follows it.
-      for (let decisions = 0; decisions < 2;) {
-        const now = await next(page);
-        if (now === 'over') break;
-        if (now === 'your-turn') {
-          await clickFor(page, rng);
-          decisions++;
-          continue;
-        }
+      await walkGuide(page, async () => {
         // Its button wholly inside the window, clicked where it is, as a person's mouse would.
         const box = await page.locator('#guide-ok').boundingBox();
         const moment = await page.evaluate(() => (document.getElementById('guide-note') as HTMLElement).dataset.moment);
         if (!box || box.x < 0 || box.y < 0 || box.x + box.width > width || box.y + box.height > height) {
           missed.push(`${width}×${height} ${moment}: ${JSON.stringify(box)}`);
           await page.keyboard.press('Escape');
-          continue;
+          return;
         }
         await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
         await page.waitForFunction((m) => (document.getElementById('guide-note') as HTMLElement).hidden || (document.getElementById('guide-note') as HTMLElement).dataset.moment !== m, moment);
         closed++;
-      }
+      }, 2);
       expect(errors).toEqual([]);
       await page.context().close();
     }
@@ -98,17 +110,8 @@ describe.runIf(RUN)('the guided first game and report links in Chromium', () => 
     await page.fill('#pace', '0');
     await page.click('#guide-start');
 
-    const rng = seedRng('guide-clicks/0');
     const seen: string[] = [];
-    let decisions = 0;
-    for (;;) {
-      const now = await next(page);
-      if (now === 'over') break;
-      if (now === 'your-turn') {
-        await clickFor(page, rng);
-        decisions++;
-        continue;
-      }
+    const decisions = await walkGuide(page, async () => {
       const note = await page.evaluate(() => {
         const n = document.getElementById('guide-note') as HTMLElement;
         return { moment: n.dataset.moment!, title: document.getElementById(n.getAttribute('aria-labelledby')!)?.textContent ?? '', text: n.textContent ?? '',
@@ -133,7 +136,7 @@ describe.runIf(RUN)('the guided first game and report links in Chromium', () => 
       });
       if (after.open) expect(after.moment).not.toBe(note.moment);
       expect(after.targets).toBe(after.open ? 1 : 0);
-    }
+    });
     // Every moment, once each, in the order the game met them: a bot's X card in the person's turn
     // (step 21), then, after every seat's recorded pass, the digestion and the move on the chart (step 26).
     expect(seen).toEqual(['goal', 'turn', 'x', 'digest', 'chart']);
