@@ -80,7 +80,7 @@ export async function playToEnd(agents: readonly Agent[], opts: PlayOptions): Pr
       env.step(legal[0]);
       continue;
     }
-    const obs = new EnvObservation(env, seat, undefined, agents[seat].clairvoyant === true);
+    const obs = new EnvObservation(env, seat, legal, agents[seat].clairvoyant === true);
     const t0 = now();
     let action: number;
     try {

@@ -594,9 +594,9 @@ export class GameStore {
       const seat = env.actor;
       const bot = game.bots[seat];
       // A forced decision (one legal action) is the engine's, for a person, an open seat or a bot alike: nobody waits on it.
-      const forced = env.legalActions();
-      if (forced.length === 1) {
-        this.step(game, forced[0]);
+      const legal = env.legalActions();
+      if (legal.length === 1) {
+        this.step(game, legal[0]);
         game.touched = this.now();
         continue;
       }
@@ -610,34 +610,32 @@ export class GameStore {
         game.paused = true;
         return;
       }
-      const legal = env.legalActions();
+      // A bot's decision has a choice (forced ones were taken above).
       let a = legal[0];
-      if (legal.length > 1) {
-        try {
-          if ('agent' in bot) {
-            // Bots here share the event loop with every request: after a slice, wait for a turn.
-            if (performance.now() - slice >= INLINE_SLICE_MS) {
-              await this.turns.next(game.client);
-              slice = performance.now();
-              if (!this.games.has(game.id)) return;
-            }
-            a = await bot.agent.act(new EnvObservation(env, seat, legal));
-          } else {
-            a = await this.pool!.decide({
-              game: game.id, client: game.client, seat, spec: bot.pooled, start: game.starts[seat], config: env.config, actions: env.actions, legal, wanted: () => this.wanted(game),
-            });
+      try {
+        if ('agent' in bot) {
+          // Bots here share the event loop with every request: after a slice, wait for a turn.
+          if (performance.now() - slice >= INLINE_SLICE_MS) {
+            await this.turns.next(game.client);
             slice = performance.now();
+            if (!this.games.has(game.id)) return;
           }
-        } catch (e) {
-          // Nobody wants the game any more: the decision is not a fault, it is taken when someone asks again.
-          if (e instanceof DecisionError && e.code === 'dropped') {
-            if (this.games.has(game.id)) game.paused = true;
-            return;
-          }
-          // A failing bot must not stop the game: its seat plays the first legal action, recorded.
-          a = legal[0];
-          this.fault(game, { step: env.actions.length, seat, reason: this.faultReason(game, seat, e) });
+          a = await bot.agent.act(new EnvObservation(env, seat, legal));
+        } else {
+          a = await this.pool!.decide({
+            game: game.id, client: game.client, seat, spec: bot.pooled, start: game.starts[seat], config: env.config, actions: env.actions, legal, wanted: () => this.wanted(game),
+          });
+          slice = performance.now();
         }
+      } catch (e) {
+        // Nobody wants the game any more: the decision is not a fault, it is taken when someone asks again.
+        if (e instanceof DecisionError && e.code === 'dropped') {
+          if (this.games.has(game.id)) game.paused = true;
+          return;
+        }
+        // A failing bot must not stop the game: its seat plays the first legal action, recorded.
+        a = legal[0];
+        this.fault(game, { step: env.actions.length, seat, reason: this.faultReason(game, seat, e) });
       }
       if (!legal.includes(a)) {
         this.fault(game, { step: env.actions.length, seat, reason: `the bot chose ${a}, not a legal action` });
