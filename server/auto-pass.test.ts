@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { A_PASS, CzechPubEnv, decodeAction } from '../env/index.ts';
 import { randInt, seedRng } from '../env/rng.ts';
-import { autoPasses, DEFAULT_AUTO_PASS, reactionCard, X_WATCHABLE, type AutoPass } from './auto-pass.ts';
+import { CARD_IDS, isOrder } from '../env/cards.ts';
+import { answers, autoPasses, DEFAULT_AUTO_PASS, reactionCard, X_WATCHABLE, type AutoPass } from './auto-pass.ts';
 import { Catalogue } from './catalogue.ts';
 import { ApiError, GameStore, type LiveGame } from './games.ts';
 
-const ALL_UNWATCHED: AutoPass = { on: true, unwatched: [...X_WATCHABLE] };
+const ALL_UNWATCHED: AutoPass = { on: true, unwatched: [...X_WATCHABLE], windows: 'all' };
 
 /**
  * Every decision of a few random 4-player games: the actor's legal actions. Asked of every
@@ -41,15 +42,86 @@ describe('auto-pass, the rule', () => {
     expect(excuses.length).toBeGreaterThan(0);
     for (const legal of excuses) expect(autoPasses(ALL_UNWATCHED, legal)).toBe(false);
     for (const legal of all) {
-      expect(autoPasses({ on: false, unwatched: [...X_WATCHABLE] }, legal)).toBe(false);
+      expect(autoPasses({ on: false, unwatched: [...X_WATCHABLE], windows: 'all' }, legal)).toBe(false);
       const onlyX = legal.includes(A_PASS) && legal.every((a) => a === A_PASS || decodeAction(a).group === 'x');
       expect(autoPasses(ALL_UNWATCHED, legal)).toBe(onlyX);
     }
     // One X type unwatched: the window still asks while another, watched, type is playable.
     for (const legal of reactions) {
       const types = new Set(legal.map(reactionCard).filter((x) => x !== null));
-      for (const x of X_WATCHABLE) expect(autoPasses({ on: true, unwatched: [x] }, legal)).toBe(types.size === 1 && types.has(x));
+      for (const x of X_WATCHABLE) expect(autoPasses({ on: true, unwatched: [x], windows: 'all' }, legal)).toBe(types.size === 1 && types.has(x));
     }
+  });
+});
+
+/** The card a reaction window is about (public), or -1: what the server hands autoPasses. */
+function windowCard(env: CzechPubEnv): number {
+  const d = env.publicView().decision;
+  return d.kind === 'reaction' && d.card !== null ? CARD_IDS.indexOf(d.card as never) : -1;
+}
+
+describe('auto-pass at answering windows only', () => {
+  const ANSWERING: AutoPass = { on: true, unwatched: [], windows: 'answering' };
+
+  it('an X card answers an order just played when it takes, warms or pours that very card; nothing answers "done"', () => {
+    const rng = seedRng('answers');
+    let answering = 0;
+    let notAnswering = 0;
+    for (let g = 0; g < 8; g++) {
+      const env = new CzechPubEnv({ seed: `answers/${g}`, players: 4, askForced: true });
+      while (!env.done) {
+        const legal = env.legalActions();
+        const card = windowCard(env);
+        for (const a of legal) {
+          if (reactionCard(a) === null) continue;
+          const d = decodeAction(a);
+          if (card < 0) expect(answers(a, card)).toBe(false);
+          else if (isOrder(card) && (d.kind === 'knock' || d.kind === 'mixed' || d.kind === 'warm')) {
+            expect(answers(a, card)).toBe(d.card === card);
+          }
+          if (answers(a, card)) answering++;
+          else notAnswering++;
+        }
+        // Pass-only, a turn's choice and an answer to a card aimed at the seat are decided as by the default.
+        if (!legal.every((a) => a === A_PASS || reactionCard(a) !== null)) expect(autoPasses(ANSWERING, legal, card)).toBe(false);
+        else expect(autoPasses(ANSWERING, legal, card)).toBe(legal.includes(A_PASS) && !legal.some((a) => answers(a, card)));
+        env.step(legal[randInt(rng, legal.length)]);
+      }
+    }
+    expect(answering).toBeGreaterThan(20);
+    expect(notAnswering).toBeGreaterThan(20);
+  });
+
+  it('at a live game asks the person exactly at the windows where a held X card answers the card just played', async () => {
+    const store = newStore();
+    const { game } = await store.create({ seats: ['remote', 'heuristic', 'heuristic', 'heuristic'], seed: 'auto-pass-answering', reward: 'win' });
+    const before = game.env.actions.length;
+    expect(await store.setAutoPass(game, 0, { windows: 'answering' })).toEqual(ANSWERING);
+    const asked = new Set<number>();
+    const rng = seedRng('answering-person');
+    while (!game.env.done) {
+      expect(game.env.actor).toBe(0);
+      asked.add(game.env.actions.length);
+      const legal = game.env.legalActions();
+      await store.act(game, 0, legal.includes(A_PASS) && randInt(rng, 3) > 0 ? A_PASS : legal[randInt(rng, legal.length)]);
+    }
+    const env = new CzechPubEnv({ ...game.env.config, log: false });
+    let windows = 0;
+    let passedFor = 0;
+    for (const a of game.env.actions) {
+      const k = env.actions.length;
+      if (k >= before && env.actor === 0 && env.legalActions().length > 1) {
+        const legal = env.legalActions();
+        const xOnly = legal.includes(A_PASS) && legal.every((b) => b === A_PASS || reactionCard(b) !== null);
+        if (xOnly) windows++;
+        const wanted = !xOnly || legal.some((b) => answers(b, windowCard(env)));
+        expect(asked.has(k)).toBe(wanted);
+        if (!wanted) passedFor++;
+      }
+      env.step(a);
+    }
+    expect(windows).toBeGreaterThan(passedFor);
+    expect(passedFor).toBeGreaterThan(3);
   });
 });
 
@@ -100,7 +172,7 @@ describe('auto-pass at a live game', () => {
   it('by default watches every X card: asks at every window the person could react in, passes nowhere (the engine takes every pass-only decision)', async () => {
     const store = newStore();
     const { game } = await store.create({ seats: ['remote', 'heuristic', 'heuristic', 'heuristic'], seed: 'auto-pass-1', reward: 'win' });
-    expect(await store.setAutoPass(game, 0, {})).toEqual({ on: true, unwatched: [] });
+    expect(await store.setAutoPass(game, 0, {})).toEqual({ on: true, unwatched: [], windows: 'all' });
     const asked = await playPerson(store, game, person);
     const mine = seatPositions(game);
     expect(asked.size).toBe(mine.size);
@@ -152,7 +224,7 @@ describe('auto-pass at a live game', () => {
 
     const off = newStore();
     const { game: g2 } = await off.create({ seats: ['remote', 'heuristic', 'heuristic'], seed: 'auto-pass-3', reward: 'win' });
-    expect(await off.setAutoPass(g2, 0, { on: false, unwatched: [...X_WATCHABLE] })).toEqual({ on: false, unwatched: [...X_WATCHABLE] });
+    expect(await off.setAutoPass(g2, 0, { on: false, unwatched: [...X_WATCHABLE] })).toEqual({ on: false, unwatched: [...X_WATCHABLE], windows: 'all' });
     const all = await playPerson(off, g2, person);
     expect(all.size).toBe(seatPositions(g2).size);
   });

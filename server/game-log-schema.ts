@@ -13,7 +13,7 @@
  */
 import { z } from 'zod';
 import { MAX_PLAYERS, NUM_ACTIONS, REWARD_SCHEMES } from '../env/index.ts';
-import { X_WATCHABLE, type Watchable } from './auto-pass.ts';
+import { ASK_WINDOWS, X_WATCHABLE, type AskWindows, type Watchable } from './auto-pass.ts';
 import { MAX_SPEC_LENGTH } from './catalogue.ts';
 import { isKeptName } from './names.ts';
 import { MAX_SEED } from './schemas.ts';
@@ -29,6 +29,8 @@ const seat = z.number().int().min(0).max(MAX_PLAYERS - 1);
 const client = z.string().max(200);
 const keptName = z.string().refine(isKeptName, 'not a name this server would keep (names.ts)');
 const unwatched = z.array(z.enum(X_WATCHABLE)).max(X_WATCHABLE.length);
+/** Which windows ask the seat; absent in files written before 5 Dec 2026, which asked at all. */
+const windows = z.enum(ASK_WINDOWS).optional();
 /** Why a bot's decision failed, as the game's clients read it (GameStore.faultReason's words). */
 const MAX_REASON = 2000;
 
@@ -51,7 +53,7 @@ const head = z.strictObject({
   names: z.array(keptName.nullable()).max(MAX_PLAYERS).optional(),
 });
 
-const settingsLine = z.strictObject({ t: z.literal('settings'), seat, on: z.boolean(), unwatched });
+const settingsLine = z.strictObject({ t: z.literal('settings'), seat, on: z.boolean(), unwatched, windows });
 
 const record = z.discriminatedUnion('t', [
   z.strictObject({ t: z.literal('a'), k: z.number().int().min(0), a: z.number().int().min(0).max(NUM_ACTIONS - 1), end: z.literal(true).optional() }),
@@ -64,11 +66,11 @@ const record = z.discriminatedUnion('t', [
 /** The settings file: each seat whose person changed their auto-pass, as they last set it. */
 const settingsFile = z.strictObject({
   v: z.literal(LOG_VERSION),
-  seats: z.array(z.strictObject({ seat, on: z.boolean(), unwatched })).max(MAX_PLAYERS),
+  seats: z.array(z.strictObject({ seat, on: z.boolean(), unwatched, windows })).max(MAX_PLAYERS),
 });
 
 export type GameHead = z.infer<typeof head>;
-export type SeatSettings = { seat: number; on: boolean; unwatched: Watchable[] };
+export type SeatSettings = { seat: number; on: boolean; unwatched: Watchable[]; windows: AskWindows };
 export type LogLine = GameHead | z.infer<typeof record>;
 export type SettingsFile = z.infer<typeof settingsFile>;
 
@@ -156,7 +158,7 @@ export function parseGameLog(text: string, settingsJson?: string): LoggedGame {
       game.faults.push({ step: r.step, seat: r.seat, reason: r.reason });
     } else {
       person(where, r.seat, 'settings: seat');
-      settings.set(r.seat, { seat: r.seat, on: r.on, unwatched: r.unwatched });
+      settings.set(r.seat, { seat: r.seat, on: r.on, unwatched: r.unwatched, windows: r.windows ?? 'all' });
     }
   }
   if (settingsJson !== undefined) {
@@ -168,7 +170,7 @@ export function parseGameLog(text: string, settingsJson?: string): LoggedGame {
       person(where, s.seat, 'seat');
       if (seen.has(s.seat)) throw fault(where, `seat ${s.seat} twice`);
       seen.add(s.seat);
-      settings.set(s.seat, { seat: s.seat, on: s.on, unwatched: s.unwatched });
+      settings.set(s.seat, { seat: s.seat, on: s.on, unwatched: s.unwatched, windows: s.windows ?? 'all' });
     }
   }
   game.settings = [...settings.values()].sort((a, b) => a.seat - b.seat);
@@ -177,4 +179,4 @@ export function parseGameLog(text: string, settingsJson?: string): LoggedGame {
 
 /** The settings file's text for `seats` (what parseGameLog reads back). */
 export const settingsText = (seats: readonly SeatSettings[]): string =>
-  `${JSON.stringify({ v: LOG_VERSION, seats: seats.map((s) => ({ seat: s.seat, on: s.on, unwatched: s.unwatched })) } satisfies SettingsFile)}\n`;
+  `${JSON.stringify({ v: LOG_VERSION, seats: seats.map((s) => ({ seat: s.seat, on: s.on, unwatched: s.unwatched, windows: s.windows })) } satisfies SettingsFile)}\n`;

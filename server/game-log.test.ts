@@ -214,11 +214,11 @@ describe('the state dir', () => {
     const { game } = await b.store.create({ seats: ['remote', 'open', 'heuristic'], seed: 'names', reward: 'win', names: ['Anna'] });
     b.store.join(game, 1, 'friend', 'Bo');
     await b.store.setAutoPass(game, 0, { unwatched: ['knocked_over'] });
-    await b.store.setAutoPass(game, 0, { unwatched: ['mixed_up', 'warm_beer'], on: false });
+    await b.store.setAutoPass(game, 0, { unwatched: ['mixed_up', 'warm_beer'], on: false, windows: 'answering' });
     const c = await start(dir);
     const g = c.store.get(game.id);
     expect(g.names).toEqual(['Anna', 'Bo', game.names[2]]);
-    expect(c.store.autoPassOf(g, 0)).toEqual({ on: false, unwatched: ['mixed_up', 'warm_beer'] });
+    expect(c.store.autoPassOf(g, 0)).toEqual({ on: false, unwatched: ['mixed_up', 'warm_beer'], windows: 'answering' });
     expect(c.store.autoPassOf(g, 1)).toEqual(b.store.autoPassOf(game, 1));
   });
 
@@ -259,8 +259,8 @@ describe('auto-pass settings in the state dir', () => {
     expect(fs.existsSync(file)).toBe(true);
     const c = await start(dir, { stateMaxFileBytes: 4096 });
     const g = c.store.get(game.id);
-    expect(c.store.autoPassOf(g, 1)).toEqual({ on: false, unwatched: ['mixed_up'] });
-    expect(c.store.autoPassOf(g, 0)).toEqual({ on: true, unwatched: [] });
+    expect(c.store.autoPassOf(g, 1)).toEqual({ on: false, unwatched: ['mixed_up'], windows: 'all' });
+    expect(c.store.autoPassOf(g, 0)).toEqual({ on: true, unwatched: [], windows: 'all' });
   });
 });
 
@@ -446,7 +446,8 @@ describe('what a file holds is checked again when it is read', () => {
     }
     expect(() => parseGameLog(text(lines), '{"v":1,"seats":[{"seat":1,"on":"no","unwatched":[]}]}')).toThrow(/^the settings file: 'seats\.0\.on' /);
     expect(() => parseGameLog(text(lines), '{"v":1,"seats":[{"seat":2,"on":true,"unwatched":[]}]}')).toThrow(/^the settings file: seat 2 is a bot's/);
-    expect(parseGameLog(text(lines), '{"v":1,"seats":[{"seat":1,"on":false,"unwatched":["warm_beer"]}]}').settings).toEqual([{ seat: 1, on: false, unwatched: ['warm_beer'] }]);
+    expect(parseGameLog(text(lines), '{"v":1,"seats":[{"seat":1,"on":false,"unwatched":["warm_beer"]}]}').settings).toEqual([{ seat: 1, on: false, unwatched: ['warm_beer'], windows: 'all' }]);
+    expect(() => parseGameLog(text(lines), '{"v":1,"seats":[{"seat":1,"on":true,"unwatched":[],"windows":"few"}]}')).toThrow(/^the settings file: 'seats\.0\.windows' /);
   });
 
   it('restores a game dealt before askForced was recorded as it was dealt then: only the seats with a choice asked', async () => {

@@ -120,7 +120,7 @@ export class GameLog {
 
   /** Appends one record (settings go to the settings file); a game past stateMaxFileBytes is no longer kept (a partial record would restore a wrong game). */
   append(id: string, line: LogLine, flag: 'a' | 'w' = 'a'): void {
-    if (line.t === 'settings') return this.setSettings(id, line);
+    if (line.t === 'settings') return this.setSettings(id, { ...line, windows: line.windows ?? 'all' });
     const used = this.bytes.get(id);
     if (used === undefined) return;
     const text = `${JSON.stringify(line)}\n`;
@@ -144,8 +144,8 @@ export class GameLog {
     const seats = this.seatSettings.get(id);
     if (!seats || !this.bytes.has(id)) return;
     const held = seats.get(s.seat) ?? DEFAULT_AUTO_PASS;
-    if (held.on === s.on && held.unwatched.length === s.unwatched.length && held.unwatched.every((x, i) => x === s.unwatched[i])) return;
-    seats.set(s.seat, { seat: s.seat, on: s.on, unwatched: [...s.unwatched] });
+    if (held.on === s.on && held.windows === s.windows && held.unwatched.length === s.unwatched.length && held.unwatched.every((x, i) => x === s.unwatched[i])) return;
+    seats.set(s.seat, { seat: s.seat, on: s.on, unwatched: [...s.unwatched], windows: s.windows });
     const file = this.settingsFile(id);
     try {
       fs.writeFileSync(`${file}.tmp`, settingsText([...seats.values()].sort((a, b) => a.seat - b.seat)), { mode: FILE_MODE });

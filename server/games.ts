@@ -31,7 +31,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import {
-  A_PASS, CzechPubEnv, describeAction, RevealedGame, rulesetFingerprint, SeatChannel, type NarratedEvent, type RewardScheme, type Viewer,
+  A_PASS, CARD_IDS, CzechPubEnv, describeAction, RevealedGame, rulesetFingerprint, SeatChannel, type NarratedEvent, type RewardScheme, type Viewer,
 } from '../env/index.ts';
 import { agentSeed, AgentStopError, BudgetSpentError, EnvObservation, type Agent } from '../agents/index.ts';
 import { DecisionError, type BotPool } from './bot-pool.ts';
@@ -327,7 +327,7 @@ export class GameStore {
       autoPass: peopleAutoPass(bots),
     };
     // Each seat's auto-pass as last set (its passes are in the actions already).
-    for (const c of logged.settings) if (game.autoPass[c.seat]) game.autoPass[c.seat] = { on: c.on, unwatched: [...c.unwatched] };
+    for (const c of logged.settings) if (game.autoPass[c.seat]) game.autoPass[c.seat] = { on: c.on, unwatched: [...c.unwatched], windows: c.windows };
     let slice = performance.now();
     for (const a of logged.actions) {
       if (env.done) throw new Error('actions past the end of the game');
@@ -650,13 +650,15 @@ export class GameStore {
   private autoPassFor(game: LiveGame, seat: number): boolean {
     const settings = game.autoPass[seat];
     if (!settings || game.open.has(seat)) return false;
-    return autoPasses(settings, new SeatChannel(game.env, seat).legalActions());
+    const channel = new SeatChannel(game.env, seat);
+    const card = channel.seatView().decision;
+    return autoPasses(settings, channel.legalActions(), card.kind === 'reaction' && card.card !== null ? CARD_IDS.indexOf(card.card) : -1);
   }
 
   /** A person's auto-pass settings, a copy. */
   autoPassOf(game: LiveGame, seat: number): AutoPass {
     const s = peopleSettings(game, seat);
-    return { on: s.on, unwatched: [...s.unwatched] };
+    return { on: s.on, unwatched: [...s.unwatched], windows: s.windows };
   }
 
   /** Changes a person's auto-pass; if it now passes at the seat's decision, it does so (and the bots play on), in the game's queue. */
@@ -665,7 +667,8 @@ export class GameStore {
       const s = peopleSettings(game, seat);
       if (change.on !== undefined) s.on = change.on;
       if (change.unwatched !== undefined) s.unwatched = [...new Set(change.unwatched)];
-      this.log?.append(game.id, { t: 'settings', seat, on: s.on, unwatched: [...s.unwatched] });
+      if (change.windows !== undefined) s.windows = change.windows;
+      this.log?.append(game.id, { t: 'settings', seat, on: s.on, unwatched: [...s.unwatched], windows: s.windows });
       if (!game.env.done && game.env.actor === seat && this.autoPassFor(game, seat)) {
         await this.playBots(game);
         this.settle(game);

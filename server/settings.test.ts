@@ -27,13 +27,13 @@ describe('seat settings, names and presence over the API', () => {
     const { id, watchToken } = made.body;
     const token = made.body.tokens[0].token;
     const url = `/v1/games/${id}/settings`;
-    expect(await call('GET', url, undefined, token)).toMatchObject({ status: 200, body: { autoPass: true, unwatched: [] } });
+    expect(await call('GET', url, undefined, token)).toMatchObject({ status: 200, body: { autoPass: true, unwatched: [], windows: 'all' } });
     expect((await call('GET', url)).status).toBe(401);
     expect((await call('GET', url, undefined, 'nope')).status).toBe(403);
     expect((await call('GET', url, undefined, watchToken)).status).toBe(403);
     expect((await call('PUT', url, { autoPass: false }, watchToken)).status).toBe(403);
     expect((await call('GET', '/v1/games/nope/settings', undefined, token)).status).toBe(404);
-    for (const bad of [{ unwatched: ['excuse_me'] }, { autoPass: 'yes' }, { autoPass: true, extra: 1 }, { unwatched: 'knocked_over' }]) {
+    for (const bad of [{ unwatched: ['excuse_me'] }, { windows: 'some' }, { autoPass: 'yes' }, { autoPass: true, extra: 1 }, { unwatched: 'knocked_over' }]) {
       const r = await call('PUT', url, bad, token);
       expect(r.status, JSON.stringify(bad)).toBe(400);
       expect(r.body.error).toMatch(/^invalid request/);
@@ -41,7 +41,8 @@ describe('seat settings, names and presence over the API', () => {
     expect(await call('PUT', url, { unwatched: ['warm_beer', 'knocked_over', 'warm_beer'] }, token))
       .toMatchObject({ status: 200, body: { autoPass: true, unwatched: ['warm_beer', 'knocked_over'] } });
     expect(await call('PUT', url, { autoPass: false }, token)).toMatchObject({ status: 200, body: { autoPass: false, unwatched: ['warm_beer', 'knocked_over'] } });
-    expect((await call('GET', url, undefined, token)).body).toEqual({ autoPass: false, unwatched: ['warm_beer', 'knocked_over'] });
+    expect((await call('GET', url, undefined, token)).body).toEqual({ autoPass: false, unwatched: ['warm_beer', 'knocked_over'], windows: 'all' });
+    expect(await call('PUT', url, { windows: 'answering' }, token)).toMatchObject({ status: 200, body: { autoPass: false, unwatched: ['warm_beer', 'knocked_over'], windows: 'answering' } });
   });
 
   it('takes names when creating and joining, refuses bad ones, and shows names and presence in the view and the lobby', async () => {
@@ -87,7 +88,7 @@ describe('seat settings, names and presence over the API', () => {
       expect(view.statusCode).toBe(200);
       const settings = await second.inject({ url: `/v1/games/${made.id}/settings`, headers: { authorization: `Bearer ${joined.token}` } });
       // The last PUT's value (i = 599): kept, not the default.
-      expect(settings.json()).toEqual({ autoPass: false, unwatched: [] });
+      expect(settings.json()).toEqual({ autoPass: false, unwatched: [], windows: 'all' });
       await second.close();
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

@@ -1,16 +1,19 @@
 /**
  * Players' words and fewer empty decisions, end to end in headless Chromium: the setup form
  * offers the bots by name and strength with the research options folded under "Advanced";
- * a person named at the table plays a whole game with auto-pass set to skip two X cards, and
- * is asked only at their own turn, at reactions with an X card they watch for, and at cards
- * aimed at them; names and presence show at the table, in the lobby and on the end screen.
+ * a person named at the table plays a whole game at the page's default auto-pass (every X card
+ * watched, asked when one answers the card just played), then with two X cards unticked: they
+ * are asked only at their own turn, at windows where a watched X card they hold answers the
+ * card just played, and at cards aimed at them, and the hand marks which cards auto-pass holds
+ * back; names and presence show at the table, in the lobby and on the end screen.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { A_DONE, A_PASS, decodeAction } from '../env/actions.ts';
 import { CzechPubEnv } from '../env/env.ts';
 import { randInt, seedRng } from '../env/rng.ts';
-import { reactionCard, X_WATCHABLE, type Watchable } from '../server/auto-pass.ts';
+import { CARD_IDS } from '../env/cards.ts';
+import { answers, reactionCard } from '../server/auto-pass.ts';
 import { browserTestsRun, confirmIfAsked, pageSuite } from './helpers/browser.ts';
 
 const SHOTS = process.env.SCREENSHOT_DIR ?? 'results/e2e';
@@ -22,9 +25,12 @@ const newPage = () => suite.newPage();
 
 const api = suite.api;
 
-/** Auto-pass watches no X card by default; the person ticks two, the other two stay passed for them. */
-const WATCHED = ['warm_beer', 'shot_into_beer'];
+/** Auto-pass watches every X card by default; the person unticks two, which are then passed for them. */
 const UNWATCHED = ['knocked_over', 'mixed_up'];
+/** Whether a watched X card among `legal` answers `card`, the card just played: then the person is asked. */
+const answerable = (legal: readonly number[], card: number, unwatched: readonly string[]) =>
+  legal.some((a) => { const x = reactionCard(a); return x !== null && !unwatched.includes(x) && answers(a, card); });
+const cardIndex = (id: string | null) => (id === null ? -1 : CARD_IDS.indexOf(id as never));
 const settled = (page: Page) => page.waitForFunction(() => ['your-turn', 'over'].includes(document.body.dataset.state ?? ''), undefined, { timeout: 60_000 });
 const panelText = (page: Page, seat: number, part: string) => page.locator(`#table .player[data-seat="${seat}"] ${part}`).textContent();
 
@@ -59,18 +65,15 @@ describe.runIf(RUN)('players\' words and auto-pass in Chromium', () => {
     expect(await panelText(page, 1, '.name')).toBe('Regular');
     expect(await panelText(page, 2, '.name')).toBe('Strong');
 
-    // Auto-pass: by default it passes for Anna at every window only X cards could be played in; she asks to be asked for two.
-    await page.click('#seat-settings > summary');
-    const before = await api(`/v1/games/${gameId}/settings`, token);
-    expect(before).toEqual({ autoPass: true, unwatched: [...WATCHED, ...UNWATCHED].sort((a, b) => X_WATCHABLE.indexOf(a as Watchable) - X_WATCHABLE.indexOf(b as Watchable)) });
-    for (const x of WATCHED) {
-      const saved = page.waitForResponse((r) => r.request().method() === 'PUT' && r.url().endsWith(`/v1/games/${gameId}/settings`));
-      await page.check(`#seat-settings input[data-watch="${x}"]`);
-      expect((await saved).status()).toBe(200);
-      await page.waitForSelector(`#seat-settings input[data-watch="${x}"]:enabled`);
-    }
-    const settings = await api(`/v1/games/${gameId}/settings`, token);
-    expect(settings).toEqual({ autoPass: true, unwatched: UNWATCHED });
+    // Auto-pass: by default the page asks Anna about every X card she holds, when it answers the card just played.
+    await page.waitForSelector('#ask-answering', { state: 'attached' });
+    expect(await api(`/v1/games/${gameId}/settings`, token)).toEqual({ autoPass: true, unwatched: [], windows: 'answering' });
+    expect(await page.isChecked('#ask-answering')).toBe(true);
+    /** The X cards auto-pass holds back from the step `unwatchedFrom` on: none until Anna has been asked at a window at the defaults. */
+    let unwatched: string[] = [];
+    let unwatchedFrom = Infinity;
+    let windowsAtDefaults = 0;
+    let handsMarked = 0;
 
     const rng = seedRng('e2e-autopass-clicks');
     const asked = new Set<number>();
@@ -86,10 +89,35 @@ describe.runIf(RUN)('players\' words and auto-pass in Chromium', () => {
       const kind: string = view.view.decision.kind;
       kinds[kind] = (kinds[kind] ?? 0) + 1;
       asked.add(view.step);
-      // Every decision asked is Anna's own turn, a card aimed at her with a choice, or a reaction with an X card she watches for.
-      if (kind === 'reaction') expect(legal.some((a) => { const x = reactionCard(a); return x !== null && !UNWATCHED.includes(x); })).toBe(true);
+      // Every decision asked is Anna's own turn, a card aimed at her with a choice, or a window where a watched X card answers the card just played.
+      if (kind === 'reaction' && unwatched.length === 0) windowsAtDefaults++;
+      if (kind === 'reaction') expect(answerable(legal, cardIndex(view.view.decision.card), unwatched)).toBe(true);
       else if (kind === 'response') expect(legal.length).toBeGreaterThan(1);
       else expect(['play', 'discard']).toContain(kind);
+      // The hand says, on each X card, whether auto-pass holds it back.
+      const marks = await page.locator('#hand .card[data-held]').evaluateAll((cs) => cs.map((c) => [(c as HTMLElement).dataset.card, (c as HTMLElement).dataset.held]));
+      for (const [card, held] of marks) expect(held).toBe(String(unwatched.includes(String(card))));
+      if (marks.some(([, held]) => held === 'true')) {
+        handsMarked++;
+        expect(await page.locator('#held-note').textContent()).toMatch(/^Auto-pass holds back .+: you are not asked about (it|them)\. Change$/);
+      } else if (marks.length > 0) {
+        expect(await page.locator('#held-note').textContent()).toBe('You are asked about your X cards when one can answer the card just played. Change');
+      }
+      // Once asked at a window at the defaults, Anna unticks two X cards, through the hand's Change button.
+      if (windowsAtDefaults > 0 && unwatched.length === 0 && marks.length > 0) {
+        await page.click('#held-note button');
+        expect(await page.evaluate(() => (document.getElementById('seat-settings') as HTMLDetailsElement).open)).toBe(true);
+        for (const x of UNWATCHED) {
+          const saved = page.waitForResponse((r) => r.request().method() === 'PUT' && r.url().endsWith(`/v1/games/${gameId}/settings`));
+          await page.uncheck(`#seat-settings input[data-watch="${x}"]`);
+          expect((await saved).status()).toBe(200);
+          await page.waitForSelector(`#seat-settings input[data-watch="${x}"]:enabled`);
+        }
+        expect(await api(`/v1/games/${gameId}/settings`, token)).toEqual({ autoPass: true, unwatched: UNWATCHED, windows: 'answering' });
+        unwatched = UNWATCHED;
+        unwatchedFrom = view.step;
+        continue;
+      }
       const shown = await page.locator('button.action:enabled').evaluateAll((bs) => bs.map((b) => Number((b as HTMLElement).dataset.action)));
       const orders = shown.filter((a) => decodeAction(a).group === 'order');
       const pick = orders.length > 0 && randInt(rng, 10) < 7 ? orders[randInt(rng, orders.length)]
@@ -99,7 +127,9 @@ describe.runIf(RUN)('players\' words and auto-pass in Chromium', () => {
     }
     expect(kinds.play).toBeGreaterThan(5);
 
-    // The game reached its end; every decision of Anna's with a choice the page did not ask was an auto-pass at a window of unwatched X cards.
+    expect(windowsAtDefaults).toBeGreaterThan(0);
+    expect(handsMarked).toBeGreaterThan(0);
+    // The game reached its end; every decision of Anna's with a choice the page did not ask was an auto-pass at a window no watched X card of hers answered.
     const replay = await api(`/v1/games/${gameId}/replay`, token);
     const env = new CzechPubEnv({ seed: replay.seed, players: 3, askForced: replay.askForced });
     let auto = 0;
@@ -108,7 +138,8 @@ describe.runIf(RUN)('players\' words and auto-pass in Chromium', () => {
       if (env.actor === 0 && !asked.has(env.actions.length) && env.legalActions().length > 1) {
         const legal = env.legalActions();
         expect(a).toBe(A_PASS);
-        expect(legal.every((l) => l === A_PASS || UNWATCHED.includes(reactionCard(l) ?? ''))).toBe(true);
+        expect(legal.every((l) => l === A_PASS || reactionCard(l) !== null)).toBe(true);
+        expect(answerable(legal, cardIndex(env.publicView().decision.card), env.actions.length >= unwatchedFrom ? UNWATCHED : [])).toBe(false);
         auto++;
       }
       env.step(a);

@@ -26,7 +26,7 @@ import { dropHoverHelp, setCardHooks } from './help.js';
 import { follow } from './live.js';
 import { appendEntry, stepEntry } from './log.js';
 import { choicePreview, riskWords } from './preview.js';
-import { renderSeatSettings, WATCH_ALL } from './seat-settings.js';
+import { markHand, PEOPLE_DEFAULT, renderSeatSettings } from './seat-settings.js';
 import { renderTable } from './table.js';
 import { announce, clearError, keepClear, setState, showError, waitPace } from './ui.js';
 
@@ -88,7 +88,7 @@ export class Play {
 
   async start() {
     if (!this.fresh) await this.guard(() => this.history());
-    if (this.game.you !== null) void renderSeatSettings(this.game.id, this.game.token, this.guide ? WATCH_ALL : null);
+    if (this.game.you !== null) void renderSeatSettings(this.game.id, this.game.token, this.guide ? PEOPLE_DEFAULT : null, () => this.markHand());
     await this.sync();
     this.listen();
   }
@@ -234,6 +234,16 @@ export class Play {
     return makeFrame(this.game, this.game.you ?? 0, view);
   }
 
+  /** Says on the person's X cards what auto-pass does with them (seat-settings.js). */
+  markHand() {
+    const hand = document.getElementById('hand');
+    if (!hand) return;
+    document.getElementById('held-note')?.remove();
+    for (const n of hand.querySelectorAll('.card-held')) n.remove();
+    const note = markHand(hand);
+    if (note) hand.after(note);
+  }
+
   /** @param {SeatState} data */
   show(data) {
     setTableMeta(data);
@@ -242,6 +252,7 @@ export class Play {
       el('h2', {}, `Your hand (${data.view.handSize})`),
       el('div.hand', { id: 'hand' }, countedCards(data.view.hand).map((c) => { c.setAttribute('role', 'button'); return c; })));
     renderTable(byId('table'), f, hand);
+    this.markHand();
     dropHoverHelp();
     const yours = this.game.you !== null && data.view.decision.actor === this.game.you;
     fill(byId('prompt'), yours || this.game.you === null ? promptContent(data.view, f) : data.done ? null : el('span.waiting', {}, this.waitingFor(data)));
