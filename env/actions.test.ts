@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ACTION_GROUPS, actionKey, decodeAction, describeAction, NUM_ACTIONS } from './actions.ts';
+import { encodeAction } from './action-codec.ts';
 
 describe('ACTION_GROUPS', () => {
   it('covers every action id exactly once, in order', () => {
@@ -31,6 +32,19 @@ describe('action names', () => {
     expect(describeAction(35, 3, 4)).toBe("play That's my order at player 1 (the player 2 seats to your left)");
     expect(describeAction(195)).toBe('discard a Beer and lose points');
     expect(describeAction(198)).toBe('invalid action 198');
+  });
+
+  it('say targets by the table\'s names for a reader: "you" for the reader, the direction only to the one acting', () => {
+    const names = ['Anna', 'Strong 1', 'Strong 2', 'Regular'];
+    expect(describeAction(35, 3, 4, { names, viewer: 3 })).toBe("play That's my order at Strong 1 (2 seats to your left)");
+    expect(describeAction(35, 3, 4, { names, viewer: 0 })).toBe("play That's my order at Strong 1");
+    expect(describeAction(35, 3, 4, { names, viewer: 1 })).toBe("play That's my order at you");
+    expect(describeAction(35, 3, 4, { names, viewer: null })).toBe("play That's my order at Strong 1");
+    const left = encodeAction({ kind: 'excuse_left' });
+    expect(describeAction(left, 2, 4, { names, viewer: 2 })).toBe('Excuse me: redirect to your left neighbour');
+    expect(describeAction(left, 2, 4, { names, viewer: 0 })).toBe('Excuse me: redirect to their left neighbour');
+    // No name or number of a seat is left for a reader anywhere in the action space.
+    for (let a = 0; a < NUM_ACTIONS; a++) expect(describeAction(a, 1, 4, { names, viewer: 0 })).not.toMatch(/player \d|seats to your left|on your left/);
   });
 
   it('group ids by the codec\'s groups', () => {

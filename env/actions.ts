@@ -137,10 +137,21 @@ export function actionFromKey(key: string): number {
   return KEY_TO_ACTION.get(key) ?? -1;
 }
 
-function seatWords(offset: number, seat: number | undefined, players: number | undefined): string {
-  const rel = offset === 1 ? 'the player on your left' : `the player ${offset} seats to your left`;
-  if (seat === undefined || players === undefined) return rel;
-  return `player ${(seat + offset) % players} (${rel})`;
+/** How a table names its seats for one reader: each seat's display name, and the reader's own seat ("you"). */
+export interface SeatNaming {
+  names: readonly string[];
+  /** The seat reading the words (null: an onlooker); its own seat is "you". */
+  viewer: number | null;
+}
+
+function seatWords(offset: number, seat: number | undefined, players: number | undefined, naming?: SeatNaming): string {
+  if (seat === undefined || players === undefined) return offset === 1 ? 'the player on your left' : `the player ${offset} seats to your left`;
+  const target = (seat + offset) % players;
+  if (!naming) return `player ${target} (${offset === 1 ? 'the player on your left' : `the player ${offset} seats to your left`})`;
+  const name = target === naming.viewer ? 'you' : naming.names[target] ?? `Player ${target}`;
+  // Left of the actor is the reader's left only when the reader acts.
+  if (seat !== naming.viewer) return name;
+  return `${name} (${offset === 1 ? 'on your left' : `${offset} seats to your left`})`;
 }
 
 /**
@@ -161,9 +172,10 @@ export function cardPlayed(a: number): string | undefined {
 
 /**
  * An action in words. With the acting seat and the player count, relative targets are also
- * named by seat number.
+ * named by seat number; with a table's naming, by the names its reader sees (the reader's
+ * own seat "you", the direction only when the reader is the one acting).
  */
-export function describeAction(a: number, seat?: number, players?: number): string {
+export function describeAction(a: number, seat?: number, players?: number, naming?: SeatNaming): string {
   if (!isActionId(a)) return `invalid action ${a}`;
   const d = decodeAction(a);
   switch (d.kind) {
@@ -175,7 +187,7 @@ export function describeAction(a: number, seat?: number, players?: number): stri
     case 'lets_do_a_shot':
     case 'insult':
     case 'thats_my':
-      return `play ${cardName(d.card)} at ${seatWords(d.target, seat, players)}`;
+      return `play ${cardName(d.card)} at ${seatWords(d.target, seat, players, naming)}`;
     case 'flattery':
       return `play Flattery as ${cardName(shotType(d.shot))}`;
     case 'sib':
@@ -203,9 +215,9 @@ export function describeAction(a: number, seat?: number, players?: number): stri
     case 'excuse_cancel':
       return 'Excuse me: cancel the effect on you';
     case 'excuse_left':
-      return 'Excuse me: redirect to your left neighbour';
+      return `Excuse me: redirect to ${naming && seat !== naming.viewer ? 'their' : 'your'} left neighbour`;
     case 'excuse_right':
-      return 'Excuse me: redirect to your right neighbour';
+      return `Excuse me: redirect to ${naming && seat !== naming.viewer ? 'their' : 'your'} right neighbour`;
     case 'shot_discard':
       return `discard your ${cardName(d.card)} (take its token)`;
     case 'shot_beer':

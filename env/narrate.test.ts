@@ -82,7 +82,7 @@ describe('narrateEvents on a recorded game', () => {
       "Player 1 takes Coffee from Player 3's hand (That's my order).",
       'Player 1 plays Coffee.',
       "Player 3 plays Knocked-over glass: Player 1's Coffee is spilled.",
-      "Player 3 plays That beer is warm: Player 1's Beer goes back to their hand.",
+      "Player 3 plays That beer is warm: Player 1's Beer goes back to its owner's hand.",
       'Player 1 abstains: nothing that gets them drunk; -1 point, moves 1 space back (abstinence token: one stripe).',
       'Turn 3: Player 2.',
       'Player 2 discards Utopenec.',
@@ -95,7 +95,7 @@ describe('narrateEvents on a recorded game', () => {
       'Player 2 discards a Beer from their hand and loses 2 points.',
       'Player 3 discards Rum from their hand: no points lost, and its shot token is theirs.',
       'Turn 7: Player 2.',
-      "Player 3 plays Shot into a beer: pours Player 2's own Vodka into their beer.",
+      "Player 3 plays Shot into a beer: pours Player 2's own Vodka into Player 2's beer.",
       'Turn 9: Player 0.',
       "Player 2 plays Mixed-up: takes Player 0's Beer and puts their own Peppermint in its place.",
       'Turn 11: Player 2.',
@@ -194,5 +194,36 @@ describe('narrateEvent on live games', () => {
         }
       }
     }
+  });
+
+  it('tells a seat its own part in the second person, and every other line as before with its seat as "you"', () => {
+    const names = ['Anna', 'Kuba', 'Rosa', 'Tomáš', 'Eva', 'Bára'];
+    const third = /\b(You|you)( \([^)]*\))? (plays|draws|discards|is|has|says|sends|escapes|takes|picks|digests|abstains|rolls|moves|reaches|turns|sits|earns|loses|keeps|puts|pours|drinks|clears)\b/;
+    let own = 0;
+    for (const players of [2, 4, 6]) {
+      const log = randomGame(`narrate-you-${players}`, players);
+      for (let seat = 0; seat < players; seat++) {
+        const seen = log.map((e) => eventForSeat(e, seat));
+        const plain = narrateEvents(seen, { names });
+        const told = narrateEvents(seen, { names, you: seat });
+        expect(told).toHaveLength(plain.length);
+        told.forEach((line, i) => {
+          expect(line).not.toMatch(third);
+          expect(line).not.toMatch(/\u0000|You's|you's|\bthem drunk\b.*\byou\b/);
+          expect(line).not.toContain(names[seat]);
+          expect(line).toMatch(/^[A-Z+-]/);
+          if (!plain[i].includes(names[seat])) expect(line).toBe(plain[i]);
+          else {
+            own++;
+            expect(line).toMatch(/\b(you|your|You|Your)\b/);
+          }
+        });
+      }
+    }
+    expect(own).toBeGreaterThan(100);
+    expect(narrateEvent({ k: 'digest', seat: 1, points: 3, drunkenness: 1, total: 3, die: 2, move: 3, abstinence: 0 } as GameEvent, { names, you: 1 }))
+      .toBe('You digest: +3 points, drunkenness 1; with space +2 the total is 3; roll 2 vs 3 (1 short): move 3 spaces forward.');
+    expect(narrateEvent({ k: 'take', to: 0, from: 1, card: KNOCKED_OVER, by: 'thats_my_order' } as GameEvent, { names, you: 1 }))
+      .toBe("Anna takes Knocked-over glass from your hand (That's my order).");
   });
 });

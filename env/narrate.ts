@@ -24,6 +24,8 @@ export interface NarrateOptions {
   active?: number;
   /** Also narrate cleanup (default: skipped, it says nothing new). */
   cleanup?: boolean;
+  /** The reader's own seat: told in the second person ("You play Beer.", "Strong takes a card from your hand."). */
+  you?: number;
 }
 
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
@@ -31,8 +33,40 @@ const signed = (n: number): string => (n > 0 ? `+${n}` : `${n}`);
 /** Ends a sentence with a full stop unless it already ends with one (card names may end in ! or ?). */
 const stop = (s: string): string => (/[.!?]$/.test(s) ? s : `${s}.`);
 
+/** Stands for the reader's seat while a line is made; `secondPerson` words it. */
+const YOU = '\u0000you';
+
 function who(seat: number, o: NarrateOptions): string {
+  if (seat === o.you) return YOU;
   return o.names?.[seat] ?? `Player ${seat}`;
+}
+
+/** The verbs the lines use after their subject, third person to second ("reaches" to "reach"). */
+const VERBS = [
+  'plays', 'draws', 'discards', 'is', 'has', 'says', 'sends', 'escapes', 'takes', 'picks', 'digests', 'abstains', 'rolls',
+  'moves', 'reaches', 'turns', 'sits', 'earns', 'loses', 'keeps', 'puts', 'pours', 'drinks', 'clears', 'will',
+];
+const BASE: Record<string, string> = { is: 'are', has: 'have', will: 'will', reaches: 'reach' };
+const base = (verb: string): string => BASE[verb] ?? verb.slice(0, -1);
+const AFTER_YOU = new RegExp(`${YOU}( \\([^)]*\\))? (${VERBS.join('|')})\\b`, 'g');
+const FOLLOWING = new RegExp(`\\b(${VERBS.filter((v) => v !== 'is').join('|')})\\b`, 'g');
+
+/**
+ * A line made with the reader's seat as YOU, in the second person: its verbs conjugated and,
+ * where the reader is the subject (the line starts with them), "their" read as "your".
+ */
+function secondPerson(line: string): string {
+  let out = line;
+  if (out.startsWith(YOU)) {
+    const [head, ...rest] = out.split(/(?<=[:;]) /);
+    // The subject's verbs and possessives, in every clause (those with another subject use none of these verbs but "is").
+    const own = (part: string) => part.replace(FOLLOWING, base).replace(/\btheirs\b/g, 'yours').replace(/\btheir\b/g, 'your').replace(/\bthem\b/g, 'you')
+      .replace(/\bno longer gets\b/, 'no longer get');
+    out = [own(head), ...rest.map((r) => (r.startsWith('nothing that') ? r.replace(/\bthem\b/g, 'you') : own(r)))].join(' ');
+  }
+  out = out.replace(AFTER_YOU, (_m, aside: string | undefined, verb: string) => `${YOU}${aside ?? ''} ${base(verb)}`);
+  out = out.replace(new RegExp(`${YOU}'s`, 'g'), 'your').replace(new RegExp(YOU, 'g'), 'you');
+  return out.charAt(0).toUpperCase() + out.slice(1);
 }
 
 function card(t: number): string {
@@ -70,11 +104,11 @@ function reaction(ev: Extract<GameEvent, { k: 'x' }>, o: NarrateOptions): string
     case MIXED_UP:
       return `${p} plays Mixed-up: takes ${their} ${cardName(ev.target)} and puts their own ${card(ev.give ?? HIDDEN)} in its place.`;
     case WARM_BEER:
-      return `${p} plays That beer is warm: ${their} ${cardName(ev.target)} goes back to their hand.`;
+      return `${p} plays That beer is warm: ${their} ${cardName(ev.target)} goes back to its owner's hand.`;
     case SHOT_INTO_BEER:
       return ev.fromHand
         ? `${p} plays Shot into a beer: pours their own ${cardName(ev.target)} into ${their} beer.`
-        : `${p} plays Shot into a beer: pours ${their} own ${cardName(ev.target)} into their beer.`;
+        : `${p} plays Shot into a beer: pours ${their} own ${cardName(ev.target)} into ${their} beer.`;
     default:
       return `${p} plays ${cardName(ev.card)} on ${their} ${cardName(ev.target)}.`;
   }
@@ -130,6 +164,13 @@ function digest(ev: Extract<GameEvent, { k: 'digest' }>, o: NarrateOptions): str
 
 /** One event as one line, or null for events not worth a line (cleanup, unless asked for). */
 export function narrateEvent(ev: GameEvent, o: NarrateOptions = {}): string | null {
+  if (o.you === undefined) return line(ev, o);
+  if (ev.k === 'turn' && ev.seat === o.you) return `Turn ${ev.turn}: your turn.`;
+  const said = line(ev, o);
+  return said === null ? null : secondPerson(said);
+}
+
+function line(ev: GameEvent, o: NarrateOptions): string | null {
   const rs = o.ruleset ?? DEFAULT_RULESET;
   switch (ev.k) {
     case 'turn':

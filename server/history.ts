@@ -41,7 +41,7 @@ export class HistoryPages {
           await this.turns.next(client);
           slice = performance.now();
         }
-        entries.push({ step: k, lastAction: k > 0 ? played(game, k - 1) : null, events: stepEvents(game, k, viewer) });
+        entries.push({ step: k, lastAction: k > 0 ? played(game, k - 1, viewer) : null, events: stepEvents(game, k, viewer) });
       }
       return { entries, steps, next: to < steps ? to + 1 : null };
     } finally {

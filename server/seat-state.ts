@@ -8,9 +8,10 @@ import { ApiError, envAt, stepEvents, type LiveGame, type Viewer } from './games
 import { tablePresence } from './presence.ts';
 import { shownCommitment } from './seed-commitment.ts';
 
-export function played(game: LiveGame, k: number) {
+/** Action k, worded for `viewer` (seats by the table's names, the viewer's own "you"). */
+export function played(game: LiveGame, k: number, viewer: Viewer = null) {
   const id = game.env.actions[k];
-  return { seat: game.actors[k], id, name: describeAction(id, game.actors[k], game.env.players) };
+  return { seat: game.actors[k], id, name: describeAction(id, game.actors[k], game.env.players, { names: game.names, viewer }) };
 }
 
 /** What a viewer sees of the game after its first k actions (default: now), and what action k did. */
@@ -31,14 +32,14 @@ export function seatState(game: LiveGame, viewer: Viewer, k = game.env.actions.l
     yourTurn: mine,
     view: channel.view() as unknown as Record<string, unknown>,
     text: channel.text(),
-    legalActions: mine ? channel.choices() : [],
+    legalActions: mine ? channel.choices(game.names) : [],
     openSeats: [...game.open.keys()].sort((a, b) => a - b),
     seed: shownCommitment(game.seed),
     scores: game.env.done ? game.env.scores() : null,
     step: k,
     steps,
     events: stepEvents(game, k, viewer),
-    lastAction: k > 0 ? played(game, k - 1) : null,
+    lastAction: k > 0 ? played(game, k - 1, viewer) : null,
   };
 }
 

@@ -32,7 +32,7 @@ export function lobbyEntry(g: LiveGame) {
 
 /** The preview for the seat to act (the seat channel's: from the seat's facts alone), empty at any other decision. */
 export function preview(game: LiveGame, seat: number) {
-  const p = new SeatChannel(game.env, seat).preview();
+  const p = new SeatChannel(game.env, seat).preview(game.names);
   return { step: game.env.actions.length, now: p?.now ?? null, actions: p?.actions ?? [] };
 }
 

@@ -44,7 +44,9 @@ export function xOnYou(data, you, activeBefore) {
 }
 
 /**
- * The moments one step holds for the person at seat `you`, in MOMENTS order.
+ * The moments one step holds for the person at seat `you`, in the order they happened: a
+ * moment of an event (an X card played on them, their digestion, their move on the chart) at
+ * that event, one of the decision asked (their turn, an X card they may play) after them all.
  * @param {StepSeen} data @param {number} you
  * @param {number | null} activeBefore  whose turn it was at the step before (null at the deal)
  * @returns {Moment[]}
@@ -52,13 +54,19 @@ export function xOnYou(data, you, activeBefore) {
 export function momentsIn(data, you, activeBefore) {
   const d = data.view.decision;
   const deciding = (/** @type {string} */ kind) => !data.done && d.actor === you && d.kind === kind;
-  const mine = data.events.filter((e) => e.seat === you);
-  /** @type {Moment[]} */
-  const out = [];
-  if (deciding('play')) out.push('turn');
-  if (mine.some((e) => e.k === 'digest')) out.push('digest');
-  if (mine.some((e) => (e.k === 'digest' && e.move !== 0) || e.k === 'level_up')) out.push('chart');
+  const at = (/** @type {(e: StepSeen['events'][number]) => boolean} */ is) => data.events.findIndex((e) => e.seat === you && is(e));
+  const end = data.events.length;
+  /** @type {[Moment, number][]} */
+  const found = [];
+  if (deciding('play')) found.push(['turn', end]);
+  const digest = at((e) => e.k === 'digest');
+  if (digest >= 0) found.push(['digest', digest]);
+  const chart = at((e) => (e.k === 'digest' && e.move !== 0) || e.k === 'level_up');
+  if (chart >= 0) found.push(['chart', chart]);
+  const [onYou] = xOnYou(data, you, activeBefore);
   // Asked with a real choice: a forced pass (nothing to play) is the engine's and shown only in the record.
-  if ((deciding('reaction') && (data.legalActions ?? []).length > 1) || xOnYou(data, you, activeBefore).length > 0) out.push('x');
-  return out;
+  if (onYou) found.push(['x', data.events.indexOf(onYou)]);
+  else if (deciding('reaction') && (data.legalActions ?? []).length > 1) found.push(['x', end]);
+  // Stable: moments at the same event keep MOMENTS order (a digestion, then the chart it moved).
+  return found.sort((a, b) => a[1] - b[1]).map(([m]) => m);
 }

@@ -90,8 +90,8 @@ export class SeatChannel {
     return SeatChannel.maskSeat(this.env, this.seat(), out);
   }
 
-  /** The legal actions with names, notes and the card each plays (for people and the page). */
-  choices(): Choice[] {
+  /** The legal actions with names, notes and the card each plays (for people and the page), targets by `names` where given. */
+  choices(names?: readonly string[]): Choice[] {
     const legal = this.legalActions();
     if (legal.length === 0) return [];
     const seat = this.seat();
@@ -100,7 +100,7 @@ export class SeatChannel {
     return legal.map((id) => {
       const note = actionConsequence(ruleset, id, token);
       const plays = cardPlayed(id);
-      return { id, name: describeAction(id, seat, this.env.players), ...(note ? { note } : {}), ...(plays ? { plays } : {}) };
+      return { id, name: describeAction(id, seat, this.env.players, names && { names, viewer: seat }), ...(note ? { note } : {}), ...(plays ? { plays } : {}) };
     });
   }
 
@@ -109,13 +109,13 @@ export class SeatChannel {
    * and what each of its legal choices would do (engine/choice-preview.ts: from the seat's
    * facts and every die face); null at another seat's decision or for an onlooker.
    */
-  preview(): { now: DigestPreview | null; actions: (ChoicePreview & { id: number; name: string })[] } | null {
+  preview(names?: readonly string[]): { now: DigestPreview | null; actions: (ChoicePreview & { id: number; name: string })[] } | null {
     if (this.viewer === null || this.env.done) return null;
     const r = this.env.compiledRules;
     const facts = seatFacts(r, this.env.state, this.viewer);
     if (!canPreviewChoices(facts)) return null;
     const actions = this.legalActions()
-      .map((id) => ({ id, name: describeAction(id, this.viewer!, this.env.players), ...previewChoice(r, facts, id) }));
+      .map((id) => ({ id, name: describeAction(id, this.viewer!, this.env.players, names && { names, viewer: this.viewer }), ...previewChoice(r, facts, id) }));
     return { now: canPreview(facts) ? previewDigestion(r, facts) : null, actions };
   }
 
@@ -132,9 +132,9 @@ export class SeatChannel {
     return this.env.events(this.seat());
   }
 
-  /** As `events`, each with its line of narration; `names`: what the table calls each seat (default "Player N"). */
+  /** As `events`, each with its line of narration, told to the seat ("You play Beer."); `names`: what the table calls each seat (default "Player N"). */
   narrated(from = 0, to = this.env.eventCount, names?: readonly string[]): NarratedEvent[] {
-    return narrate(this.env, this.events(from, to), from, names);
+    return narrate(this.env, this.events(from, to), from, names, this.viewer ?? undefined);
   }
 
   /**
@@ -180,7 +180,7 @@ export class RevealedGame {
 }
 
 /** Narrates a slice of `env`'s log that starts at index `from` (whose turn it is names the owner of the cards reactions hit). */
-function narrate(env: CzechPubEnv, slice: readonly GameEvent[], from: number, names?: readonly string[]): NarratedEvent[] {
+function narrate(env: CzechPubEnv, slice: readonly GameEvent[], from: number, names?: readonly string[], you?: number): NarratedEvent[] {
   const log = env.fullLog;
   let active: number | undefined;
   for (let i = from - 1; i >= 0 && active === undefined; i--) {
@@ -190,6 +190,6 @@ function narrate(env: CzechPubEnv, slice: readonly GameEvent[], from: number, na
   const ruleset = env.config.ruleset;
   return slice.map((ev) => {
     if (ev.k === 'turn') active = ev.seat;
-    return { ...ev, text: narrateEvent(ev, { ruleset, active, names }) };
+    return { ...ev, text: narrateEvent(ev, { ruleset, active, names, you }) };
   });
 }
