@@ -10,6 +10,7 @@
  * | GET    | /v1/games                    | the lobby: games with an open seat, public facts only   |
  * | POST   | /v1/games/:id/join           | an open seat's token, handed out once                   |
  * | GET    | /v1/games/:id/preview        | the seat to act: what each legal choice would do, digestion included |
+ * | GET    | /v1/games/:id/hint           | the seat to act: what the Strong bot would play, its probability, the preview of it |
  * | GET/PUT| /v1/games/:id/settings       | the seat's auto-pass: on or off, X cards not watched for |
  * | POST   | /v1/replays                  | a tournament game (link or record), replayed and checked, for the replay frames |
  * | GET    | /v1/ruleset                  | the rules' numbers (chart, titles, ...) and card names  |
@@ -75,6 +76,7 @@ import { webFiles } from './web.ts';
 import { played, seatState, stepParam } from './seat-state.ts';
 import { replayRoutes } from './replays.ts';
 import { tableRoutes } from './tables.ts';
+import { hintRoutes } from './hint.ts';
 import { displayName } from './names.ts';
 import { settingsRoutes } from './settings.ts';
 
@@ -380,13 +382,18 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
   app.post('/v1/games/:id/actions', {
     schema: {
       operationId: 'playAction', summary: "The token's seat plays an action; bot seats then play on", tags: ['games'],
-      ...tokenRoute, body: z.object({ action: z.number().int().min(0) }).strict(),
+      description: 'With `step`, the action answers the decision at that step only: if the game has moved on (an X card played in between asked the seat again), it is refused with 409 `code: decision-changed` and nothing is played, so a click meant for the decision before never lands on the one after.',
+      ...tokenRoute,
+      body: z.object({
+        action: z.number().int().min(0),
+        step: z.number().int().min(0).optional().describe('The step of the decision this action answers (GET view\'s `step`); refused with 409 if the game is at another.'),
+      }).strict(),
       response: { 200: S.seatState, ...S.errors(400, 401, 403, 404, 409, 429) },
     },
   }, async (req, reply) => {
     const game = store.get(req.params.id);
     const seat = store.seatOf(game, bearer(req));
-    await store.act(game, seat, req.body.action, clientGone(reply));
+    await store.act(game, seat, req.body.action, clientGone(reply), req.body.step);
     return seatState(game, seat);
   });
 
@@ -472,6 +479,7 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
   });
 
   tableRoutes(app, store);
+  hintRoutes(app, store, catalogue);
   settingsRoutes(app, store);
   replayRoutes(app, store, ruleset);
 

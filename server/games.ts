@@ -516,10 +516,14 @@ export class GameStore {
   }
 
   /** Applies a remote seat's action (then the bots'), one change at a time per game; `signal` as for create. */
-  act(game: LiveGame, seat: number, action: number, signal?: AbortSignal): Promise<void> {
+  /** The seat plays `action`; with `step`, only if the game is still at that step (else 409 decision-changed, nothing played). */
+  act(game: LiveGame, seat: number, action: number, signal?: AbortSignal, step?: number): Promise<void> {
     return this.run(game, () => this.waitingOn(game, signal ?? null, async () => {
       const env = game.env;
       if (env.done) throw new ApiError(409, 'the game is over', { legalActions: [] });
+      if (step !== undefined && step !== env.actions.length) {
+        throw new ApiError(409, `the decision of step ${step} is past: the game is at step ${env.actions.length}; nothing was played`, { code: 'decision-changed' });
+      }
       const legal = env.legalActions();
       if (env.actor !== seat) throw new ApiError(409, `it is seat ${env.actor}'s decision, not yours`, { legalActions: [] });
       if (!legal.includes(action)) throw new ApiError(409, `action ${action} is not legal now`, { legalActions: named(legal, seat, env.players) });

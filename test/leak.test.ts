@@ -12,7 +12,8 @@
  * - every route's answer: the view route (now and at an earlier step: view, text, `actor`,
  *   `lastAction`, legal actions with their notes, the step's events), the history route at
  *   every step (each step's action and who took it, its events), the events route, the event
- *   stream's lines, the move preview, the lobby entry (onlooker);
+ *   stream's lines, the move preview, the hint (for the seat to act: the Strong bot's choice,
+ *   its probabilities, that choice's preview), the lobby entry (onlooker);
  * - the body an `http` bot is sent and the messages a language model is sent;
  * - the bridge's observation (encoding, mask and text);
  * - the action each shipped bot chooses from that seat's observation, its own seed fixed.
@@ -41,10 +42,13 @@ import { envAt, GameStore, narratedEvents, stepEvents, type LiveGame } from '../
 import { seatState } from '../server/seat-state.ts';
 import { eventLines } from '../server/stream.ts';
 import { lobbyEntry, preview } from '../server/tables.ts';
+import { Hints } from '../server/hint.ts';
 import { played } from '../server/seat-state.ts';
 import { resimulate } from './support/twin-worlds.ts';
 
 const J = (x: unknown) => JSON.stringify(x);
+/** The hint route's work (server/hint.ts): its bot is kept per game object, so each twin's is its own, caught up from the deal. */
+const hints = new Hints(new Catalogue());
 /** Bots whose choice must not move when the hidden cards do (each is reset with the same seed). */
 const BOTS = ['heuristic', 'cautious', 'ppo', 'ismcts:iterations=24', 'ppo-search:iterations=4'];
 
@@ -87,6 +91,7 @@ async function answers(game: LiveGame, viewer: Viewer, channelOf: ChannelOf = ho
     const obs = new EnvObservation(env, viewer);
     out.httpBot = httpBotBody(obs, opaqueGameId(agentSeed(env.config.seed, viewer)));
     out.model = J(decisionMessages(obs, env.config.ruleset));
+    out.hint = J(await hints.ask(game, viewer));
     for (const spec of BOTS) {
       const bot = createAgent(spec);
       bot.reset?.({ seat: viewer, players: env.players, seed: agentSeed(`leak/${steps}`, viewer) });
@@ -191,9 +196,9 @@ describe('nothing hidden leaves a game', async () => {
         }
         if (mine.httpBot) {
           bots++;
-          // The bot and the model are sent no seed, of the game or of an agent.
+          // The bot and the model are sent no seed, of the game or of an agent, and the hint says none.
           const seed = String(p.game.env.config.seed);
-          for (const k of ['httpBot', 'model']) {
+          for (const k of ['httpBot', 'model', 'hint']) {
             expect(mine[k]).not.toContain(seed);
             expect(mine[k]).not.toContain(agentSeed(seed, viewer!));
           }

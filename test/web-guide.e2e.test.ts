@@ -44,12 +44,26 @@ async function clickFor(page: Page, rng: ReturnType<typeof seedRng>): Promise<vo
   await confirmIfAsked(page);
 }
 
+/** A newcomer who presses Hint and plays the choice it marks. */
+async function followHint(page: Page): Promise<void> {
+  await page.click('.hint-button');
+  await page.waitForSelector('.hint-answer, .hint-error');
+  const hinted = page.locator('button.action.hinted:enabled');
+  expect(await hinted.count()).toBe(1);
+  // The page says why in the words of the choice's own preview.
+  const said = await page.locator('.hint-answer').evaluate((a) => ({ action: (a as HTMLElement).dataset.action, preview: a.querySelector('.choice-preview')?.getAttribute('data-action') }));
+  expect(said.preview).toBe(said.action);
+  await hinted.click();
+  await confirmIfAsked(page);
+}
+
 /**
  * Plays the guided game with the seeded newcomer's clicks (guide-clicks/0, the one
- * scripts/find-guide-seed.ts checked), handing each coach note to `onNote` (which closes it),
- * until the game is over or `most` decisions were made; returns the decisions made.
+ * scripts/find-guide-seed.ts checked) or with `play` (followHint), handing each coach note to
+ * `onNote` (which closes it), until the game is over or `most` decisions were made; returns
+ * the decisions made.
  */
-async function walkGuide(page: Page, onNote: () => Promise<void>, most = Infinity): Promise<number> {
+async function walkGuide(page: Page, onNote: () => Promise<void>, most = Infinity, play?: (page: Page) => Promise<void>): Promise<number> {
   const rng = seedRng('guide-clicks/0');
   let decisions = 0;
   while (decisions < most) {
@@ -57,7 +71,7 @@ async function walkGuide(page: Page, onNote: () => Promise<void>, most = Infinit
     if (now === 'over') break;
     if (now === 'note') await onNote();
     else {
-      await clickFor(page, rng);
+      await (play ? play(page) : clickFor(page, rng));
       decisions++;
     }
   }
@@ -138,7 +152,7 @@ describe.runIf(RUN)('the guided first game and report links in Chromium', () => 
       expect(after.targets).toBe(after.open ? 1 : 0);
     });
     // Every moment, once each, in the order the game met them: a bot's X card in the person's turn
-    // (step 21), then, after every seat's recorded pass, the digestion and the move on the chart (step 26).
+    // (step 3), then, after every seat's recorded pass, the digestion and the move on the chart (step 20).
     expect(seen).toEqual(['goal', 'turn', 'x', 'digest', 'chart']);
     expect(decisions).toBeGreaterThan(3);
     await page.waitForSelector('#final-scores');
@@ -151,6 +165,21 @@ describe.runIf(RUN)('the guided first game and report links in Chromium', () => 
     await page.waitForSelector('#guide-start');
     expect(await page.textContent('#guide-offer')).not.toMatch(/New here/);
     expect(await page.locator('#guide-decline').count()).toBe(0);
+    expect(errors).toEqual([]);
+  }, 600_000);
+
+  it('is won by a newcomer who closes each note and plays what Hint says, at every decision', async () => {
+    const { page, errors } = await newPage();
+    await page.goto(suite.base);
+    await page.fill('#pace', '0');
+    await page.click('#guide-start');
+    const decisions = await walkGuide(page, async () => page.click('#guide-ok'), Infinity, followHint);
+    await page.waitForSelector('#final-scores');
+    const winners = await page.locator('#final-scores tr.winner td:first-child, #final-scores tr[data-winner="true"] td:first-child').allTextContents();
+    const { gameId, token } = await page.evaluate(() => (window as any).czechPub);
+    const view = await suite.api(`/v1/games/${gameId}/view`, token);
+    console.log(`guided game followed by the hint: ${decisions} decisions, scores ${view.scores.join('/')}, winners ${view.view.winners.join(',')} (${winners.join(', ')})`);
+    expect(view.view.winners).toContain(0);
     expect(errors).toEqual([]);
   }, 600_000);
 

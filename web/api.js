@@ -33,6 +33,9 @@ export class Unreachable extends Error {}
 /** The server no longer holds the game: the seat saved for it is of no use. @param {unknown} e */
 export const isGone = (e) => e instanceof ApiError && e.code === 'game-gone';
 
+/** The decision a move answered is past (an X card asked the seat again): nothing was played. @param {unknown} e */
+export const isDecisionChanged = (e) => e instanceof ApiError && e.code === 'decision-changed';
+
 /** Answers a proxy gives while the server behind it restarts: worth another try for a GET. */
 const RESTARTING = new Set([502, 503, 504]);
 
@@ -104,9 +107,12 @@ export const api = {
   /** What the token's seat saw, step by step, from step `from` on (one page). @param {string} id @param {string} token @param {number} from */
   history: (id, token, from) => call('GET', `${game(id)}/history?from=${from}`, { token }),
   /** @param {string} id @param {string} token @param {number} action */
-  act: (id, token, action) => call('POST', `${game(id)}/actions`, { token, body: { action } }),
+  /** Plays `action` as the answer to the decision at `step` (the server refuses it, 409 decision-changed, if the game moved on). @param {string} id @param {string} token @param {number} action @param {number} [step] */
+  act: (id, token, action, step) => call('POST', `${game(id)}/actions`, { token, body: step === undefined ? { action } : { action, step } }),
   /** What digesting would give the seat to play, now and with each order. @param {string} id @param {string} token */
   preview: (id, token) => call('GET', `${game(id)}/preview`, { token }),
+  /** What the Strong bot would play at the seat's decision now, how sure it is, and that choice's preview. @param {string} id @param {string} token */
+  hint: (id, token) => call('GET', `${game(id)}/hint`, { token }),
   /** Games with a seat open to anyone. */
   lobby: () => call('GET', '/games'),
   /** Takes an open seat: its token. @param {string} id @param {number} [seat] @param {string} [name] what the joiner is called */
