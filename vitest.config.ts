@@ -45,6 +45,7 @@ export const INTEGRATION: Record<string, string> = {
   'server/app.test.ts': 'the server listening, its bot pool\'s worker threads',
   'server/bot-pool.test.ts': 'bot pool worker threads',
   'server/budgets.test.ts': 'the server listening, worker threads',
+  'env/engine/choice-preview-seats.test.ts': 'slow: some 5 s of random games, every legal choice previewed and played',
   'server/hint.test.ts': 'slow: some 3 s of games with hints at 2 to 6 players',
   'server/edges.test.ts': 'the server listening, its bot pool\'s worker threads',
   'server/openapi.test.ts': 'the server (built, not listening) for its OpenAPI document',

@@ -8,8 +8,7 @@
  *
  *   npm run measure:asks -- [games] [seed]
  */
-import { CARD_IDS } from '../env/cards.ts';
-import { A_PASS, decodeAction } from '../env/index.ts';
+import { A_PASS, CARD_IDS, decodeAction } from '../env/index.ts';
 import { createAgent } from '../agents/default-registry.ts';
 import type { Agent, AgentObservation } from '../agents/agent.ts';
 import { playGame } from '../eval/game.ts';

@@ -119,7 +119,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The token's seat plays an action; bot seats then play on */
+        /**
+         * The token's seat plays an action; bot seats then play on
+         * @description With `step`, the action answers the decision at that step only: if the game has moved on (an X card played in between asked the seat again), it is refused with 409 `code: decision-changed` and nothing is played, so a click meant for the decision before never lands on the one after.
+         */
         post: operations["playAction"];
         delete?: never;
         options?: never;
@@ -250,6 +253,26 @@ export interface paths {
          * @description For the seat to act, at any decision: what each legal choice would do at once (cards leaving and entering its hand, fronts and points changed), the seat's digestion it starts or that saying done right after would give, an X card's change to the digestion of the player it hits, and a `risk` when that digestion may waste the seat or throw it out; while it chooses what to play, also what digesting now would give. Worked out from what the seat may see and the die's faces (the engine's card code and digestion on the seat's facts, once per face, never the game's dice to come): what depends on hidden cards is left out (`certain: false`). At most one entry per legal action. Empty at another seat's decision.
          */
         get: operations["getPreview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{id}/hint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * For the seat to act: what the Strong bot would play, how sure it is, and why
+         * @description For the seat to act: the action the Strong bot (catalogue entry `ppo`) would play there, with its probability under the bot's policy and the two next most likely actions with theirs, and that action's entry of GET preview (the same object), which says what it would do. The bot is told what a bot in that seat would be, from the seat's facts alone (never the game's seed: its own is made from the game's id and the seat), and it plays along with the seat's earlier decisions as that bot would. Where Strong cannot advise, the heuristic (Regular) does, without probabilities, and `fallback` says why. A 409 (`code: not-seat-to-act`) at another seat's decision or once the game is over.
+         */
+        get: operations["getHint"];
         put?: never;
         post?: never;
         delete?: never;
@@ -919,6 +942,8 @@ export interface operations {
             content: {
                 "application/json": {
                     action: number;
+                    /** @description The step of the decision this action answers (GET view's `step`); refused with 409 if the game is at another. */
+                    step?: number;
                 };
             };
         };
@@ -1648,6 +1673,21 @@ export interface operations {
                             thrownOut: boolean;
                             /** @description The chance of leaving the game this digestion, wasted or thrown out. */
                             outChance: number;
+                            /** @description Shot tokens the digestion gives, by shot card id: the types drunk that the seat did not own. */
+                            newTokens: string[];
+                            /** @description The seat's end-of-game shot-type bonus (the ruleset's `shotBonus`, by the number of types owned) before the digestion. */
+                            bonusBefore: number;
+                            /** @description That bonus after the digestion. */
+                            bonusAfter: number;
+                            /** @description The seats copying this one with I'll get the same, who drink their copy right after it, and what it gives them. */
+                            copiers: {
+                                seat: number;
+                                /** @description Points the copy adds (negative for an abstinence: nothing to copy). */
+                                points: number;
+                                newTokens: string[];
+                                bonusBefore: number;
+                                bonusAfter: number;
+                            }[];
                         } | null;
                         /** @description Every legal choice of the seat to act, with what it does; empty at another seat's decision. */
                         actions: {
@@ -1698,6 +1738,21 @@ export interface operations {
                                 thrownOut: boolean;
                                 /** @description The chance of leaving the game this digestion, wasted or thrown out. */
                                 outChance: number;
+                                /** @description Shot tokens the digestion gives, by shot card id: the types drunk that the seat did not own. */
+                                newTokens: string[];
+                                /** @description The seat's end-of-game shot-type bonus (the ruleset's `shotBonus`, by the number of types owned) before the digestion. */
+                                bonusBefore: number;
+                                /** @description That bonus after the digestion. */
+                                bonusAfter: number;
+                                /** @description The seats copying this one with I'll get the same, who drink their copy right after it, and what it gives them. */
+                                copiers: {
+                                    seat: number;
+                                    /** @description Points the copy adds (negative for an abstinence: nothing to copy). */
+                                    points: number;
+                                    newTokens: string[];
+                                    bonusBefore: number;
+                                    bonusAfter: number;
+                                }[];
                             } | null;
                             /**
                              * @description `now`: the choice starts the digestion (done, the end of discarding); `after_done`: saying done right after; `after_discarding`: once discarding ends. Always with nobody reacting.
@@ -1733,6 +1788,21 @@ export interface operations {
                                     thrownOut: boolean;
                                     /** @description The chance of leaving the game this digestion, wasted or thrown out. */
                                     outChance: number;
+                                    /** @description Shot tokens the digestion gives, by shot card id: the types drunk that the seat did not own. */
+                                    newTokens: string[];
+                                    /** @description The seat's end-of-game shot-type bonus (the ruleset's `shotBonus`, by the number of types owned) before the digestion. */
+                                    bonusBefore: number;
+                                    /** @description That bonus after the digestion. */
+                                    bonusAfter: number;
+                                    /** @description The seats copying this one with I'll get the same, who drink their copy right after it, and what it gives them. */
+                                    copiers: {
+                                        seat: number;
+                                        /** @description Points the copy adds (negative for an abstinence: nothing to copy). */
+                                        points: number;
+                                        newTokens: string[];
+                                        bonusBefore: number;
+                                        bonusAfter: number;
+                                    }[];
                                 };
                                 after: {
                                     /** @description The seat skips this digestion (it played I'll get the same): nothing happens. */
@@ -1760,6 +1830,21 @@ export interface operations {
                                     thrownOut: boolean;
                                     /** @description The chance of leaving the game this digestion, wasted or thrown out. */
                                     outChance: number;
+                                    /** @description Shot tokens the digestion gives, by shot card id: the types drunk that the seat did not own. */
+                                    newTokens: string[];
+                                    /** @description The seat's end-of-game shot-type bonus (the ruleset's `shotBonus`, by the number of types owned) before the digestion. */
+                                    bonusBefore: number;
+                                    /** @description That bonus after the digestion. */
+                                    bonusAfter: number;
+                                    /** @description The seats copying this one with I'll get the same, who drink their copy right after it, and what it gives them. */
+                                    copiers: {
+                                        seat: number;
+                                        /** @description Points the copy adds (negative for an abstinence: nothing to copy). */
+                                        points: number;
+                                        newTokens: string[];
+                                        bonusBefore: number;
+                                        bonusAfter: number;
+                                    }[];
                                 };
                             } | null;
                             /** @description That digestion may throw the seat out (`out`: a third abstinence) or waste it (past the chart's end); null when it cannot. The page asks before sending such a choice. */
@@ -1769,6 +1854,63 @@ export interface operations {
                                 /** @description Exact over the die faces; 1 for certain. */
                                 chance: number;
                             } | null;
+                            /** @description What the choice gives each seat it touches, the seat itself included, in seat order. */
+                            seats: {
+                                seat: number;
+                                /** @description Shot tokens the seat takes at once, by shot card id (a shot choice's discarded shot it lacked). */
+                                newTokens: string[];
+                                /** @description Its end-of-game shot-type bonus (the ruleset's `shotBonus`) before the choice. */
+                                bonusBefore: number;
+                                /** @description That bonus after the choice. */
+                                bonusAfter: number;
+                                /** @description Points changed at once. */
+                                points: number;
+                                /** @description Card ids leaving its hand at once where the table sees which, one entry a card. */
+                                handLoses: string[];
+                                /** @description Card ids entering its hand at once where the table sees which. */
+                                handGains: string[];
+                                /** @description The change in its hand's size at once, a card moving unseen included (That's my order). */
+                                handSize: number;
+                                /** @description Cards leaving its front at once, labelled as in `fronts`. */
+                                frontLoses: string[];
+                                /** @description Cards joining its front at once. */
+                                frontGains: string[];
+                                /** @description The active player's room left this turn (actions, shot orders, beers, small beers), after the choice less before: positive is freed (a knocked-over order, a poured shot that no longer counts), negative used; null for other seats and when nothing changes. */
+                                limits: {
+                                    actions: number;
+                                    shots: number;
+                                    beers: number;
+                                    smallBeers: number;
+                                } | null;
+                                /** @description The card the choice asks the seat to answer next, with the chances it holds the cards for each answer, counted from what the deciding seat cannot see (every deal consistent with its view equally likely); null when it is not asked. */
+                                answer: {
+                                    /** @description The card it answers. */
+                                    card: string;
+                                    /** @description The seat that played that card. */
+                                    by: number;
+                                    /** @description The chance it holds Excuse me. */
+                                    excuseMe: number;
+                                    /** @description Let's do a shot and Shots, everyone!: its shot choice; null for other cards. */
+                                    shotChoice: {
+                                        /** @description The chance it holds a shot card whose token it lacks: discarding that takes the token. */
+                                        newToken: number;
+                                        bonusBefore: number;
+                                        /** @description Its end-of-game bonus with one shot type more. */
+                                        bonusWithToken: number;
+                                        shot: number;
+                                        beer: number;
+                                        smallBeer: number;
+                                        /** @description The chance it holds no shot, beer or small beer: it then loses `losses.nothing` points unless it uses Excuse me. */
+                                        noCard: number;
+                                        /** @description Points each way costs (the ruleset's `shotChoice`). */
+                                        losses: {
+                                            beer: number;
+                                            smallBeer: number;
+                                            nothing: number;
+                                        };
+                                    } | null;
+                                } | null;
+                            }[];
                         }[];
                     };
                 };
@@ -1820,6 +1962,329 @@ export interface operations {
             };
         };
     };
+    getHint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The decision the hint is for (as in GET view and GET preview). */
+                        step: number;
+                        bot: {
+                            /** @description Its catalogue entry (GET /v1/bots). */
+                            name: string;
+                            displayName: string;
+                        };
+                        /** @description Why another bot than Strong is quoted (the server has no Strong bot, or its model for this table could not be loaded); null when Strong is. */
+                        fallback: string | null;
+                        /** @description What the bot would play: its most likely action. */
+                        action: {
+                            id: number;
+                            name: string;
+                            /** @description Under the bot's policy (softmax over the legal actions); null for a bot without one (the fallback). */
+                            probability: number | null;
+                        };
+                        /** @description The next most likely actions, most likely first (empty for a bot without probabilities). */
+                        runnersUp: {
+                            id: number;
+                            name: string;
+                            /** @description Under the bot's policy (softmax over the legal actions); null for a bot without one (the fallback). */
+                            probability: number | null;
+                        }[];
+                        /** @description The action's entry of GET preview at this step; null where the preview has none. */
+                        preview: {
+                            id: number;
+                            name: string;
+                            /** @description Card ids leaving the seat's hand at once, one entry a card. */
+                            handLoses: string[];
+                            /** @description Card ids entering the seat's hand at once (only when certain). */
+                            handGains: string[];
+                            /** @description Fronts the choice changes at once, as they would be after it: a card id, `:shot` for Flattery, `+poured`, `+added`, `+given`, `+placed`. */
+                            fronts: {
+                                seat: number;
+                                after: string[];
+                            }[];
+                            /** @description Points changed at once (a shot choice's loss). */
+                            points: {
+                                seat: number;
+                                change: number;
+                            }[];
+                            /** @description Excuse me's redirect: the seat asked instead; else -1. */
+                            passesTo: number;
+                            /** @description False when the choice also does what the seat cannot foresee (a card taken at random, a brawl, drawing up): the lists then hold only what is certain. */
+                            certain: boolean;
+                            /** @description The seat's own digestion this turn, per `digestWhen`; null when it does not digest. */
+                            digest: {
+                                /** @description The seat skips this digestion (it played I'll get the same): nothing happens. */
+                                skips: boolean;
+                                /** @description Nothing giving drunkenness is in front: an abstinence, no roll. */
+                                abstinence: boolean;
+                                /** @description Points the digestion adds (negative for an abstinence); the die never changes them. */
+                                points: number;
+                                /** @description Drunkenness of the cards in front (0 for an abstinence). */
+                                drunkenness: number;
+                                /** @description Drunkenness plus the chart space's number, which the die must reach; null without a roll. */
+                                total: number | null;
+                                /** @description The chance the die reaches the total (the usual one space forward); null without a roll. */
+                                passChance: number | null;
+                                /** @description Spaces the figure is sent and their chances, fewest first: forward after a roll, back (negative) after an abstinence; a row's end turns the rest of a move into leaving the row. Empty when skipping or thrown out. */
+                                moves: {
+                                    spaces: number;
+                                    chance: number;
+                                }[];
+                                /** @description The chance of moving past the row's last space onto the next level (then a PAUSE turn). */
+                                levelUpChance: number;
+                                /** @description The chance of moving past the last space of the chart's last row: wasted, out of the game, keeping the points. */
+                                wastedChance: number;
+                                /** @description Thrown out whatever the die shows (a third abstinence in a row, unless insulted). */
+                                thrownOut: boolean;
+                                /** @description The chance of leaving the game this digestion, wasted or thrown out. */
+                                outChance: number;
+                                /** @description Shot tokens the digestion gives, by shot card id: the types drunk that the seat did not own. */
+                                newTokens: string[];
+                                /** @description The seat's end-of-game shot-type bonus (the ruleset's `shotBonus`, by the number of types owned) before the digestion. */
+                                bonusBefore: number;
+                                /** @description That bonus after the digestion. */
+                                bonusAfter: number;
+                                /** @description The seats copying this one with I'll get the same, who drink their copy right after it, and what it gives them. */
+                                copiers: {
+                                    seat: number;
+                                    /** @description Points the copy adds (negative for an abstinence: nothing to copy). */
+                                    points: number;
+                                    newTokens: string[];
+                                    bonusBefore: number;
+                                    bonusAfter: number;
+                                }[];
+                            } | null;
+                            /**
+                             * @description `now`: the choice starts the digestion (done, the end of discarding); `after_done`: saying done right after; `after_discarding`: once discarding ends. Always with nobody reacting.
+                             * @enum {string|null}
+                             */
+                            digestWhen: "now" | "after_done" | "after_discarding" | null;
+                            /** @description An X card: the digestion of the player whose order it hits if they said done, before and after the card. */
+                            target: {
+                                seat: number;
+                                before: {
+                                    /** @description The seat skips this digestion (it played I'll get the same): nothing happens. */
+                                    skips: boolean;
+                                    /** @description Nothing giving drunkenness is in front: an abstinence, no roll. */
+                                    abstinence: boolean;
+                                    /** @description Points the digestion adds (negative for an abstinence); the die never changes them. */
+                                    points: number;
+                                    /** @description Drunkenness of the cards in front (0 for an abstinence). */
+                                    drunkenness: number;
+                                    /** @description Drunkenness plus the chart space's number, which the die must reach; null without a roll. */
+                                    total: number | null;
+                                    /** @description The chance the die reaches the total (the usual one space forward); null without a roll. */
+                                    passChance: number | null;
+                                    /** @description Spaces the figure is sent and their chances, fewest first: forward after a roll, back (negative) after an abstinence; a row's end turns the rest of a move into leaving the row. Empty when skipping or thrown out. */
+                                    moves: {
+                                        spaces: number;
+                                        chance: number;
+                                    }[];
+                                    /** @description The chance of moving past the row's last space onto the next level (then a PAUSE turn). */
+                                    levelUpChance: number;
+                                    /** @description The chance of moving past the last space of the chart's last row: wasted, out of the game, keeping the points. */
+                                    wastedChance: number;
+                                    /** @description Thrown out whatever the die shows (a third abstinence in a row, unless insulted). */
+                                    thrownOut: boolean;
+                                    /** @description The chance of leaving the game this digestion, wasted or thrown out. */
+                                    outChance: number;
+                                    /** @description Shot tokens the digestion gives, by shot card id: the types drunk that the seat did not own. */
+                                    newTokens: string[];
+                                    /** @description The seat's end-of-game shot-type bonus (the ruleset's `shotBonus`, by the number of types owned) before the digestion. */
+                                    bonusBefore: number;
+                                    /** @description That bonus after the digestion. */
+                                    bonusAfter: number;
+                                    /** @description The seats copying this one with I'll get the same, who drink their copy right after it, and what it gives them. */
+                                    copiers: {
+                                        seat: number;
+                                        /** @description Points the copy adds (negative for an abstinence: nothing to copy). */
+                                        points: number;
+                                        newTokens: string[];
+                                        bonusBefore: number;
+                                        bonusAfter: number;
+                                    }[];
+                                };
+                                after: {
+                                    /** @description The seat skips this digestion (it played I'll get the same): nothing happens. */
+                                    skips: boolean;
+                                    /** @description Nothing giving drunkenness is in front: an abstinence, no roll. */
+                                    abstinence: boolean;
+                                    /** @description Points the digestion adds (negative for an abstinence); the die never changes them. */
+                                    points: number;
+                                    /** @description Drunkenness of the cards in front (0 for an abstinence). */
+                                    drunkenness: number;
+                                    /** @description Drunkenness plus the chart space's number, which the die must reach; null without a roll. */
+                                    total: number | null;
+                                    /** @description The chance the die reaches the total (the usual one space forward); null without a roll. */
+                                    passChance: number | null;
+                                    /** @description Spaces the figure is sent and their chances, fewest first: forward after a roll, back (negative) after an abstinence; a row's end turns the rest of a move into leaving the row. Empty when skipping or thrown out. */
+                                    moves: {
+                                        spaces: number;
+                                        chance: number;
+                                    }[];
+                                    /** @description The chance of moving past the row's last space onto the next level (then a PAUSE turn). */
+                                    levelUpChance: number;
+                                    /** @description The chance of moving past the last space of the chart's last row: wasted, out of the game, keeping the points. */
+                                    wastedChance: number;
+                                    /** @description Thrown out whatever the die shows (a third abstinence in a row, unless insulted). */
+                                    thrownOut: boolean;
+                                    /** @description The chance of leaving the game this digestion, wasted or thrown out. */
+                                    outChance: number;
+                                    /** @description Shot tokens the digestion gives, by shot card id: the types drunk that the seat did not own. */
+                                    newTokens: string[];
+                                    /** @description The seat's end-of-game shot-type bonus (the ruleset's `shotBonus`, by the number of types owned) before the digestion. */
+                                    bonusBefore: number;
+                                    /** @description That bonus after the digestion. */
+                                    bonusAfter: number;
+                                    /** @description The seats copying this one with I'll get the same, who drink their copy right after it, and what it gives them. */
+                                    copiers: {
+                                        seat: number;
+                                        /** @description Points the copy adds (negative for an abstinence: nothing to copy). */
+                                        points: number;
+                                        newTokens: string[];
+                                        bonusBefore: number;
+                                        bonusAfter: number;
+                                    }[];
+                                };
+                            } | null;
+                            /** @description That digestion may throw the seat out (`out`: a third abstinence) or waste it (past the chart's end); null when it cannot. The page asks before sending such a choice. */
+                            risk: {
+                                /** @enum {string} */
+                                kind: "out" | "wasted";
+                                /** @description Exact over the die faces; 1 for certain. */
+                                chance: number;
+                            } | null;
+                            /** @description What the choice gives each seat it touches, the seat itself included, in seat order. */
+                            seats: {
+                                seat: number;
+                                /** @description Shot tokens the seat takes at once, by shot card id (a shot choice's discarded shot it lacked). */
+                                newTokens: string[];
+                                /** @description Its end-of-game shot-type bonus (the ruleset's `shotBonus`) before the choice. */
+                                bonusBefore: number;
+                                /** @description That bonus after the choice. */
+                                bonusAfter: number;
+                                /** @description Points changed at once. */
+                                points: number;
+                                /** @description Card ids leaving its hand at once where the table sees which, one entry a card. */
+                                handLoses: string[];
+                                /** @description Card ids entering its hand at once where the table sees which. */
+                                handGains: string[];
+                                /** @description The change in its hand's size at once, a card moving unseen included (That's my order). */
+                                handSize: number;
+                                /** @description Cards leaving its front at once, labelled as in `fronts`. */
+                                frontLoses: string[];
+                                /** @description Cards joining its front at once. */
+                                frontGains: string[];
+                                /** @description The active player's room left this turn (actions, shot orders, beers, small beers), after the choice less before: positive is freed (a knocked-over order, a poured shot that no longer counts), negative used; null for other seats and when nothing changes. */
+                                limits: {
+                                    actions: number;
+                                    shots: number;
+                                    beers: number;
+                                    smallBeers: number;
+                                } | null;
+                                /** @description The card the choice asks the seat to answer next, with the chances it holds the cards for each answer, counted from what the deciding seat cannot see (every deal consistent with its view equally likely); null when it is not asked. */
+                                answer: {
+                                    /** @description The card it answers. */
+                                    card: string;
+                                    /** @description The seat that played that card. */
+                                    by: number;
+                                    /** @description The chance it holds Excuse me. */
+                                    excuseMe: number;
+                                    /** @description Let's do a shot and Shots, everyone!: its shot choice; null for other cards. */
+                                    shotChoice: {
+                                        /** @description The chance it holds a shot card whose token it lacks: discarding that takes the token. */
+                                        newToken: number;
+                                        bonusBefore: number;
+                                        /** @description Its end-of-game bonus with one shot type more. */
+                                        bonusWithToken: number;
+                                        shot: number;
+                                        beer: number;
+                                        smallBeer: number;
+                                        /** @description The chance it holds no shot, beer or small beer: it then loses `losses.nothing` points unless it uses Excuse me. */
+                                        noCard: number;
+                                        /** @description Points each way costs (the ruleset's `shotChoice`). */
+                                        losses: {
+                                            beer: number;
+                                            smallBeer: number;
+                                            nothing: number;
+                                        };
+                                    } | null;
+                                } | null;
+                            }[];
+                        } | null;
+                    };
+                };
+            };
+            /** @description No token: send Authorization: Bearer <token>. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token opens no seat of this game, or may only watch; or the server runs no tournaments. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such game, bot, tournament or step. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not now: not your turn, an illegal action, the game not over (replays), or already over; no open seat left. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header names no host this server answers to (a guard against DNS rebinding). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A limit: requests per second, live games or tournaments (in all or yours), event streams. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getSettings: {
         parameters: {
             query?: never;
@@ -1842,6 +2307,11 @@ export interface operations {
                         autoPass: boolean;
                         /** @description X cards the seat is not asked about: auto-pass passes even when the seat could play one. Default: none (every X card is watched for). */
                         unwatched: ("knocked_over" | "mixed_up" | "warm_beer" | "shot_into_beer")[];
+                        /**
+                         * @description The reaction windows the seat is asked at: 'all' where it could play a watched X card (the default); 'answering' only where one answers the card just played (knocks over, swaps or warms that order, pours that shot or into that beer), as the web page sets for people.
+                         * @enum {string}
+                         */
+                        windows: "all" | "answering";
                     };
                 };
             };
@@ -1916,6 +2386,8 @@ export interface operations {
                     autoPass?: boolean;
                     /** @description X cards the seat is not asked about: auto-pass passes even when the seat could play one. Default: none (every X card is watched for). */
                     unwatched?: ("knocked_over" | "mixed_up" | "warm_beer" | "shot_into_beer")[];
+                    /** @enum {string} */
+                    windows?: "all" | "answering";
                 };
             };
         };
@@ -1931,6 +2403,11 @@ export interface operations {
                         autoPass: boolean;
                         /** @description X cards the seat is not asked about: auto-pass passes even when the seat could play one. Default: none (every X card is watched for). */
                         unwatched: ("knocked_over" | "mixed_up" | "warm_beer" | "shot_into_beer")[];
+                        /**
+                         * @description The reaction windows the seat is asked at: 'all' where it could play a watched X card (the default); 'answering' only where one answers the card just played (knocks over, swaps or warms that order, pours that shot or into that beer), as the web page sets for people.
+                         * @enum {string}
+                         */
+                        windows: "all" | "answering";
                     };
                 };
             };

@@ -19,8 +19,7 @@
  * `npm run measure:asks` measures what each setting asks of a person who always passes
  * (docs/results/2026-12-05-x-card-asks.md).
  */
-import { A_PASS, cardPlayed, decodeAction } from '../env/index.ts';
-import { isBeer, SHOT_INTO_BEER, shotType } from '../env/cards.ts';
+import { A_PASS, cardPlayed, decodeAction, isBeer, SHOT_INTO_BEER, shotType } from '../env/index.ts';
 
 /** The X cards a person can watch for, as the ruleset names their cards. */
 export const X_WATCHABLE = ['knocked_over', 'mixed_up', 'warm_beer', 'shot_into_beer'] as const;

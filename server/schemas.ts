@@ -234,6 +234,48 @@ const digestPreview = z.object({
   wastedChance: chance().describe("The chance of moving past the last space of the chart's last row: wasted, out of the game, keeping the points."),
   thrownOut: z.boolean().describe('Thrown out whatever the die shows (a third abstinence in a row, unless insulted).'),
   outChance: chance().describe('The chance of leaving the game this digestion, wasted or thrown out.'),
+  newTokens: z.array(z.string()).describe('Shot tokens the digestion gives, by shot card id: the types drunk that the seat did not own.'),
+  bonusBefore: z.number().int().describe("The seat's end-of-game shot-type bonus (the ruleset's `shotBonus`, by the number of types owned) before the digestion."),
+  bonusAfter: z.number().int().describe('That bonus after the digestion.'),
+  copiers: z.array(z.object({
+    seat: z.number().int(),
+    points: z.number().int().describe('Points the copy adds (negative for an abstinence: nothing to copy).'),
+    newTokens: z.array(z.string()),
+    bonusBefore: z.number().int(),
+    bonusAfter: z.number().int(),
+  })).describe("The seats copying this one with I'll get the same, who drink their copy right after it, and what it gives them."),
+});
+
+/** env/engine/choice-preview.ts SeatEffect. */
+const seatEffect = z.object({
+  seat: z.number().int(),
+  newTokens: z.array(z.string()).describe("Shot tokens the seat takes at once, by shot card id (a shot choice's discarded shot it lacked)."),
+  bonusBefore: z.number().int().describe("Its end-of-game shot-type bonus (the ruleset's `shotBonus`) before the choice."),
+  bonusAfter: z.number().int().describe('That bonus after the choice.'),
+  points: z.number().int().describe('Points changed at once.'),
+  handLoses: z.array(z.string()).describe('Card ids leaving its hand at once where the table sees which, one entry a card.'),
+  handGains: z.array(z.string()).describe('Card ids entering its hand at once where the table sees which.'),
+  handSize: z.number().int().describe("The change in its hand's size at once, a card moving unseen included (That's my order)."),
+  frontLoses: z.array(z.string()).describe('Cards leaving its front at once, labelled as in `fronts`.'),
+  frontGains: z.array(z.string()).describe('Cards joining its front at once.'),
+  limits: z.object({
+    actions: z.number().int(), shots: z.number().int(), beers: z.number().int(), smallBeers: z.number().int(),
+  }).nullable().describe("The active player's room left this turn (actions, shot orders, beers, small beers), after the choice less before: positive is freed (a knocked-over order, a poured shot that no longer counts), negative used; null for other seats and when nothing changes."),
+  answer: z.object({
+    card: z.string().describe('The card it answers.'),
+    by: z.number().int().describe('The seat that played that card.'),
+    excuseMe: chance().describe('The chance it holds Excuse me.'),
+    shotChoice: z.object({
+      newToken: chance().describe('The chance it holds a shot card whose token it lacks: discarding that takes the token.'),
+      bonusBefore: z.number().int(),
+      bonusWithToken: z.number().int().describe('Its end-of-game bonus with one shot type more.'),
+      shot: chance(),
+      beer: chance(),
+      smallBeer: chance(),
+      noCard: chance().describe('The chance it holds no shot, beer or small beer: it then loses `losses.nothing` points unless it uses Excuse me.'),
+      losses: z.object({ beer: z.number().int(), smallBeer: z.number().int(), nothing: z.number().int() }).describe("Points each way costs (the ruleset's `shotChoice`)."),
+    }).nullable().describe("Let's do a shot and Shots, everyone!: its shot choice; null for other cards."),
+  }).nullable().describe("The card the choice asks the seat to answer next, with the chances it holds the cards for each answer, counted from what the deciding seat cannot see (every deal consistent with its view equally likely); null when it is not asked."),
 });
 
 const choicePreview = z.object({
@@ -253,6 +295,7 @@ const choicePreview = z.object({
     .describe("An X card: the digestion of the player whose order it hits if they said done, before and after the card."),
   risk: z.object({ kind: z.enum(['out', 'wasted']), chance: chance().describe('Exact over the die faces; 1 for certain.') }).nullable()
     .describe('That digestion may throw the seat out (`out`: a third abstinence) or waste it (past the chart\'s end); null when it cannot. The page asks before sending such a choice.'),
+  seats: z.array(seatEffect).describe('What the choice gives each seat it touches, the seat itself included, in seat order.'),
 });
 
 export const previewAnswer = z.object({

@@ -11,17 +11,27 @@
  * `certain: false`. The seat's digestion that would follow (after done, or at once for done
  * and the end of discarding) is the digestion preview's, over every die face, and a choice
  * after which that digestion may waste the seat or throw it out carries a `risk`.
+ *
+ * `seats` says what the choice gives every seat it touches, the seat itself included: shot
+ * tokens and the end-of-game bonus they change, points, cards moved in and out of hands and
+ * fronts, the active player's turn limits freed or used; and, for a seat the choice asks to
+ * answer a card, what it may answer with the chances of holding the cards for it, counted
+ * from what the deciding seat cannot see (see `holdChance` for what that count assumes).
  */
 import { decodeAction, type DecodedAction } from '../action-codec.ts';
-import { BRAWL, CARD_IDS, EXCUSE_ME, HAND_TYPES, shotType, THATS_MY_ORDER } from '../cards.ts';
+import {
+  BEER, BRAWL, CARD_IDS, EXCUSE_ME, HAND_TYPES, LETS_DO_A_SHOT, RUM, SHOT_TYPES, SHOTS_EVERYONE, shotType, SMALL_BEER, THATS_MY_ORDER,
+} from '../cards.ts';
 import type { SeatFacts } from '../observation/visible.ts';
 import type { CompiledRules } from '../ruleset.ts';
 import {
-  cloneState, entryFlags, entryShot, entryType, F_ADDED, F_GIVEN, F_MARKER, F_POURED, PHASE_PLAY, PHASE_REACTION, PHASE_RESPONSE, type GameState,
+  cloneState, entryFlags, entryShot, entryType, F_ADDED, F_GIVEN, F_MARKER, F_POURED, PHASE_PLAY, PHASE_REACTION, PHASE_RESPONSE,
+  type GameState, type PendingEffect,
 } from '../state.ts';
 import { handLosePublic, type Ctx } from './context.ts';
 import { applyPlay, applyReaction, applyResponse } from './effects.ts';
-import { digestionOf, factsState, type DigestPreview } from './preview.ts';
+import { summarizeFront } from './legal.ts';
+import { bonusOf, bonusWith, digestionOf, factsState, tokenIds, type DigestPreview } from './preview.ts';
 
 /** A front after the choice, one label a card: `beer`, `flattery:rum`, `rum+poured`, `insulted_bartender+placed`. */
 export interface FrontChange {
@@ -70,6 +80,74 @@ export interface ChoicePreview {
   target: { seat: number; before: DigestPreview; after: DigestPreview } | null;
   /** That digestion may waste the seat or throw it out, with its chance; null when it cannot. */
   risk: ChoiceRisk | null;
+  /** What the choice gives each seat it touches, the seat itself included, in seat order. */
+  seats: SeatEffect[];
+}
+
+/** What a choice gives one seat at once, and, when it asks the seat to answer a card, what the seat may answer. */
+export interface SeatEffect {
+  seat: number;
+  /** Shot tokens the seat takes at once, by shot card id (a shot choice's discarded shot it lacked). */
+  newTokens: string[];
+  /** Its end-of-game shot-type bonus (ruleset `shotBonus`) before the choice and after it. */
+  bonusBefore: number;
+  bonusAfter: number;
+  /** Points changed at once. */
+  points: number;
+  /** Cards leaving and entering its hand at once where the table sees which (played, discarded, handed over, sent back), by card id. */
+  handLoses: string[];
+  handGains: string[];
+  /** The change in its hand's size at once, a card moving unseen included (That's my order). */
+  handSize: number;
+  /** Cards leaving and joining its front at once, labelled as in FrontChange. */
+  frontLoses: string[];
+  frontGains: string[];
+  /** The active player's room left this turn, after the choice less before; null for other seats and when nothing changes. */
+  limits: LimitChange | null;
+  /** The card the choice asks the seat to answer next, and what it may answer; null when it is not asked. */
+  answer: AnswerChances | null;
+}
+
+/**
+ * Room left in the active player's turn, after a choice less before: positive is freed (a
+ * knocked-over order's actions and its place in the limits, a poured shot that no longer
+ * counts), negative is used.
+ */
+export interface LimitChange {
+  actions: number;
+  /** Shot orders still allowed this turn. */
+  shots: number;
+  /** Beers still allowed, small ones included, and small beers (no more than beers). */
+  beers: number;
+  smallBeers: number;
+}
+
+/** What a seat asked to answer a card may do, with the chances that it holds the cards for it. */
+export interface AnswerChances {
+  /** The card it answers, by id, and the seat that played it. */
+  card: string;
+  by: number;
+  /** The chance it holds Excuse me: it may cancel the card for itself (or send a card aimed at one player on to a neighbour). */
+  excuseMe: number;
+  /** Let's do a shot and Shots, everyone!: its shot choice; null for other cards. */
+  shotChoice: ShotChoiceChances | null;
+}
+
+/** A shot choice to come (RULES.md section 5): each way out, with the chance the seat holds the card it needs. */
+export interface ShotChoiceChances {
+  /** The chance it holds a shot card whose token it lacks: discarding that takes the token. */
+  newToken: number;
+  /** Its end-of-game shot-type bonus now, and with one shot type more. */
+  bonusBefore: number;
+  bonusWithToken: number;
+  /** The chances it holds any shot card (discarded for no points), a beer, a small beer. */
+  shot: number;
+  beer: number;
+  smallBeer: number;
+  /** The chance it holds none of those: then it loses `losses.nothing` points, unless it holds Excuse me and uses it. */
+  noCard: number;
+  /** Points each way costs (ruleset `shotChoice`): discarding a beer, a small beer, nothing. */
+  losses: { beer: number; smallBeer: number; nothing: number };
 }
 
 /** Whether the seat whose facts these are decides now: every legal choice then has a preview. */
@@ -130,6 +208,10 @@ export function previewChoice(r: CompiledRules, f: Readonly<SeatFacts>, action: 
     handLosePublic(s, f.seat, EXCUSE_ME);
   } else if (d.kind === 'stop_discard') {
     digestWhen = 'now';
+  } else if (d.kind === 'pass' && s.effect?.card === THATS_MY_ORDER && s.handSize[f.seat] > 0) {
+    // That's my order accepted: one card, which nobody can foresee, goes to the seat that played it.
+    s.handSize[f.seat]--;
+    s.handSize[f.playedBy]++;
   }
   const digest = digestWhen === null ? null : digestionOf(r, s);
   const target = before.phase === PHASE_REACTION && d.kind !== 'pass'
@@ -145,7 +227,184 @@ export function previewChoice(r: CompiledRules, f: Readonly<SeatFacts>, action: 
     digestWhen,
     target,
     risk: digest && digest.outChance > 0 ? { kind: digest.abstinence ? 'out' : 'wasted', chance: digest.outChance } : null,
+    seats: seatEffects(r, f, before, s),
   };
+}
+
+/** What changed for each seat from state `a` to `b` (`b` the choice played on `a`), and the answers `b` asks for. */
+function seatEffects(r: CompiledRules, f: Readonly<SeatFacts>, a: GameState, b: GameState): SeatEffect[] {
+  const answers = new Map<number, AnswerChances>();
+  if (b.phase === PHASE_RESPONSE && b.effect && b.actor !== f.seat) {
+    const unseen = unseenOf(r, f);
+    for (const seat of [b.actor, ...b.effect.queue]) answers.set(seat, answerOf(r, f, unseen, a, seat, b.effect));
+  }
+  const limits = limitChange(r, a, b);
+  const out: SeatEffect[] = [];
+  for (let p = 0; p < a.players; p++) {
+    // Most choices touch one or two seats: the others are passed over before anything is built.
+    if (!(p === a.active && limits) && !answers.has(p) && !differs(a, b, p)) continue;
+    const front = frontDiff(a.front[p], b.front[p]);
+    const e: SeatEffect = {
+      seat: p,
+      newTokens: tokenIds(b.tokens[p] & ~a.tokens[p]),
+      bonusBefore: bonusOf(r, a, p),
+      bonusAfter: bonusOf(r, b, p),
+      points: b.points[p] - a.points[p],
+      ...handChange(a, b, p),
+      handSize: b.handSize[p] - a.handSize[p],
+      frontLoses: front.loses,
+      frontGains: front.gains,
+      limits: p === a.active ? limits : null,
+      answer: answers.get(p) ?? null,
+    };
+    const touched = e.newTokens.length > 0 || e.points !== 0 || e.handLoses.length + e.handGains.length > 0 || e.handSize !== 0 ||
+      e.frontLoses.length + e.frontGains.length > 0 || e.limits !== null || e.answer !== null;
+    if (touched) out.push(e);
+  }
+  return out;
+}
+
+/** Whether anything of `seat`'s that a SeatEffect reports differs between `a` and `b`. */
+function differs(a: GameState, b: GameState, seat: number): boolean {
+  if (a.tokens[seat] !== b.tokens[seat] || a.points[seat] !== b.points[seat] || a.handSize[seat] !== b.handSize[seat]) return true;
+  for (let t = seat * HAND_TYPES; t < (seat + 1) * HAND_TYPES; t++) if (a.hand[t] !== b.hand[t]) return true;
+  const [x, y] = [a.front[seat], b.front[seat]];
+  return x.length !== y.length || x.some((e, i) => e !== y[i]);
+}
+
+/** The cards that left front `a` and joined it in `b`, by label, each card matched once. */
+function frontDiff(a: number[], b: number[]): { loses: string[]; gains: string[] } {
+  const gains = b.map(frontLabel);
+  const loses: string[] = [];
+  for (const label of a.map(frontLabel)) {
+    const i = gains.indexOf(label);
+    if (i >= 0) gains.splice(i, 1);
+    else loses.push(label);
+  }
+  return { loses, gains };
+}
+
+/** The active player's room left this turn, as the limits count it (legal.ts reads the same). */
+function roomOf(r: CompiledRules, s: GameState): LimitChange {
+  const lim = r.ruleset.limits;
+  const front = summarizeFront(s.front[s.active]);
+  const beers = lim.beers - front.countedBeers;
+  return {
+    actions: lim.actionsPerTurn - s.actionsUsed,
+    shots: lim.shots + s.extraShots - front.countedShots,
+    beers,
+    smallBeers: Math.min(beers, lim.smallBeers - front.countedSmall),
+  };
+}
+
+function limitChange(r: CompiledRules, a: GameState, b: GameState): LimitChange | null {
+  const x = roomOf(r, a);
+  const y = roomOf(r, b);
+  const d = { actions: y.actions - x.actions, shots: y.shots - x.shots, beers: y.beers - x.beers, smallBeers: y.smallBeers - x.smallBeers };
+  return d.actions === 0 && d.shots === 0 && d.beers === 0 && d.smallBeers === 0 ? null : d;
+}
+
+const SHOT_CARDS = Array.from({ length: SHOT_TYPES }, (_, i) => shotType(i));
+
+/** What `seat` may answer the card `effect` aims at it with, seen from the deciding seat's facts; `s` is the game before the choice. */
+function answerOf(r: CompiledRules, f: Readonly<SeatFacts>, unseen: Unseen, s: GameState, seat: number, effect: PendingEffect): AnswerChances {
+  const card = effect.card;
+  const holds = (types: number[]) => holdChance(unseen, f, seat, types);
+  let shotChoice: ShotChoiceChances | null = null;
+  if (card === LETS_DO_A_SHOT || card === SHOTS_EVERYONE) {
+    const lacked = SHOT_CARDS.filter((t) => !(s.tokens[seat] & (1 << (t - RUM))));
+    const oneMore = lacked.length > 0 ? s.tokens[seat] | (1 << (lacked[0] - RUM)) : s.tokens[seat];
+    const loss = r.ruleset.shotChoice;
+    shotChoice = {
+      newToken: holds(lacked),
+      bonusBefore: bonusOf(r, s, seat),
+      bonusWithToken: bonusWith(r, s, seat, oneMore),
+      shot: holds(SHOT_CARDS),
+      beer: holds([BEER]),
+      smallBeer: holds([SMALL_BEER]),
+      noCard: 1 - holds([...SHOT_CARDS, BEER, SMALL_BEER]),
+      losses: { beer: loss.beerLoss, smallBeer: loss.smallBeerLoss, nothing: loss.nothingLoss },
+    };
+  }
+  return { card: CARD_IDS[card], by: effect.by, excuseMe: holds([EXCUSE_ME]), shotChoice };
+}
+
+/**
+ * The cards the deciding seat cannot see, by type, as it can count them: every card of the
+ * type less those in its hand, on the discard pile, in any front and known to be in another
+ * hand. `pileMay` is how many of them the draw pile may hold (SeatFacts.pileMayHold, capped by
+ * the pool), `deck` the draw pile's size.
+ */
+interface Unseen {
+  pool: number[];
+  pileMay: number[];
+  deck: number;
+}
+
+function unseenOf(r: CompiledRules, f: Readonly<SeatFacts>): Unseen {
+  const pool = Array.from(r.count, (n, t) => n - f.hand[t] - f.discardCounts[t]);
+  for (let p = 0; p < f.players; p++) {
+    for (const e of f.fronts[p]) pool[entryType(e)]--;
+    const known = f.known[p];
+    for (let i = 0; i < known.length; i++) pool[known.types[i]] -= known.counts[i];
+  }
+  return { pool, pileMay: pool.map((n, t) => Math.min(n, f.pileMayHold[t])), deck: f.deckSize };
+}
+
+/**
+ * The chance that `seat`'s hand holds at least one card of `types`, from the deciding seat's
+ * facts. Cards it knows in that hand decide at once; for the rest of the hand it assumes
+ * every deal of the unseen cards consistent with its facts is equally likely, dealt the way
+ * resample.ts deals a world: the draw pile first, a uniform draw of its size from the cards
+ * it may hold, then the other cards spread uniformly over the other hands' unknown places.
+ * So the chance is a hypergeometric over what the pile left, averaged over how many of
+ * `types` the pile took (itself hypergeometric). What the seat's past choices hint at (a
+ * player who could have played a shot and did not) is not weighed.
+ */
+function holdChance(u: Unseen, f: Readonly<SeatFacts>, seat: number, types: readonly number[]): number {
+  const known = f.known[seat];
+  let knownCards = 0;
+  for (let i = 0; i < known.length; i++) {
+    if (types.includes(known.types[i])) return 1;
+    knownCards += known.counts[i];
+  }
+  const places = f.handSize[seat] - knownCards;
+  let wanted = 0;
+  let all = 0;
+  let pileWanted = 0;
+  let pileAll = 0;
+  for (let t = 0; t < HAND_TYPES; t++) {
+    all += u.pool[t];
+    pileAll += u.pileMay[t];
+    if (types.includes(t)) {
+      wanted += u.pool[t];
+      pileWanted += u.pileMay[t];
+    }
+  }
+  // The fewest of `types` the pile can take: what it must hold beyond its other cards.
+  const least = Math.max(0, u.deck - (pileAll - pileWanted));
+  if (places <= 0 || least >= wanted) return 0;
+  const rest = all - u.deck;
+  let miss = 0;
+  for (let k = least; k <= Math.min(u.deck, pileWanted); k++) {
+    miss += (choose(pileWanted, k) * choose(pileAll - pileWanted, u.deck - k) / choose(pileAll, u.deck)) * noneOf(rest, wanted - k, places);
+  }
+  return Math.max(0, 1 - miss);
+}
+
+/** The chance that `places` cards dealt from `total` miss all `marked` of them (0 exactly when they cannot). */
+function noneOf(total: number, marked: number, places: number): number {
+  if (total - marked < places) return 0;
+  let p = 1;
+  for (let i = 0; i < places; i++) p *= (total - marked - i) / (total - i);
+  return p;
+}
+
+function choose(n: number, k: number): number {
+  if (k < 0 || k > n) return 0;
+  let c = 1;
+  for (let i = 1; i <= k; i++) c = (c * (n - k + i)) / i;
+  return c;
 }
 
 /** The cards a seat's hand lost and gained from state `a` to state `b`, one name per card. */

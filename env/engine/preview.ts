@@ -8,9 +8,13 @@
  * draw pile, other seats' knowledge, the generator) is simply absent, once for every face of
  * the die; the outcomes are weighed by their chances. A chance of 1 is a certainty: every
  * face gives it. The die's face is given to the digestion (Ctx.die), never drawn.
+ *
+ * Besides points and the roll, a preview says which shot tokens the digestion gives and what
+ * that does to the end-of-game shot-type bonus, and what the copies drunk right after it
+ * (I'll get the same) give their copiers.
  */
 import { decodeAction } from '../action-codec.ts';
-import { CARD_IDS, HAND_TYPES, ORDER_TYPES } from '../cards.ts';
+import { CARD_IDS, HAND_TYPES, ORDER_TYPES, SHOT_TYPES, shotType } from '../cards.ts';
 import type { GameEvent } from '../events.ts';
 import type { SeatFacts } from '../observation/visible.ts';
 import type { CompiledRules } from '../ruleset.ts';
@@ -19,8 +23,9 @@ import {
   PHASE_REACTION, PHASE_RESPONSE, type GameState,
 } from '../state.ts';
 import type { Ctx } from './context.ts';
-import { digestOwn } from './digestion.ts';
+import { digestionStep, digestOwn } from './digestion.ts';
 import { applyPlay } from './effects.ts';
+import { scoreOf } from './flow.ts';
 
 /** Spaces a digestion moves the figure, and the chance of that. */
 export interface MoveChance {
@@ -56,6 +61,43 @@ export interface DigestPreview {
   thrownOut: boolean;
   /** The chance of leaving the game this digestion, wasted or thrown out. */
   outChance: number;
+  /** Shot tokens the digestion gives, by shot card id: the types drunk that the seat did not own (the die never changes them). */
+  newTokens: string[];
+  /** The end-of-game shot-type bonus (ruleset `shotBonus`, by the number of types owned) before the digestion and after it. */
+  bonusBefore: number;
+  bonusAfter: number;
+  /** The seats copying this one with I'll get the same, who drink their copy right after it. */
+  copiers: CopyPreview[];
+}
+
+/** What a copy (I'll get the same) drunk right after the digestion gives its copier; the die never changes it. */
+export interface CopyPreview {
+  seat: number;
+  /** Points the copy adds (negative for an abstinence: nothing to copy). */
+  points: number;
+  newTokens: string[];
+  bonusBefore: number;
+  bonusAfter: number;
+}
+
+/** Shot card ids of the tokens in a bitmask over the shot types. */
+export function tokenIds(mask: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < SHOT_TYPES; i++) if (mask & (1 << i)) out.push(CARD_IDS[shotType(i)]);
+  return out;
+}
+
+/**
+ * The end-of-game shot-type bonus `seat` has: its final score (flow.ts `scoreOf`) less its
+ * points, so the bonus table is read in one place only.
+ */
+export const bonusOf = (r: CompiledRules, s: GameState, seat: number): number => scoreOf(r, s, seat) - s.points[seat];
+
+/** The bonus `seat` would have owning `tokens` instead. */
+export function bonusWith(r: CompiledRules, s: GameState, seat: number, tokens: number): number {
+  const held = s.tokens.slice();
+  held[seat] = tokens;
+  return bonusOf(r, { ...s, tokens: held }, seat);
 }
 
 /** Whether the seat whose facts these are chooses what to play: the only time a preview means anything. */
@@ -93,24 +135,49 @@ export function previewDigestion(r: CompiledRules, f: Readonly<SeatFacts>, actio
  */
 export function digestionOf(r: CompiledRules, state: GameState): DigestPreview {
   const seat = state.active;
-  return weigh(seat, everyFace((die) => digestOnce(r, state, seat, die)));
+  return weigh(r, state, everyFace((die) => digestOnce(r, state, seat, die)), copiesOf(r, state));
 }
 
-/** What one digestion did, read from its events. */
+/** What one digestion did, read from its events, and the seat's tokens and bonus after it. */
 interface Outcome {
   digest: Extract<GameEvent, { k: 'digest' }>;
   levelUp: boolean;
   out: 'wasted' | 'thrown_out' | null;
+  tokens: number;
+  bonus: number;
 }
 
 /** The seat's own digestion on a copy of `base` with the die's faces given; null when it skips. */
 function digestOnce(r: CompiledRules, base: GameState, seat: number, die: Ctx['die']): Outcome | null {
   const log: GameEvent[] = [];
-  if (!digestOwn({ r, s: cloneState(base), log, die })) return null;
+  const s = cloneState(base);
+  if (!digestOwn({ r, s, log, die })) return null;
   const digest = log.find((e): e is Outcome['digest'] => e.k === 'digest' && e.seat === seat);
   if (!digest) throw new Error('engine error: a digestion without its event');
   const out = log.find((e): e is Extract<GameEvent, { k: 'out' }> => e.k === 'out' && e.seat === seat);
-  return { digest, levelUp: log.some((e) => e.k === 'level_up' && e.seat === seat), out: out ? out.how : null };
+  const levelUp = log.some((e) => e.k === 'level_up' && e.seat === seat);
+  return { digest, levelUp, out: out ? out.how : null, tokens: s.tokens[seat], bonus: bonusOf(r, s, seat) };
+}
+
+/**
+ * The copies drunk right after the active player's digestion, read from one run of the
+ * engine's digestion step: what a copy gives (points, tokens) is settled before its roll,
+ * so any face of the die will do.
+ */
+function copiesOf(r: CompiledRules, base: GameState): CopyPreview[] {
+  if (!base.copying.includes(base.active)) return [];
+  const s = cloneState(base);
+  const log: GameEvent[] = [];
+  digestionStep({ r, s, log, die: () => 1 });
+  const out: CopyPreview[] = [];
+  for (const e of log) {
+    if (e.k !== 'digest' || e.copyOf === undefined) continue;
+    out.push({
+      seat: e.seat, points: e.points, newTokens: tokenIds(s.tokens[e.seat] & ~base.tokens[e.seat]),
+      bonusBefore: bonusOf(r, base, e.seat), bonusAfter: bonusOf(r, s, e.seat),
+    });
+  }
+  return out;
 }
 
 /** A run's outcome and its chance, `weight / whole` of the die's sequences. */
@@ -146,15 +213,22 @@ function everyFace<T>(digest: (die: (sides: number) => number) => T): { runs: We
 const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
 const lcm = (a: number, b: number): number => (a / gcd(a, b)) * b;
 
-const SKIPPED: DigestPreview = {
-  skips: true, abstinence: false, points: 0, drunkenness: 0, total: null, passChance: null, moves: [],
-  levelUpChance: 0, wastedChance: 0, thrownOut: false, outChance: 0,
-};
-
-/** The preview from every run's outcome; what the die cannot change must be the same in all of them. */
-function weigh(seat: number, { runs, whole }: { runs: Weighed<Outcome | null>[]; whole: number }): DigestPreview {
+/**
+ * The preview from every run's outcome (of the active player of `base`) and the copies after
+ * it; what the die cannot change must be the same in all of them.
+ */
+function weigh(
+  r: CompiledRules, base: GameState, { runs, whole }: { runs: Weighed<Outcome | null>[]; whole: number }, copiers: CopyPreview[],
+): DigestPreview {
+  const seat = base.active;
   const first = runs[0].outcome;
-  if (first === null) return { ...SKIPPED, moves: [] };
+  const bonusBefore = bonusOf(r, base, seat);
+  if (first === null) {
+    return {
+      skips: true, abstinence: false, points: 0, drunkenness: 0, total: null, passChance: null, moves: [],
+      levelUpChance: 0, wastedChance: 0, thrownOut: false, outChance: 0, newTokens: [], bonusBefore, bonusAfter: bonusBefore, copiers,
+    };
+  }
   const total = first.digest.total ?? null;
   let pass = 0;
   let levelUp = 0;
@@ -162,7 +236,7 @@ function weigh(seat: number, { runs, whole }: { runs: Weighed<Outcome | null>[];
   let thrownOut = 0;
   const moves = new Map<number, number>();
   for (const { outcome: o, weight } of runs) {
-    if (!o || o.digest.points !== first.digest.points || o.digest.drunkenness !== first.digest.drunkenness || (o.digest.total ?? null) !== total) {
+    if (!o || o.digest.points !== first.digest.points || o.digest.drunkenness !== first.digest.drunkenness || (o.digest.total ?? null) !== total || o.tokens !== first.tokens) {
       throw new Error(`engine error: seat ${seat}'s digestion before the roll depends on the die`);
     }
     const d = o.digest;
@@ -184,6 +258,10 @@ function weigh(seat: number, { runs, whole }: { runs: Weighed<Outcome | null>[];
     wastedChance: wasted / whole,
     thrownOut: thrownOut === whole,
     outChance: (wasted + thrownOut) / whole,
+    newTokens: tokenIds(first.tokens & ~base.tokens[seat]),
+    bonusBefore,
+    bonusAfter: first.bonus,
+    copiers,
   };
 }
 
