@@ -255,13 +255,15 @@ describe('a hostile client', () => {
     expect(made.body!.seed.chosen).toBe(true);
     const tokens = made.body!.tokens.map((t: { token: string }) => t.token);
     const local = new CzechPubEnv({ seed: 'hostile-preview', players: 2 });
+    // Choices are worded with the table's names, as the server calls the seats.
+    const names: string[] = (await request('GET', `/v1/games/${made.body!.id}/view`, undefined, { headers: { authorization: `Bearer ${tokens[0]}` } })).body!.names;
     let previews = 0;
     while (!local.done) {
       const seat = local.actor;
       const auth = { headers: { authorization: `Bearer ${tokens[seat]}` } };
       const p = await request('GET', `/v1/games/${made.body!.id}/preview`, undefined, auth);
       expect(p.status).toBe(200);
-      const redealt = new SeatChannel(local.resample(seat, `hostile/${local.actions.length}`), seat).preview();
+      const redealt = new SeatChannel(local.resample(seat, `hostile/${local.actions.length}`), seat).preview(names);
       expect(p.body!.now).toEqual(redealt?.now ?? null);
       expect(p.body!.actions).toEqual(redealt?.actions ?? []);
       if (p.body!.now) previews++;

@@ -352,6 +352,10 @@ describe.runIf(RUN)('a whole game without a mouse', () => {
       if (ways.length > 0) {
         const card = `#hand .card[data-card="${choice.plays}"]`;
         expect(await coveredCards(page, card)).toEqual([]);
+        // A first tap selects the card (its help, with a Play button) and sends nothing; a second plays it.
+        await page.locator(card).first().tap();
+        await page.waitForSelector(`#card-help:not([hidden])[data-card="${choice.plays}"] #card-help-play`);
+        expect((await api(`/v1/games/${gameId}/view`, token)).step).toBe(view.step);
         await page.locator(card).first().tap();
         if (ways.length > 1) {
           await page.waitForSelector('button.action.picked');
@@ -359,7 +363,7 @@ describe.runIf(RUN)('a whole game without a mouse', () => {
           counts.choices++;
         } else counts.cards++;
         await confirmIfAsked(page, 'tap');
-        // The card's help did not open over the table: a tap plays.
+        // Played, the card's help is closed.
         expect(await page.locator('#card-help').isHidden()).toBe(true);
       } else {
         await page.tap(`button.action[data-action="${choice.id}"]`);

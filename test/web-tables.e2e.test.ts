@@ -261,7 +261,7 @@ describe.runIf(RUN)('tables for people, help and tournament replays in Chromium'
     expect(d.errors).toEqual([]);
   });
 
-  it("on a touch screen a long press on a hand card shows its help, and a tap plays it", async () => {
+  it("on a touch screen a long press on a hand card shows its help; a first tap selects it, a second plays it", async () => {
     const rules = await api('/v1/ruleset');
     const t = await newPage(390, 844, true);
     await twoPlayerGame(t.page, 'e2e-touch');
@@ -279,6 +279,10 @@ describe.runIf(RUN)('tables for people, help and tournament replays in Chromium'
     expect(await pageState(t.page)).toBe('your-turn');
     expect((await api(`/v1/games/${gameId}/view`, token)).step).toBe(view.step);
     await t.page.tap('#card-help-close');
+    // A first tap selects the card (its help, with a Play button) and sends nothing; a second plays it.
+    await el.tap();
+    await t.page.waitForSelector(`#card-help:not([hidden])[data-card="${card}"] #card-help-play`);
+    expect((await api(`/v1/games/${gameId}/view`, token)).step).toBe(view.step);
     await el.tap();
     await settled(t.page);
     const after = await api(`/v1/games/${gameId}/view`, token);

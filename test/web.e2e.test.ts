@@ -106,7 +106,7 @@ describe.runIf(RUN)('the web page in Chromium', () => {
     expect(logged).toEqual(Array.from({ length: final.steps + 1 }, (_, k) => k));
     expect(errors).toEqual([]);
     await page.close();
-  });
+  }, 240_000);
 
   it('watches four bots play, then steps the replay forward and back with every hand shown', async () => {
     const { page, errors } = await openPage();

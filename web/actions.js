@@ -53,12 +53,34 @@ export function renderActions(root, legal, o) {
           }, a.name, a.note && !note ? el('small.note', {}, a.note) : null, p?.risk ? el('small.risk-badge', {}, p.risk.kind === 'out' ? 'may throw you out' : 'may waste you') : null);
         })));
     }),
-    // Below the buttons: a preview growing as it is shown never moves the button pointed at (on a
-    // phone, a tap's hover shifted the buttons under the finger).
+    // Below the buttons: a preview growing as it is shown never moves the button pointed at (the
+    // phone's sheet, which would grow upwards, does not show it: style.css).
     preview ? hover : null);
 }
 
 /** Turns every live button off (a request is in flight). @param {HTMLElement} root */
 export function disableActions(root) {
   for (const b of root.querySelectorAll('button.action')) /** @type {HTMLButtonElement} */ (b).disabled = true;
+}
+
+/**
+ * Brings a new decision into view (live play calls it once a decision): as much of it as the
+ * window holds, its prompt first, moving the page as little as it can (the hand stays in view
+ * above it when there is room). On a phone the decision is a sheet fixed at the bottom, which
+ * scrolls within itself instead: to its top, then just far enough that the first choice shows.
+ * @param {HTMLElement} root  the actions
+ */
+export function showChoices(root) {
+  const area = /** @type {HTMLElement} */ (root.closest('.action-area') ?? root);
+  const margin = 8;
+  if (getComputedStyle(area).position === 'fixed') {
+    area.scrollTop = 0;
+    const first = root.querySelector('button.action:enabled') ?? root.querySelector('button:enabled');
+    const below = first ? first.getBoundingClientRect().bottom - (area.getBoundingClientRect().bottom - margin) : 0;
+    if (below > 0) area.scrollTop = below;
+    return;
+  }
+  const r = area.getBoundingClientRect();
+  if (r.bottom > window.innerHeight - margin) window.scrollBy(0, Math.min(r.bottom - window.innerHeight + margin, r.top - margin));
+  else if (r.top < 0) window.scrollBy(0, r.top - margin);
 }

@@ -122,7 +122,7 @@ export class Guide {
     const said = (/** @type {string} */ k) => mine.filter((e) => e.k === k && e.text).map((e) => `On the table: ${e.text}`);
     switch (m) {
       case 'turn':
-        return { moment: m, title: 'Your turn', target: '#hand', lines: [termText('Turn'), 'Each card says in short what it does; point at it (or tap it) for the whole text.'] };
+        return { moment: m, title: 'Your turn', target: '#hand', lines: [termText('Turn'), 'Each card says in short what it does. Point at it for the whole text and what playing it would give; a click plays it. On a touch screen, tap it once for the text and again to play it.', 'Not sure? Press Hint under the choices: it says what the Strong bot would play here, and what that choice gives you and the others.'] };
       case 'digest':
         return { moment: m, title: 'Digestion', target: '.home .player .stats', lines: [termText('Digestion and the roll'), ...said('digest')] };
       case 'chart':
@@ -149,7 +149,7 @@ export class Guide {
     const held = Object.entries(/** @type {Record<string, number>} */ (data.view.hand)).filter(([, n]) => n > 0).map(([id]) => id);
     const card = held.find((id) => data.legalActions.some((a) => a.plays === id));
     return { moment: 'x', title: 'An X card: your move in their turn', target: card ? `#hand .card[data-card="${card}"]` : '#actions',
-      lines: [card ? `${cardName(card)}: ${cardInfo(card)?.text ?? ''}` : '', 'Play it with one of its buttons below, or pass.'] };
+      lines: [card ? `${cardName(card)}: ${cardInfo(card)?.text ?? ''}` : '', 'Play it with one of its buttons below, or pass. Hint says whether the Strong bot would.'] };
   }
 
   /**

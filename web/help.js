@@ -1,8 +1,13 @@
 /**
  * Help where the newcomer looks: a box that says what a card does when the pointer rests on it
- * (or the keyboard focuses it, or a finger presses it long), with what playing it would give
- * right now when the live game can say; and the rules panel (every term of the table, then every card). All texts are the
- * server's (rules.js); the numbers of a preview are the engine's (GET preview).
+ * (or the keyboard focuses it, or a finger taps it or presses it long), with what playing it
+ * would give right now when the live game can say; and the rules panel (every term of the
+ * table, then every card). All texts are the server's (rules.js); the numbers of a preview are
+ * the engine's (GET preview).
+ *
+ * A hand card the person may play: a click, Enter or Space plays it at once. A finger has no
+ * hover, so its first tap selects the card and shows its help with a "Play" button; a second
+ * tap on the card, or that button, plays it.
  */
 import { cardName } from './cards.js';
 import { byId, el, fill } from './dom.js';
@@ -12,9 +17,10 @@ import { cardIds, cardInfo, glossaryTerms, termText } from './rules.js';
 const KIND = /** @type {Record<string, string>} */ ({ beer: 'order: beer', shot: 'order: shot', non_alcoholic: 'order: non-alcoholic', pub: 'pub card', x: 'X card', closing: 'special' });
 
 /**
- * What the live game adds to a card's help: lines about playing it now, and whether a click
- * on it in the hand plays it. Set by live play while it is the person's turn.
- * @typedef {{ lines: (card: string) => (string | HTMLElement)[], play: (card: string) => boolean }} CardHooks
+ * What the live game adds to a hand card's help, set by live play while it is the person's
+ * turn: in how many ways the card can be played now, what each would give (the previews), and
+ * playing it (one way: sent; several: their buttons picked out; false when it cannot be played).
+ * @typedef {{ ways: (card: string) => number, lines: (card: string) => (string | HTMLElement)[], play: (card: string) => boolean }} CardHooks
  */
 /** @type {CardHooks | null} */
 let hooks = null;
@@ -23,9 +29,11 @@ export function setCardHooks(h) {
   hooks = h;
 }
 
-/** @type {HTMLElement | null} */
+/** The card whose help stays open (a click, a tap, a long press) until closed. @type {HTMLElement | null} */
 let pinned = null;
-/** The last press was a finger's: its focus shows no help (a tap plays, a long press explains). */
+/** The pinned card was chosen by a finger: a playable hand card is then selected, and its box offers to play it. */
+let pinnedByTouch = false;
+/** The last press was a finger's: its focus shows no help (a tap selects, a long press explains). */
 let lastTouch = false;
 /** A finger held on a card this long shows its help; the click that may follow does nothing. */
 const LONG_PRESS_MS = 450;
@@ -42,25 +50,43 @@ function show(id, anchor) {
   const info = cardInfo(id);
   if (!info) return;
   const box = byId('card-help');
-  const extra = hooks && anchor.closest('#hand') ? hooks.lines(id) : [];
-  // Pinned (a click, a long press), the box says how to close it: a finger has no Escape key.
-  const close = pinned === anchor ? el('button.help-close', { type: 'button', id: 'card-help-close', 'aria-label': 'Close the card help', onclick: hide }, '×') : null;
+  const live = hooks && anchor.closest('#hand') ? hooks : null;
+  const ways = live ? live.ways(id) : 0;
+  const held = pinned === anchor;
+  // Pinned (a click, a tap, a long press), the box says how to close it: a finger has no Escape key.
+  const close = held ? el('button.help-close', { type: 'button', id: 'card-help-close', 'aria-label': 'Close the card help', onclick: hide }, '×') : null;
+  // A hand card a finger selected: played from here, or by a second tap on the card.
+  const selected = held && pinnedByTouch && ways > 0;
+  const play = selected ? el('button.primary.help-play', { type: 'button', id: 'card-help-play', onclick: () => playCard(anchor) }, `Play ${cardName(id)}`) : null;
+  const how = selected ? (ways === 1 ? 'Tap it again, or Play, to play it.' : 'Tap it again, or Play, then choose below.')
+    : ways === 1 ? 'Click to play it.' : 'Click, then choose below.';
+  const now = !live ? [] : ways === 0 ? [el('span.help-cannot', {}, 'Not playable now.')] : [...live.lines(id), el('span.help-click', {}, how)];
   fill(box,
     el('div.help-head', {}, el('b', {}, cardName(id)), el('span.help-kind', {}, KIND[info.kind] ?? info.kind), close),
-    el('p.help-text', { id: 'card-help-text' }, info.text),
-    extra.length > 0 ? el('div.help-now', {}, extra) : null);
+    // The texts scroll inside the box when the window is short; its head and its Play button stay.
+    el('div.help-body', {},
+      el('p.help-text', { id: 'card-help-text' }, info.text),
+      now.length > 0 ? el('div.help-now', {}, now) : null),
+    play);
   box.dataset.card = id;
-  box.classList.toggle('pinned', pinned === anchor);
+  box.classList.toggle('pinned', held);
   box.hidden = false;
-  // Beside the card on a wide screen; a narrow one shows it as a sheet (style.css).
+  // Beside the card on a wide screen; a narrow one shows it full width (style.css).
   const r = anchor.getBoundingClientRect();
   const width = Math.min(320, window.innerWidth - 16);
   box.style.left = `${Math.max(8, Math.min(window.innerWidth - width - 8, r.left))}px`;
-  // Above a card in the lower half, below one in the upper half, never over it.
-  const above = r.top > window.innerHeight / 2;
-  box.style.top = above ? '' : `${r.bottom + 6}px`;
-  box.style.bottom = above ? `${window.innerHeight - r.top + 6}px` : '';
+  // On the side of the card with more room, never over it, and whole inside the window.
+  const above = r.top > window.innerHeight - r.bottom;
+  box.style.top = above ? '' : `${Math.max(8, r.bottom + 6)}px`;
+  box.style.bottom = above ? `${Math.max(8, window.innerHeight - r.top + 6)}px` : '';
   box.style.maxHeight = `${Math.max(80, (above ? r.top : window.innerHeight - r.bottom) - 14)}px`;
+}
+
+/** Plays a hand card (its help closes first, so a confirmation gives the focus back to the card). @param {HTMLElement} c */
+function playCard(c) {
+  const live = hooks;
+  hide();
+  live?.play(String(c.dataset.card));
 }
 
 function hide() {
@@ -75,17 +101,20 @@ function hide() {
 }
 
 /**
- * A click, a tap, Enter or Space on a card: a playable hand card plays (several ways: its
- * choices are picked out); any other card pins its help, or unpins it.
- * @param {HTMLElement} c
+ * A click, Enter or Space on a playable hand card plays it (several ways: its choices are
+ * picked out); a finger's first tap selects it (its help, with a Play button) and a second
+ * plays it. Any other card pins its help, or unpins it.
+ * @param {HTMLElement} c @param {boolean} touch
  */
-function activate(c) {
+function activate(c, touch) {
   const id = String(c.dataset.card);
-  if (c.closest('#hand') !== null && hooks && hooks.play(id)) {
-    hide();
+  const playable = hooks !== null && c.closest('#hand') !== null && hooks.ways(id) > 0;
+  if (playable && (!touch || (pinned === c && pinnedByTouch))) {
+    playCard(c);
     return;
   }
-  pinned = pinned === c ? null : c;
+  pinned = playable || pinned !== c ? c : null;
+  pinnedByTouch = touch;
   if (pinned) show(id, c);
   else byId('card-help').hidden = true;
 }
@@ -119,6 +148,7 @@ export function bindCardHelp() {
       pressTimer = setTimeout(() => {
         longPressed = true;
         pinned = c;
+        pinnedByTouch = true;
         show(String(c.dataset.card), c);
       }, LONG_PRESS_MS);
     }
@@ -145,14 +175,14 @@ export function bindCardHelp() {
       longPressed = false;
       return;
     }
-    activate(c);
+    activate(c, lastTouch);
   });
   document.addEventListener('keydown', (e) => {
     if (e.key === 'Escape') return hide();
     const c = cardAt(e.target);
     if (c && (e.key === 'Enter' || e.key === ' ') && !e.repeat) {
       e.preventDefault();
-      activate(c);
+      activate(c, false);
     }
   });
 }

@@ -5,16 +5,17 @@
  * pace, and turns the action buttons on only at the current step. Other people's moves arrive
  * through the event stream (live.js). At each of the person's decisions the preview (GET
  * preview) says what each choice would do and what digesting would give; a choice that may end
- * their game is sent only once they confirm it; a click, a tap, Enter or Space on a hand
- * card plays it. The person's turn, a card they may react to and the end are said in the live region.
+ * their game is sent only once they confirm it; a click, Enter or Space on a hand card plays it
+ * (a finger's first tap shows its help, a second plays it: help.js). Each new decision is
+ * scrolled into view once. The person's turn, a card they may react to and the end are said in the live region.
  *
  * A page opened on a game already under way (a reload, a link) first fills its log from step 0
  * (GET history: the seat's own events, a few hundred steps a request). When the server cannot
  * be reached the page keeps trying (api.js, live.js) and, once back, shows the game as it
  * stands; a move whose request got no answer is not sent again: the view says whether it was made.
  */
-import { disableActions, renderActions } from './actions.js';
-import { api, isGone, Unreachable } from './api.js';
+import { disableActions, renderActions, showChoices } from './actions.js';
+import { api, isDecisionChanged, isGone, Unreachable } from './api.js';
 import { countedCards } from './cards.js';
 import { promptContent } from './centre.js';
 import { confirmRisk } from './confirm.js';
@@ -23,6 +24,7 @@ import { endPanel } from './end.js';
 import { doneToYou, renderDoneToYou } from './done-to-you.js';
 import { makeFrame, seatName, seatPresence, setTableMeta } from './frame.js';
 import { dropHoverHelp, setCardHooks } from './help.js';
+import { hintControl } from './hint.js';
 import { follow } from './live.js';
 import { appendEntry, stepEntry } from './log.js';
 import { choicePreview, riskWords } from './preview.js';
@@ -38,6 +40,23 @@ import { announce, clearError, keepClear, setState, showError, waitPace } from '
 let viaKeys = false;
 document.addEventListener('keydown', () => { viaKeys = true; }, true);
 document.addEventListener('pointerdown', () => { viaKeys = false; }, true);
+
+/** When the last press began; the game being played, whose decision's buttons a press may be for. */
+let pressedAt = 0;
+/** @type {Play | null} */
+let playing = null;
+document.addEventListener('pointerdown', () => { pressedAt = performance.now(); }, true);
+// A press begun before the decision's buttons came was meant for the decision before (it was
+// asked again after an X card, or moved on): its click is dropped, not played on the new one.
+// Keys are not held back: a key's click (detail 0) comes from a button the person had focused.
+document.addEventListener('click', (e) => {
+  if (!playing || e.detail === 0 || pressedAt >= playing.askedAt) return;
+  const t = /** @type {Element | null} */ (e.target);
+  if (t?.closest('#actions button.action, #hand .card')) {
+    e.preventDefault();
+    e.stopImmediatePropagation();
+  }
+}, true);
 
 export class Play {
   stopped = false;
@@ -58,6 +77,18 @@ export class Play {
   doneToYou = [];
   /** Whose turn it was at the last step shown (-1: none shown yet). */
   active = -1;
+  /** The step whose decision was last scrolled into view. */
+  broughtStep = -1;
+  /** The step of the decision the buttons answer now (-1: none); a move is sent as the answer to it. */
+  askedStep = -1;
+  /** The person's last decision: its step, kind and card, to tell a decision asked again after an X card. */
+  lastAsked = { step: -1, kind: '', card: /** @type {string | null} */ (null) };
+  /** The X cards played since the person's last decision, in words (the steps shown since). @type {string[]} */
+  xSince = [];
+  /** When the current decision's buttons came (performance.now()): a press begun before is for the one before. */
+  askedAt = 0;
+  /** The step `askedAt` is the time of. */
+  lastAskedAt = -1;
 
   /**
    * @param {PlayGame} game @param {() => void} onReplay
@@ -68,6 +99,7 @@ export class Play {
    *   shown waits while its notes are open
    */
   constructor(game, onReplay, fresh = false, onGone = () => {}, guide = null) {
+    playing = this;
     this.game = game;
     this.onReplay = onReplay;
     this.fresh = fresh;
@@ -119,7 +151,7 @@ export class Play {
       from = page.next;
     }
     const last = entries.length - 1;
-    const shown = entries.slice(0, last).map((e) => stepEntry(e.step, e.lastAction, e.events));
+    const shown = entries.slice(0, last).map((e) => stepEntry(e.step, e.lastAction, e.events, this.game.you));
     log.append(...shown);
     log.scrollTop = log.scrollHeight;
     this.shown = last - 1;
@@ -147,11 +179,19 @@ export class Play {
     setCardHooks(null);
     disableActions(byId('actions'));
     setState('waiting');
+    const step = this.askedStep;
+    this.askedStep = -1;
     return this.enqueue(() => this.guard(async () => {
       let now;
       try {
-        now = await api.act(this.game.id, this.game.token, action);
+        now = await api.act(this.game.id, this.game.token, action, step >= 0 ? step : undefined);
       } catch (e) {
+        // The game moved on before the move arrived (an X card asked again): nothing was played; the page shows the new decision.
+        if (isDecisionChanged(e)) {
+          this.settledKey = '';
+          await this.walk(await api.view(this.game.id, this.game.token));
+          return;
+        }
         if (!(e instanceof Unreachable)) throw e;
         // No answer: the move may or may not have been made. It is not sent again; the view says which.
         this.settledKey = '';
@@ -250,6 +290,7 @@ export class Play {
     const f = this.frame(data.view);
     const hand = this.game.you === null || data.done ? null : el('section.hand-area', { 'aria-label': 'your hand' },
       el('h2', {}, `Your hand (${data.view.handSize})`),
+      el('p.tap-hint', {}, 'Tap a card to see what it does; tap it again to play it.'),
       el('div.hand', { id: 'hand' }, countedCards(data.view.hand).map((c) => { c.setAttribute('role', 'button'); return c; })));
     renderTable(byId('table'), f, hand);
     this.markHand();
@@ -258,7 +299,7 @@ export class Play {
     fill(byId('prompt'), yours || this.game.you === null ? promptContent(data.view, f) : data.done ? null : el('span.waiting', {}, this.waitingFor(data)));
     byId('actions').replaceChildren();
     if (data.step > this.shown) {
-      appendEntry(byId('log'), stepEntry(data.step, data.lastAction, data.events));
+      appendEntry(byId('log'), stepEntry(data.step, data.lastAction, data.events, this.game.you));
       this.shown = data.step;
       this.noteDoneToYou(data);
     }
@@ -271,6 +312,8 @@ export class Play {
     if (you === null) return;
     const r = doneToYou(data.events, you, this.active < 0 ? data.view.turnState.active : this.active);
     this.doneToYou.push(...r.done);
+    // @ts-ignore: an X card event names the seat that played it
+    this.xSince.push(...data.events.filter((e) => e.k === 'x' && e.text && e.seat !== you).map((e) => String(e.text)));
     this.active = data.view.turnState.active;
   }
 
@@ -289,6 +332,7 @@ export class Play {
     if (now.done) {
       fill(actions, endPanel(now.scores ?? [], now.view.winners ?? [], this.frame(now.view), this.onReplay));
       setState('over');
+      this.bringIntoView(now.step);
       announce(`Game over. ${actions.querySelector('.winners')?.textContent ?? ''}`);
       this.stream?.stop();
     } else if (now.yourTurn) {
@@ -296,18 +340,53 @@ export class Play {
       const preview = await api.preview(this.game.id, this.game.token).catch(() => null);
       if (this.stopped) return;
       const fresh = preview && preview.step === now.step ? preview : null;
+      const again = this.askedAgain(now);
       renderActions(actions, now.legalActions, { onAct: (id) => this.choose(id, fresh), preview: fresh, you: this.game.you });
+      if (again) actions.prepend(again);
+      actions.append(hintControl(this.game.id, this.game.token, this.frame(now.view)));
+      // A redraw of the same decision keeps the time it was asked: a press begun on it still counts.
+      if (this.lastAskedAt !== now.step) this.askedAt = performance.now();
+      this.lastAskedAt = now.step;
+      this.askedStep = now.step;
       this.handHooks(now, fresh);
       setState('your-turn');
       this.tell(byId('decision').textContent ?? '', now.step);
-      // On a narrow screen the bar is fixed at the bottom; elsewhere bring it into view.
-      byId('prompt').scrollIntoView?.({ block: 'nearest' });
+      // On a phone the decision is a sheet fixed at the bottom: the hand is kept above it.
       keepClear();
+      this.bringIntoView(now.step);
       this.refocus(now);
     } else {
       setCardHooks(null);
       setState('playing');
     }
+  }
+
+  /**
+   * A decision asked again after an X card changed it (the same kind of decision, about the
+   * same card, with an X card played since the last): a line saying so, else null. Notes the
+   * decision as the person's last.
+   * @param {SeatState} now
+   */
+  askedAgain(now) {
+    if (this.lastAsked.step === now.step) return byId('actions').querySelector('.asked-again')?.cloneNode(true) ?? null;
+    const d = now.view.decision;
+    const again = this.lastAsked.step >= 0 && this.xSince.length > 0 && this.lastAsked.kind === d.kind && (d.kind !== 'reaction' || this.lastAsked.card === d.card);
+    this.lastAsked = { step: now.step, kind: d.kind, card: d.card };
+    const x = this.xSince;
+    this.xSince = [];
+    if (!again) return null;
+    announce(`Asked again: ${x.join(' ')}`);
+    return el('p.asked-again', { role: 'status', dataset: { step: now.step } }, el('b', {}, 'Asked again: '), `${x.join(' ')} Your choices have changed; look again before you choose.`);
+  }
+
+  /**
+   * Scrolls a new decision (or the end) into view, once: scrolling back to the table while it
+   * is asked is the person's to do. @param {number} step
+   */
+  bringIntoView(step) {
+    if (step === this.broughtStep) return;
+    this.broughtStep = step;
+    showChoices(byId('actions'));
   }
 
   /**
@@ -342,13 +421,11 @@ export class Play {
   handHooks(now, preview) {
     const playing = (/** @type {string} */ card) => now.legalActions.filter((a) => a.plays === card);
     setCardHooks({
+      ways: (card) => playing(card).length,
       lines: (card) => {
         const acts = playing(card);
-        if (acts.length === 0) return [el('span.help-cannot', {}, 'Not playable now.')];
         const previews = (preview?.actions ?? []).filter((p) => acts.some((a) => a.id === p.id));
-        const out = /** @type {(string | HTMLElement)[]} */ (previews.map((p) => choicePreview(p, { you: this.game.you })));
-        out.push(el('span.help-click', {}, acts.length === 1 ? 'Click to play it.' : 'Click, then choose below.'));
-        return out;
+        return previews.map((p) => choicePreview(p, { you: this.game.you }));
       },
       play: (card) => {
         const acts = playing(card);

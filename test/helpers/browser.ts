@@ -78,6 +78,22 @@ export async function longPress(page: Page, selector: string, ms = 700): Promise
   await cdp.detach();
 }
 
+/**
+ * A finger's swipe from (x, y) that scrolls what is under it by about `dy` pixels (positive:
+ * on down the page), as Chromium makes touch scrolling of touch events. The finger rests before
+ * it lifts, so the page does not fling on.
+ */
+export async function swipe(page: Page, x: number, y: number, dy: number): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  const steps = 5;
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y }] });
+  for (let i = 1; i <= steps; i++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x, y: y - (dy * i) / steps }] });
+  await page.waitForTimeout(80);
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x, y: y - dy }] });
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await cdp.detach();
+}
+
 /** Opens the setup form's Advanced fold (the seed is in it) and types the seed. */
 export async function fillSeed(page: Page, seed: string): Promise<void> {
   if (!(await page.isVisible('#seed'))) await page.click('#advanced > summary');
