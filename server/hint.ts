@@ -23,9 +23,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { EnvObservation, loadPolicy, SeatInput, shippedModel, type Agent, type AgentObservation } from '../agents/index.ts';
-import { CzechPubEnv, describeAction, NUM_ACTIONS, rulesetFingerprint, type Ruleset } from '../env/index.ts';
-import { argmaxMasked, JsNet, type NetWeights } from '../policy/index.ts';
+import { EnvObservation, PpoAgent, type Agent, type AgentObservation } from '../agents/index.ts';
+import { CzechPubEnv, describeAction } from '../env/index.ts';
 import { bearer } from './bearer.ts';
 import type { Catalogue, CatalogueEntry } from './catalogue.ts';
 import { ApiError, INLINE_SLICE_MS, type GameStore, type LiveGame } from './games.ts';
@@ -68,35 +67,10 @@ interface Quoter {
   quote(obs: AgentObservation): { action: number; ranked: Ranked | null };
 }
 
-/** A trained policy read as the `ppo` agent reads it (agents/ppo/ppo-agent.ts): its net on SeatInput, the most likely legal action. */
-class PolicyQuoter implements Quoter {
-  private readonly input: SeatInput;
-  private readonly logits = new Float32Array(NUM_ACTIONS);
-  /** Where an earlier choice's advice is written and left: only the adviser's state matters there. */
-  private readonly scratch: Float32Array;
-  constructor(private readonly net: JsNet, seat: number, players: number, seed: string, ruleset: Ruleset) {
-    this.input = new SeatInput(net.weights.shape);
-    this.input.reset(seat, players, seed, ruleset);
-    this.scratch = new Float32Array(this.input.size);
-  }
-  follow(obs: AgentObservation): void {
-    // The net itself keeps nothing between decisions: only the adviser is asked (a plain net has none).
-    if (obs.legalActions.length > 1) this.input.writeAdvice(obs, this.scratch);
-  }
-  quote(obs: AgentObservation) {
-    const legal = obs.legalActions;
-    if (legal.length === 1) return { action: legal[0], ranked: [{ id: legal[0], p: 1 }] };
-    this.net.forward(this.input.input(obs), obs.mask, this.logits);
-    const action = argmaxMasked(this.logits, obs.mask, 0, NUM_ACTIONS);
-    const max = this.logits[action];
-    const weights = legal.map((a) => Math.exp(this.logits[a] - max));
-    const total = weights.reduce((x, y) => x + y, 0);
-    const ranked = legal.map((id, i) => ({ id, p: weights[i] / total })).sort((x, y) => y.p - x.p || x.id - y.id);
-    return { action, ranked };
-  }
-}
-
-/** Any bot that answers at once (the fallback): asked as it would be at the seat; no probabilities. */
+/**
+ * A bot that answers at once, asked as it would be at the seat: the `ppo` agent itself, with
+ * its policy's probabilities, or the fallback, without.
+ */
 class AgentQuoter implements Quoter {
   constructor(private readonly agent: Agent) {}
   private ask(obs: AgentObservation): number {
@@ -108,6 +82,7 @@ class AgentQuoter implements Quoter {
     if (obs.legalActions.length > 1) this.ask(obs);
   }
   quote(obs: AgentObservation) {
+    if (this.agent instanceof PpoAgent) return this.agent.policy(obs);
     return { action: obs.legalActions.length === 1 ? obs.legalActions[0] : this.ask(obs), ranked: null };
   }
 }
@@ -142,7 +117,6 @@ export class Hints {
   private readonly strong: CatalogueEntry | null;
   private readonly backup: CatalogueEntry | null;
   private readonly seats = new WeakMap<LiveGame, (SeatAdvice | undefined)[]>();
-  private readonly nets = new Map<NetWeights, JsNet>();
 
   constructor(private readonly catalogue: Catalogue, private readonly o: HintOptions = {}) {
     const entry = (name: string) => (catalogue.names.includes(name) ? catalogue.resolve(name).entry : null);
@@ -192,7 +166,7 @@ export class Hints {
       fallback: advice.fallback,
       action: named(action, ranked?.find((r) => r.id === action)?.p ?? null),
       runnersUp: (ranked ?? []).filter((r) => r.id !== action).slice(0, TOP - 1).map((r) => named(r.id, r.p)),
-      preview: preview(game, seat).actions.find((a) => a.id === action) ?? null,
+      preview: preview(game, seat, action).actions[0] ?? null,
     };
     advice.last = { step, answer };
     return answer;
@@ -216,7 +190,11 @@ export class Hints {
     let why = `this server has no ${HINT_ENTRY} bot (Strong)`;
     if (this.strong) {
       try {
-        return { quoter: new PolicyQuoter(this.netFor(this.strong, players, ruleset), seat, players, start.seed, ruleset), entry: this.strong, fallback: null };
+        // The catalogue's own ppo agent, made and reset as a bot at this seat would be (its model for the table's size, checked against the ruleset).
+        const agent = this.catalogue.create(this.catalogue.resolve(this.strong.name));
+        agent.reset?.(start);
+        if (!(agent instanceof PpoAgent)) throw new Error(`'${this.strong.name}' is not a policy agent`);
+        return { quoter: new AgentQuoter(agent), entry: this.strong, fallback: null };
       } catch (e) {
         this.o.warn?.(`hint: bot '${this.strong.name}' at ${players} players: ${(e as Error).message}`);
         why = `the ${this.strong.displayName} bot's model for ${players} players could not be loaded on this server`;
@@ -226,16 +204,6 @@ export class Hints {
     const agent = this.catalogue.create(this.catalogue.resolve(this.backup.name));
     agent.reset?.(start);
     return { quoter: new AgentQuoter(agent), entry: this.backup, fallback: `${why}: ${this.backup.displayName} (${this.backup.name}) advises instead` };
-  }
-
-  /** The net the entry plays at a table of `players`: its checkpoint (`ppo:<file>`) or the shipped model for the size. */
-  private netFor(entry: CatalogueEntry, players: number, ruleset: Ruleset): JsNet {
-    const first = entry.spec.split(':')[1];
-    const checkpoint = loadPolicy(first && !first.includes('=') ? first : shippedModel(players));
-    if (checkpoint.env.ruleset.fingerprint !== rulesetFingerprint(ruleset)) throw new Error(`trained under ruleset ${checkpoint.env.ruleset.fingerprint}, this server plays ${rulesetFingerprint(ruleset)}`);
-    let net = this.nets.get(checkpoint.weights);
-    if (!net) this.nets.set(checkpoint.weights, (net = new JsNet(checkpoint.weights)));
-    return net;
   }
 }
 

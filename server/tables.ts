@@ -30,9 +30,9 @@ export function lobbyEntry(g: LiveGame) {
   };
 }
 
-/** The preview for the seat to act (the seat channel's: from the seat's facts alone), empty at any other decision. */
-export function preview(game: LiveGame, seat: number) {
-  const p = new SeatChannel(game.env, seat).preview(game.names);
+/** The preview for the seat to act (the seat channel's: from the seat's facts alone), empty at any other decision; with `only`, of that action alone. */
+export function preview(game: LiveGame, seat: number, only?: number) {
+  const p = new SeatChannel(game.env, seat).preview(game.names, only);
   return { step: game.env.actions.length, now: p?.now ?? null, actions: p?.actions ?? [] };
 }
 

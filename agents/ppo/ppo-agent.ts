@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_RULESET, NUM_ACTIONS, seedRng, type RngState } from '../../env/index.ts';
-import { argmaxMasked, JsNet, loadCheckpoint, sampleMasked, type Checkpoint } from '../../policy/index.ts';
+import { argmaxMasked, JsNet, loadCheckpoint, logProb, sampleMasked, type Checkpoint } from '../../policy/index.ts';
 import { rulesetMismatch, type Agent, type AgentObservation, type GameStart } from '../agent.ts';
 import { SeatInput } from './input.ts';
 
@@ -87,5 +87,18 @@ export class PpoAgent implements Agent {
     this.net.forward(this.input.input(obs), mask, this.logits);
     // The trainer's own masked policy (policy/masked.ts), so play matches what was trained.
     return this.sample ? sampleMasked(this.logits, mask, 0, NUM_ACTIONS, this.rng).action : argmaxMasked(this.logits, mask, 0, NUM_ACTIONS);
+  }
+
+  /**
+   * The policy at `obs`, asked as `act` asks it (the agent's state moves on the same): its most
+   * likely action and every legal action's probability, most likely first (ties by id).
+   */
+  policy(obs: AgentObservation): { action: number; ranked: { id: number; p: number }[] } {
+    const legal = obs.legalActions;
+    if (legal.length === 1) return { action: legal[0], ranked: [{ id: legal[0], p: 1 }] };
+    const mask = obs.mask;
+    this.net.forward(this.input.input(obs), mask, this.logits);
+    const ranked = legal.map((id) => ({ id, p: Math.exp(logProb(this.logits, mask, 0, NUM_ACTIONS, id)) })).sort((x, y) => y.p - x.p || x.id - y.id);
+    return { action: argmaxMasked(this.logits, mask, 0, NUM_ACTIONS), ranked };
   }
 }

@@ -107,14 +107,16 @@ export class SeatChannel {
   /**
    * For the seat to act: what digesting would give now (only while it chooses what to play),
    * and what each of its legal choices would do (engine/choice-preview.ts: from the seat's
-   * facts and every die face); null at another seat's decision or for an onlooker.
+   * facts and every die face); null at another seat's decision or for an onlooker. With
+   * `only`, the choices worked out are that legal action alone (none if it is not legal).
    */
-  preview(names?: readonly string[]): { now: DigestPreview | null; actions: (ChoicePreview & { id: number; name: string })[] } | null {
+  preview(names?: readonly string[], only?: number): { now: DigestPreview | null; actions: (ChoicePreview & { id: number; name: string })[] } | null {
     if (this.viewer === null || this.env.done) return null;
     const r = this.env.compiledRules;
     const facts = seatFacts(r, this.env.state, this.viewer);
     if (!canPreviewChoices(facts)) return null;
     const actions = this.legalActions()
+      .filter((id) => only === undefined || id === only)
       .map((id) => ({ id, name: describeAction(id, this.viewer!, this.env.players, names && { names, viewer: this.viewer }), ...previewChoice(r, facts, id) }));
     return { now: canPreview(facts) ? previewDigestion(r, facts) : null, actions };
   }
