@@ -8,11 +8,11 @@
  *
  *   npm run measure:asks -- [games] [seed]
  */
-import { A_PASS, CARD_IDS, decodeAction } from '../env/index.ts';
+import { A_PASS, decodeAction } from '../env/index.ts';
 import { createAgent } from '../agents/default-registry.ts';
 import type { Agent, AgentObservation } from '../agents/agent.ts';
 import { playGame } from '../eval/game.ts';
-import { answers, autoPasses, reactionCard, X_WATCHABLE, type AutoPass } from '../server/auto-pass.ts';
+import { answers, autoPasses, reactionCard, windowCard, X_WATCHABLE, type AutoPass } from '../server/auto-pass.ts';
 
 const games = Number(process.argv[2] ?? 40);
 const seed = process.argv[3] ?? 'asks';
@@ -30,9 +30,7 @@ class PassingPerson implements Agent {
   readonly spec = 'always-pass';
   decisions: Decision[] = [];
   act(obs: AgentObservation): number {
-    const d = obs.view.decision;
-    const card = d.kind === 'reaction' && d.card !== null ? CARD_IDS.indexOf(d.card as never) : -1;
-    this.decisions.push({ legal: [...obs.legalActions], card });
+    this.decisions.push({ legal: [...obs.legalActions], card: windowCard(obs.view.decision) });
     if (obs.legalActions.includes(A_PASS)) return A_PASS;
     return obs.legalActions.find((a) => decodeAction(a).kind === 'done') ?? obs.legalActions[0];
   }

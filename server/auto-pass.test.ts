@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { A_PASS, CzechPubEnv, decodeAction } from '../env/index.ts';
 import { randInt, seedRng } from '../env/rng.ts';
-import { CARD_IDS, isOrder } from '../env/cards.ts';
-import { answers, autoPasses, DEFAULT_AUTO_PASS, reactionCard, X_WATCHABLE, type AutoPass } from './auto-pass.ts';
+import { isOrder } from '../env/cards.ts';
+import { answers, autoPasses, DEFAULT_AUTO_PASS, reactionCard, windowCard, X_WATCHABLE, type AutoPass } from './auto-pass.ts';
 import { Catalogue } from './catalogue.ts';
 import { ApiError, GameStore, type LiveGame } from './games.ts';
 
@@ -55,10 +55,7 @@ describe('auto-pass, the rule', () => {
 });
 
 /** The card a reaction window is about (public), or -1: what the server hands autoPasses. */
-function windowCard(env: CzechPubEnv): number {
-  const d = env.publicView().decision;
-  return d.kind === 'reaction' && d.card !== null ? CARD_IDS.indexOf(d.card as never) : -1;
-}
+const cardOf = (env: CzechPubEnv): number => windowCard(env.publicView().decision);
 
 describe('auto-pass at answering windows only', () => {
   const ANSWERING: AutoPass = { on: true, unwatched: [], windows: 'answering' };
@@ -71,7 +68,7 @@ describe('auto-pass at answering windows only', () => {
       const env = new CzechPubEnv({ seed: `answers/${g}`, players: 4, askForced: true });
       while (!env.done) {
         const legal = env.legalActions();
-        const card = windowCard(env);
+        const card = cardOf(env);
         for (const a of legal) {
           if (reactionCard(a) === null) continue;
           const d = decodeAction(a);
@@ -114,7 +111,7 @@ describe('auto-pass at answering windows only', () => {
         const legal = env.legalActions();
         const xOnly = legal.includes(A_PASS) && legal.every((b) => b === A_PASS || reactionCard(b) !== null);
         if (xOnly) windows++;
-        const wanted = !xOnly || legal.some((b) => answers(b, windowCard(env)));
+        const wanted = !xOnly || legal.some((b) => answers(b, cardOf(env)));
         expect(asked.has(k)).toBe(wanted);
         if (!wanted) passedFor++;
       }

@@ -19,7 +19,7 @@
  * `npm run measure:asks` measures what each setting asks of a person who always passes
  * (docs/results/2026-12-05-x-card-asks.md).
  */
-import { A_PASS, cardPlayed, decodeAction, isBeer, SHOT_INTO_BEER, shotType } from '../env/index.ts';
+import { A_PASS, CARD_IDS, cardPlayed, decodeAction, isBeer, SHOT_INTO_BEER, shotType, type CardId } from '../env/index.ts';
 
 /** The X cards a person can watch for, as the ruleset names their cards. */
 export const X_WATCHABLE = ['knocked_over', 'mixed_up', 'warm_beer', 'shot_into_beer'] as const;
@@ -65,6 +65,11 @@ export function answers(action: number, played: number): boolean {
     default:
       return false;
   }
+}
+
+/** The card a decision is about when it is a reaction window (its view's `decision`, public), else -1: what `autoPasses` reads. */
+export function windowCard(decision: { kind: string; card: string | null }): number {
+  return decision.kind === 'reaction' && decision.card !== null ? CARD_IDS.indexOf(decision.card as CardId) : -1;
 }
 
 /**

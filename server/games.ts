@@ -31,7 +31,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import {
-  A_PASS, CARD_IDS, CzechPubEnv, describeAction, RevealedGame, rulesetFingerprint, SeatChannel, type NarratedEvent, type RewardScheme, type Viewer,
+  A_PASS, CzechPubEnv, describeAction, RevealedGame, rulesetFingerprint, SeatChannel, type NarratedEvent, type RewardScheme, type Viewer,
 } from '../env/index.ts';
 import { agentSeed, AgentStopError, BudgetSpentError, EnvObservation, type Agent } from '../agents/index.ts';
 import { DecisionError, type BotPool } from './bot-pool.ts';
@@ -43,7 +43,7 @@ import { DEFAULT_LIMITS } from './config.ts';
 import { LOG_VERSION, tokenHash, type GameLog, type LoggedGame } from './game-log.ts';
 import { InlineTurns } from './inline-turns.ts';
 import { faultText, OutsideCalls } from './outside-calls.ts';
-import { autoPasses, DEFAULT_AUTO_PASS, type AutoPass } from './auto-pass.ts';
+import { autoPasses, DEFAULT_AUTO_PASS, windowCard, type AutoPass } from './auto-pass.ts';
 import { seatNames } from './names.ts';
 import { newPresence, type SeatPresence } from './presence.ts';
 
@@ -515,8 +515,11 @@ export class GameStore {
     return seat;
   }
 
-  /** Applies a remote seat's action (then the bots'), one change at a time per game; `signal` as for create. */
-  /** The seat plays `action`; with `step`, only if the game is still at that step (else 409 decision-changed, nothing played). */
+  /**
+   * Applies a remote seat's action (then the bots'), one change at a time per game; `signal` as
+   * for create; with `step`, only if the game is still at that step (else 409 decision-changed,
+   * nothing played).
+   */
   act(game: LiveGame, seat: number, action: number, signal?: AbortSignal, step?: number): Promise<void> {
     return this.run(game, () => this.waitingOn(game, signal ?? null, async () => {
       const env = game.env;
@@ -655,8 +658,8 @@ export class GameStore {
     const settings = game.autoPass[seat];
     if (!settings || game.open.has(seat)) return false;
     const channel = new SeatChannel(game.env, seat);
-    const card = channel.seatView().decision;
-    return autoPasses(settings, channel.legalActions(), card.kind === 'reaction' && card.card !== null ? CARD_IDS.indexOf(card.card) : -1);
+    // The window's card is read (from the seat's view) only by the setting that needs it.
+    return autoPasses(settings, channel.legalActions(), settings.windows === 'answering' ? windowCard(channel.seatView().decision) : -1);
   }
 
   /** A person's auto-pass settings, a copy. */
