@@ -87,8 +87,8 @@ export class Play {
   xSince = [];
   /** When the current decision's buttons came (performance.now()): a press begun before is for the one before. */
   askedAt = 0;
-  /** The step `askedAt` is the time of. */
-  lastAskedAt = -1;
+  /** The line saying the decision was asked again, kept for a redraw of the same decision. @type {HTMLElement | null} */
+  againLine = null;
 
   /**
    * @param {PlayGame} game @param {() => void} onReplay
@@ -120,7 +120,7 @@ export class Play {
 
   async start() {
     if (!this.fresh) await this.guard(() => this.history());
-    if (this.game.you !== null) void renderSeatSettings(this.game.id, this.game.token, this.guide ? PEOPLE_DEFAULT : null, () => this.markHand());
+    if (this.game.you !== null) void renderSeatSettings(this.game.id, this.game.token, this.guide ? PEOPLE_DEFAULT : null);
     await this.sync();
     this.listen();
   }
@@ -274,16 +274,6 @@ export class Play {
     return makeFrame(this.game, this.game.you ?? 0, view);
   }
 
-  /** Says on the person's X cards what auto-pass does with them (seat-settings.js). */
-  markHand() {
-    const hand = document.getElementById('hand');
-    if (!hand) return;
-    document.getElementById('held-note')?.remove();
-    for (const n of hand.querySelectorAll('.card-held')) n.remove();
-    const note = markHand(hand);
-    if (note) hand.after(note);
-  }
-
   /** @param {SeatState} data */
   show(data) {
     setTableMeta(data);
@@ -293,7 +283,7 @@ export class Play {
       el('p.tap-hint', {}, 'Tap a card to see what it does; tap it again to play it.'),
       el('div.hand', { id: 'hand' }, countedCards(data.view.hand).map((c) => { c.setAttribute('role', 'button'); return c; })));
     renderTable(byId('table'), f, hand);
-    this.markHand();
+    markHand();
     dropHoverHelp();
     const yours = this.game.you !== null && data.view.decision.actor === this.game.you;
     fill(byId('prompt'), yours || this.game.you === null ? promptContent(data.view, f) : data.done ? null : el('span.waiting', {}, this.waitingFor(data)));
@@ -312,8 +302,8 @@ export class Play {
     if (you === null) return;
     const r = doneToYou(data.events, you, this.active < 0 ? data.view.turnState.active : this.active);
     this.doneToYou.push(...r.done);
-    // @ts-ignore: an X card event names the seat that played it
-    this.xSince.push(...data.events.filter((e) => e.k === 'x' && e.text && e.seat !== you).map((e) => String(e.text)));
+    const events = /** @type {import('./done-to-you.js').SeatEvent[]} */ (data.events);
+    this.xSince.push(...events.filter((e) => e.k === 'x' && e.text && e.seat !== you).map((e) => String(e.text)));
     this.active = data.view.turnState.active;
   }
 
@@ -340,13 +330,14 @@ export class Play {
       const preview = await api.preview(this.game.id, this.game.token).catch(() => null);
       if (this.stopped) return;
       const fresh = preview && preview.step === now.step ? preview : null;
-      const again = this.askedAgain(now);
-      renderActions(actions, now.legalActions, { onAct: (id) => this.choose(id, fresh), preview: fresh, you: this.game.you });
-      if (again) actions.prepend(again);
-      actions.append(hintControl(this.game.id, this.game.token, this.frame(now.view)));
       // A redraw of the same decision keeps the time it was asked: a press begun on it still counts.
-      if (this.lastAskedAt !== now.step) this.askedAt = performance.now();
-      this.lastAskedAt = now.step;
+      if (this.lastAsked.step !== now.step) {
+        this.againLine = this.askedAgain(now);
+        this.askedAt = performance.now();
+      }
+      renderActions(actions, now.legalActions, { onAct: (id) => this.choose(id, fresh), preview: fresh, you: this.game.you });
+      if (this.againLine) actions.prepend(this.againLine);
+      actions.append(hintControl(this.game.id, this.game.token, this.frame(now.view)));
       this.askedStep = now.step;
       this.handHooks(now, fresh);
       setState('your-turn');
@@ -362,13 +353,12 @@ export class Play {
   }
 
   /**
-   * A decision asked again after an X card changed it (the same kind of decision, about the
+   * A new decision asked again after an X card changed it (the same kind of decision, about the
    * same card, with an X card played since the last): a line saying so, else null. Notes the
    * decision as the person's last.
    * @param {SeatState} now
    */
   askedAgain(now) {
-    if (this.lastAsked.step === now.step) return byId('actions').querySelector('.asked-again')?.cloneNode(true) ?? null;
     const d = now.view.decision;
     const again = this.lastAsked.step >= 0 && this.xSince.length > 0 && this.lastAsked.kind === d.kind && (d.kind !== 'reaction' || this.lastAsked.card === d.card);
     this.lastAsked = { step: now.step, kind: d.kind, card: d.card };

@@ -31,8 +31,6 @@ export const PEOPLE_DEFAULT = { autoPass: true, unwatched: [], windows: 'answeri
 
 /** The settings shown now (null: none, watching or a bot's seat), which the hand's notes follow. @type {SeatSettings | null} */
 let shown = null;
-/** Called when the settings shown change, so the hand is marked again. @type {() => void} */
-let onChange = () => {};
 
 /** The person's choice kept in this browser, or the people's default. @returns {SeatSettings} */
 function kept() {
@@ -61,14 +59,13 @@ const same = (/** @type {SeatSettings} */ a, /** @type {SeatSettings} */ b) => a
 /**
  * Shows the settings of the token's seat (hidden when watching). A seat still at the server's
  * default gets `wanted` first: the person's kept choice, or what the caller asks (the guide).
- * `changed` is called whenever the settings shown change (the hand's notes follow them).
- * @param {string} id @param {string | null} token @param {SeatSettings | null} [wanted] @param {() => void} [changed]
+ * The hand's notes (`markHand`) follow every change.
+ * @param {string} id @param {string | null} token @param {SeatSettings | null} [wanted]
  */
-export async function renderSeatSettings(id, token, wanted = null, changed = () => {}) {
+export async function renderSeatSettings(id, token, wanted = null) {
   const box = byId('seat-settings');
   box.hidden = true;
   shown = null;
-  onChange = changed;
   if (!token) return;
   /** @type {SeatSettings} */
   let now;
@@ -109,7 +106,7 @@ export async function renderSeatSettings(id, token, wanted = null, changed = () 
       el('p.small', {}, 'Unticked cards are passed for you even when you hold them.'));
     box.hidden = false;
     shown = s;
-    onChange();
+    markHand();
   };
   draw(now);
 }
@@ -123,12 +120,15 @@ export function askedAbout(id) {
 }
 
 /**
- * Marks each X card of the person's hand with what auto-pass does with it (data-held, a note on
- * the card), and returns a line under the hand saying so, with a button that opens the
- * settings; null when the hand holds no X card one can watch for.
- * @param {HTMLElement} hand
+ * Marks each X card of the person's hand (#hand) with what auto-pass does with it (data-held,
+ * a note on the card), and puts a line under the hand saying so, with a button that opens the
+ * settings; none when the hand holds no X card one can watch for. Marks made before go first.
  */
-export function markHand(hand) {
+export function markHand() {
+  const hand = document.getElementById('hand');
+  document.getElementById('held-note')?.remove();
+  if (!hand) return;
+  for (const n of hand.querySelectorAll('.card-held')) n.remove();
   let any = false;
   const held = new Set();
   for (const c of /** @type {NodeListOf<HTMLElement>} */ (hand.querySelectorAll('.card[data-card]'))) {
@@ -140,7 +140,7 @@ export function markHand(hand) {
     c.append(el('span.card-held', {}, a.held ? 'held back' : 'asked'));
     if (a.held) held.add(cardName(String(c.dataset.card)));
   }
-  if (!any) return null;
+  if (!any) return;
   const open = el('button.linkish', { type: 'button' }, 'Change');
   open.addEventListener('click', () => {
     const box = /** @type {HTMLDetailsElement} */ (byId('seat-settings'));
@@ -153,5 +153,5 @@ export function markHand(hand) {
     : shown?.windows === 'answering' && shown.autoPass
       ? 'You are asked about your X cards when one can answer the card just played.'
       : 'You are asked about your X cards whenever you could play one.';
-  return el('p.small.held-note', { id: 'held-note' }, words, ' ', open);
+  hand.after(el('p.small.held-note', { id: 'held-note' }, words, ' ', open));
 }
