@@ -59,10 +59,15 @@ describe('bridge session', () => {
     expect(error(s.handle(req(OP.ENV_NEW, '{"players":9}')))).toBe('players must be from 2 to 6, got 9');
     expect(error(s.handle(req(OP.ENV_NEW, '{"players":4,"reward":"gold"}')))).toBe('reward must be one of win, rank, score, got "gold"');
     expect(error(s.handle(req(OP.ENV_NEW, '{"players":4,"ruleset":{"name":3}}')))).toMatch(/^ruleset: /);
+    // A name is looked up among the shipped rulesets, never taken for a file.
+    expect(error(s.handle(req(OP.ENV_NEW, '{"players":4,"ruleset":"/etc/passwd"}')))).toBe('ruleset must be a ruleset object or one of standard, micro, got "/etc/passwd"');
+    expect(error(s.handle(req(OP.ENV_NEW, '{"players":4,"ruleset":"micro"}')))).toBe('players must be from 2 to 3, got 4');
     expect(error(s.handle(req(OP.ENV_STEP, Buffer.concat([u32(42), i32(0)]))))).toBe('no env with handle 42');
     expect(error(s.handle(req(OP.VEC_NEW, '{"numEnvs":2,"players":4,"seed":1}')))).toMatch(/^opponents must be an agent spec/);
     expect(error(s.handle(req(OP.VEC_NEW, '{"numEnvs":0,"players":4,"seed":1,"opponents":"random"}')))).toMatch(/^numEnvs must be a whole number from 1 to 65536/);
     expect(s.open).toBe(0);
+    expect(s.handle(req(OP.ENV_NEW, '{"players":3,"ruleset":"micro"}'))[0]).toBe(STATUS.OK);
+    expect(s.open).toBe(1);
   });
 
   it('an illegal action changes nothing and names the legal ones', () => {

@@ -7,7 +7,7 @@
  */
 import { knownAgents } from '../agents/index.ts';
 import {
-  CzechPubEnv, DEFAULT_RULESET, envSpec, NUM_ACTIONS, OBS_SIZE, parseRuleset, REWARD_SCHEMES, SeatChannel, type RewardScheme,
+  CzechPubEnv, DEFAULT_RULESET, envSpec, NAMED_RULESETS, NUM_ACTIONS, OBS_SIZE, parseRuleset, REWARD_SCHEMES, SeatChannel, type RewardScheme,
   type Ruleset,
 } from '../env/index.ts';
 import { PACKAGE } from '../eval/index.ts';
@@ -313,8 +313,13 @@ function rewardOf(v: unknown): RewardScheme {
   throw new BadRequest(`reward must be one of ${REWARD_SCHEMES.join(', ')}, got ${JSON.stringify(v)}`);
 }
 
+/** A ruleset object, or a shipped ruleset's name (`micro`, `standard`): a name is looked up, never read from anywhere. */
 function rulesetOf(v: unknown): Ruleset {
   if (v === undefined || v === null) return DEFAULT_RULESET;
+  if (typeof v === 'string') {
+    if (Object.hasOwn(NAMED_RULESETS, v)) return NAMED_RULESETS[v];
+    throw new BadRequest(`ruleset must be a ruleset object or one of ${Object.keys(NAMED_RULESETS).join(', ')}, got ${JSON.stringify(v.slice(0, 40))}`);
+  }
   try {
     return parseRuleset(v);
   } catch (e) {

@@ -48,7 +48,7 @@ and what each cost.`,
     transcript: { type: 'string', arg: 'FILE', help: 'without --out: append a line for every request and fallback to FILE (JSONL; docs/llm.md)' },
     out: { type: 'folder', help: 'write run.json, games.jsonl, results.json, leaderboard.md, report.html and transcript.jsonl (the ledger of every call) here (added to on --resume)' },
     resume: { type: 'flag', help: 'go on with the run in --out: its finished games are kept, the rest of its schedule played (give the same options)' },
-    ruleset: { type: 'ruleset', help: "play under the ruleset in this JSON file (the model's rules summary describes it)" },
+    ruleset: { type: 'ruleset', help: "play under this ruleset: micro, standard, or a JSON file (the model's rules summary describes it)" },
     'allow-fallbacks': { type: 'flag', help: "exit 0 even when more than 5% of a model's decisions fell back (still marked INVALID)" },
     json: { type: 'flag', help: 'print the summary as JSON' },
     'dry-run': {

@@ -49,6 +49,6 @@ describe('czech-pub command line', () => {
     expect(r.out).toMatch(/--seconds T +seconds per part \(1-3600; default 10\)/);
     const t = await run('train', '--help');
     expect(t.out).toMatch(/--players N +players per training game \(2-6 by the ruleset; default 4\)/);
-    expect(t.out).toMatch(/--ruleset FILE +train under the ruleset/);
+    expect(t.out).toMatch(/--ruleset RULES +train under this ruleset: micro, standard, or a JSON file/);
   });
 });

@@ -2,7 +2,7 @@
  * Each command's options, declared once (as CleanRL's one `Args` class): name, type,
  * default, range or choices and a one-line help. From the declaration come the --help text,
  * the parse (node:util parseArgs underneath, strict) and the checks, which return typed
- * values: numbers as numbers, lists as arrays, `--ruleset FILE` as a parsed Ruleset.
+ * values: numbers as numbers, lists as arrays, `--ruleset RULES` as a parsed Ruleset.
  *
  * | type    | value            | checks                                                      |
  * |---------|------------------|-------------------------------------------------------------|
@@ -15,7 +15,7 @@
  * | list    | string[]         | comma-separated, no empty entry                             |
  * | file    | string           | an existing file                                            |
  * | folder  | string           | not an existing file (the folder is made when written)      |
- * | ruleset | Ruleset          | a JSON file that env/ruleset.ts parseRuleset accepts        |
+ * | ruleset | Ruleset          | a shipped ruleset's name (micro, standard) or a JSON file that env/ruleset.ts parseRuleset accepts |
  *
  * Ranges that come from the game (player counts) are functions of the ruleset in use: the
  * one `--ruleset` names, else the default. Options that cannot go together name each other
@@ -29,7 +29,7 @@
 import fs from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import {
-  bound, camel, DEFAULT_RULESET, optionDefaults, optionProblem, parseRuleset, type CommandSpec, type Context, type OptionSpec,
+  bound, camel, DEFAULT_RULESET, NAMED_RULESETS, optionDefaults, optionProblem, parseRuleset, type CommandSpec, type Context, type OptionSpec,
   type OptionSpecs, type Parsed, type Ruleset, type Values,
 } from '../env/index.ts';
 
@@ -40,8 +40,9 @@ export {
 } from '../env/index.ts';
 import { UsageError } from './io.ts';
 
-/** Reads and checks a ruleset file; every problem is one line naming the file (and the bad field). */
+/** A shipped ruleset by name (`micro`, `standard`: env/ruleset.ts NAMED_RULESETS), else a ruleset file read and checked; every problem is one line naming the file (and the bad field). */
 export function readRulesetFile(file: string, option = '--ruleset'): Ruleset {
+  if (Object.hasOwn(NAMED_RULESETS, file)) return NAMED_RULESETS[file];
   let text: string;
   try {
     if (!fs.statSync(file).isFile()) throw Object.assign(new Error('not a file'), { code: 'not a file' });
@@ -62,17 +63,23 @@ export function readRulesetFile(file: string, option = '--ruleset'): Ruleset {
   }
 }
 
+/** The ruleset a command plays when none is named: its ruleset option's default, else the standard rules. */
+function defaultRuleset(cmd: CommandSpec): Ruleset {
+  for (const o of Object.values(cmd.options)) if (o.type === 'ruleset' && o.default) return o.default;
+  return DEFAULT_RULESET;
+}
+
 // ---- help text ----
 
 function placeholder(name: string, o: OptionSpec): string {
   if (o.type === 'flag') return '';
-  return o.arg ?? (o.type === 'list' || o.type === 'ints' ? 'A,B' : o.type === 'file' || o.type === 'ruleset' ? 'FILE' : o.type === 'folder' ? 'DIR' : 'X');
+  return o.arg ?? (o.type === 'list' || o.type === 'ints' ? 'A,B' : o.type === 'file' ? 'FILE' : o.type === 'ruleset' ? 'RULES' : o.type === 'folder' ? 'DIR' : 'X');
 }
 
 function defaultShown(o: OptionSpec): string | undefined {
   if (o.defaultText !== undefined) return o.defaultText;
   if (!('default' in o) || o.default === undefined) return undefined;
-  if (o.type === 'ruleset') return o.default!.name;
+  if (o.type === 'ruleset') return Object.keys(NAMED_RULESETS).find((k) => NAMED_RULESETS[k] === o.default) ?? o.default!.name;
   return Array.isArray(o.default) ? o.default.join(',') : String(o.default);
 }
 
@@ -92,7 +99,7 @@ function describe(o: OptionSpec, ctx: Context): string {
   return notes.length ? `${o.help} (${notes.join('; ')})` : o.help;
 }
 
-export function helpText(cmd: CommandSpec, ctx: Context = { ruleset: DEFAULT_RULESET }): string {
+export function helpText(cmd: CommandSpec, ctx: Context = { ruleset: defaultRuleset(cmd) }): string {
   const rows = Object.entries(cmd.options).map(([name, o]) => [`--${name}${placeholder(name, o) ? ` ${placeholder(name, o)}` : ''}`, describe(o, ctx)]);
   rows.push(['-h, --help', 'show this help']);
   const width = Math.max(...rows.map(([l]) => l.length)) + 2;
@@ -241,7 +248,7 @@ export function parseOptions<O extends OptionSpecs>(cmd: CommandSpec<O>, args: r
     }
   }
   // The ruleset first: other ranges (player counts) come from it.
-  let ruleset = DEFAULT_RULESET;
+  let ruleset = defaultRuleset(cmd);
   const values: Record<string, unknown> = optionDefaults(cmd.options);
   for (const [name, o] of Object.entries(cmd.options)) {
     if (o.type === 'ruleset' && raw[name] !== undefined) ruleset = values[camel(name)] = checkValue(name, o, raw[name]!, { ruleset }) as Ruleset;

@@ -27,7 +27,7 @@ only what it may see, the legal actions numbered, and type a number for each dec
     agents: { type: 'list', defaultText: `${DEFAULT_PLAY_AGENT} in every seat`, help: 'agent specs, one per seat (with --human: one per other seat, in seat order), e.g. heuristic,ppo,random,ismcts' },
     human: { type: 'int', arg: 'SEAT', min: 0, max: (ctx) => PLAYERS_MAX(ctx) - 1, help: 'you play this seat (0 starts), reading your choices from standard input' },
     'ask-forced': { type: 'flag', help: 'ask every seat at every decision, forced ones too (always so with --human or an llm or http agent; docs/environment.md)' },
-    ruleset: { type: 'ruleset', help: 'play under the ruleset in this JSON file (env/ruleset.ts; default the standard rules)' },
+    ruleset: { type: 'ruleset', help: 'play under this ruleset: micro, standard, or a JSON file (env/ruleset.ts)' },
   },
 } as const satisfies CommandSpec;
 

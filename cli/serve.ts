@@ -22,7 +22,7 @@ config's stateDir if given, nowhere with --no-state (docs/web.md).`,
     'rate-limit': { type: 'int', arg: 'N', min: 0, max: 1_000_000, defaultText: `the config's, else ${DEFAULT_LIMITS.rateLimit}`, help: 'requests per second per client address; 0 = none' },
     'state-dir': { type: 'string', arg: 'DIR', defaultText: "the config's stateDir, else $XDG_STATE_HOME/czech-pub/games (~/.local/state/czech-pub/games; %LOCALAPPDATA%\\czech-pub\\games on Windows)", help: 'keep games in DIR (0700; per game an append-only log of its actions and a small settings file, 0600, tokens only hashed) so they survive a restart: games in progress come back in the background while the server answers, finished ones when asked for; limits: stateMaxGames, stateMaxAgeMs, stateMaxFileBytes in the config' },
     'no-state': { type: 'flag', help: 'keep no games: they end with the server' },
-    ruleset: { type: 'ruleset', help: 'every game under the ruleset in this JSON file (bots trained under another are left out)' },
+    ruleset: { type: 'ruleset', help: 'every game under this ruleset: micro, standard, or a JSON file (bots trained under another are left out)' },
     log: { type: 'flag', help: 'log every request as JSON lines' },
   },
 } as const satisfies CommandSpec;

@@ -41,7 +41,7 @@ sits in every seat equally often, and (by default) each deal played once per rot
     viewer: { type: 'string', arg: 'URL', help: "the web viewer report.html links its games worth watching to ('czech-pub serve'); by default the links are relative to the server serving the report, and a report opened from a file has a field for a server's address (default " + DEFAULT_VIEWER + ')' },
     'no-duplicate': { type: 'flag', help: 'a fresh deal for every game instead of duplicated deals' },
     'ask-forced': { type: 'flag', help: 'ask every seat at every decision, forced ones too, so the record shows nothing of a hand (default with an llm or http agent; docs/environment.md)' },
-    ruleset: { type: 'ruleset', help: 'play under the ruleset in this JSON file (recorded in the results)' },
+    ruleset: { type: 'ruleset', help: 'play under this ruleset: micro, standard, or a JSON file (recorded in the results)' },
     json: { type: 'flag', help: 'print the summary as JSON on stdout instead of the leaderboard' },
   },
   footer: () => `Agents:${knownAgents().map((a) => `\n  ${a.name.padEnd(10)} ${a.description}`).join('')}`,

@@ -30,7 +30,7 @@ export {
 } from './observation/view.ts';
 export {
   applyStep, cardCensus, createState, END_REASONS, endReason, finalScores, IllegalActionError, isLegal, legalActions, legalActionsFast,
-  replay, rulesFor, winners, type EndReason, type GameConfig,
+  replay, rulesFor, winners, type Chance, type EndReason, type GameConfig,
 } from './engine/index.ts';
 // GameState.out's codes and the count of a token mask, to read a state's fields.
 export { cloneState, PHASE_NAMES, popcount, THROWN_OUT, WASTED, type GameState, type PhaseName } from './state.ts';

@@ -243,6 +243,53 @@ export const DEFAULT_RULESET: Ruleset = parseRuleset({
   },
 });
 
+/**
+ * The micro ruleset: a game small enough that its whole tree, every deal, draw and die roll
+ * included, can be walked at 2 and 3 players (eval/exact: exact best responses and NashConv,
+ * and a CFR solver). Four cards, one in each hand: a Beer to order and digest on a two-level
+ * chart with a two-sided die; That's my order, a pub card aimed at a player, which Excuse me
+ * answers; and Knocked-over glass, an X card played in the reaction windows. CLOSING TIME goes
+ * on top of the first new pile, so it is drawn at the first draw after the first reshuffle.
+ * Its tree: 28,606 nodes at 2 players, 305,782 at 3 (eval/exact/tree.test.ts).
+ */
+export const MICRO_RULESET: Ruleset = parseRuleset({
+  version: RULESET_SCHEMA_VERSION,
+  name: 'czech-pub-micro',
+  players: { min: 2, max: 3 },
+  cards: {
+    ...Object.fromEntries(CARD_IDS.map((id) => [id, { count: 0, cost: DEFAULT_RULESET.cards[id].cost }])),
+    beer: { count: 1, cost: 0 },
+    thats_my_order: { count: 1, cost: 1 },
+    excuse_me: { count: 1, cost: 0 },
+    knocked_over: { count: 1, cost: 0 },
+  },
+  initialHandSize: 1,
+  limits: { actionsPerTurn: 2, beers: 2, smallBeers: 1, shots: 1 },
+  beerTable: DEFAULT_RULESET.beerTable,
+  shotPoints: DEFAULT_RULESET.shotPoints,
+  shotDrunkenness: DEFAULT_RULESET.shotDrunkenness,
+  shotBonus: DEFAULT_RULESET.shotBonus,
+  chart: [
+    { spaces: [0, 1, 2], handSize: 1 },
+    { spaces: [1, 2], handSize: 1 },
+  ],
+  start: { level: 0, space: 0 },
+  roll: { dieSides: 2, okMove: 1, failMove: 1, failStep: 2 },
+  abstinence: DEFAULT_RULESET.abstinence,
+  shotChoice: DEFAULT_RULESET.shotChoice,
+  titles: [],
+  closingTime: {
+    '2': placement(1, 0, 0),
+    '3': placement(1, 0, 0),
+    '4': placement(1, 0, 0),
+    '5': placement(1, 0, 0),
+    '6': placement(1, 0, 0),
+  },
+});
+
+/** The rulesets shipped by name (`--ruleset micro`): anything else is read from a file. */
+export const NAMED_RULESETS: Readonly<Record<string, Ruleset>> = { standard: DEFAULT_RULESET, micro: MICRO_RULESET };
+
 /** A ruleset flattened into arrays indexed by card type, for the engine's hot path. */
 export interface CompiledRules {
   readonly ruleset: Ruleset;

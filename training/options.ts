@@ -37,7 +37,7 @@ export const TRAIN_OPTIONS = {
   },
   out: { type: 'folder', default: 'runs', help: 'where the run directory is made' },
   backend: { type: 'choice', arg: 'B', choices: BACKENDS, default: 'auto', help: 'TensorFlow.js backend (auto: node, else wasm, else cpu)' },
-  ruleset: { type: 'ruleset', default: DEFAULT_RULESET, help: 'train under the ruleset in this JSON file, recorded in the run and its checkpoints' },
+  ruleset: { type: 'ruleset', default: DEFAULT_RULESET, help: 'train under this ruleset: micro, standard, or a JSON file, recorded in the run and its checkpoints (under micro each evaluation also reports the exact NashConv)' },
 
   // ---- rollouts ----
   // The learner's decisions in a chunk's games share one forward pass; an iteration takes

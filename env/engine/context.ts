@@ -5,6 +5,7 @@
  */
 import { HAND_TYPES } from '../cards.ts';
 import type { GameEvent } from '../events.ts';
+import { randInt } from '../rng.ts';
 import type { CompiledRules } from '../ruleset.ts';
 import type { GameState } from '../state.ts';
 
@@ -18,6 +19,30 @@ export interface Ctx {
    * a preview digests once for every face. Absent in play, where every roll is drawn.
    */
   die?: (sides: number) => number;
+  /**
+   * Names every random outcome instead of drawing it from `s.rng`: set by a walker of the
+   * whole game tree (eval/exact), which branches on each one. See `Chance`.
+   */
+  chance?: Chance;
+}
+
+/**
+ * The source of a game's random outcomes as explicit chance nodes. Each call offers the
+ * outcomes with integer weights and takes back the one chosen, whose probability is its weight
+ * over their sum. Under a chance source the draw pile's order means nothing: a draw picks a
+ * card type in proportion to the cards of each type in the pile (CLOSING TIME comes when the
+ * cards above it are gone), which is the same distribution a shuffled pile gives, with one
+ * branch per type instead of one per order. A seeded game is one path through these nodes
+ * (engine/chance.test.ts).
+ */
+export interface Chance {
+  /** An index i with weights[i] > 0. */
+  pick(weights: readonly number[]): number;
+}
+
+/** A uniform integer in [0, n): from the chance source where there is one, else from the game's generator. */
+export function uniform(c: Ctx, n: number): number {
+  return c.chance ? c.chance.pick(new Array<number>(n).fill(1)) : randInt(c.s.rng, n);
 }
 
 
@@ -86,6 +111,13 @@ export function handDiscardAll(s: GameState, seat: number): void {
     const base = (o * n + seat) * HAND_TYPES;
     for (let u = 0; u < HAND_TYPES; u++) s.known[base + u] = 0;
   }
+}
+
+/** A card type taken at random from `seat`'s non-empty hand (each card equally likely). */
+export function randomTypeInHand(c: Ctx, seat: number): number {
+  const s = c.s;
+  if (c.chance) return c.chance.pick(s.hand.slice(seat * HAND_TYPES, (seat + 1) * HAND_TYPES));
+  return randomCardInHand(s, seat, randInt(s.rng, s.handSize[seat]));
 }
 
 /** Picks a uniformly random card type from a non-empty hand. */

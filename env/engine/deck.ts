@@ -1,14 +1,15 @@
 /** Drawing, reshuffling the discard pile, and where CLOSING TIME goes into the deck. */
 import { CLOSING_TIME, HAND_TYPES } from '../cards.ts';
-import { randInt, shuffle } from '../rng.ts';
+import { shuffle } from '../rng.ts';
 import { CLOSING_ASIDE, CLOSING_DRAWN, CLOSING_IN_DECK } from '../state.ts';
-import { handGainPrivate, type Ctx } from './context.ts';
+import { handGainPrivate, uniform, type Ctx } from './context.ts';
 
 function reshuffle(c: Ctx): void {
   const s = c.s;
   const deck = s.discard;
   s.discard = [];
-  shuffle(s.rng, deck);
+  // Under a chance source the pile's order means nothing (each draw is a chance node).
+  if (!c.chance) shuffle(s.rng, deck);
   s.deck = deck;
   s.reshuffles++;
   // Everyone saw the discard pile that became the draw pile.
@@ -22,12 +23,34 @@ function reshuffle(c: Ctx): void {
     const size = deck.length;
     const lo = Math.floor(rule.from * size);
     const hi = Math.floor(rule.to * size);
-    const depth = lo + randInt(s.rng, hi - lo + 1);
+    const depth = lo + uniform(c, hi - lo + 1);
     deck.splice(size - depth, 0, CLOSING_TIME);
     s.closing = { where: CLOSING_IN_DECK, drawnBy: -1, lo, hi, pileSize: deck.length };
     placed = true;
   }
   if (c.log) c.log.push({ k: 'reshuffle', size: deck.length, closingPlaced: placed });
+}
+
+/**
+ * Takes the top card of the draw pile (non-empty). Under a chance source, a card of each type
+ * in proportion to the pile's counts, CLOSING TIME only once the cards above it are gone: the
+ * cards above it are a uniform choice of the pile, so this is the shuffled pile's distribution.
+ */
+export function takeTop(c: Ctx): number {
+  const deck = c.s.deck;
+  const closingAt = c.chance ? deck.lastIndexOf(CLOSING_TIME) : -1;
+  if (!c.chance || closingAt === deck.length - 1) return deck.pop()!;
+  const counts = new Array<number>(HAND_TYPES).fill(0);
+  for (const t of deck) if (t !== CLOSING_TIME) counts[t]++;
+  const t = c.chance.pick(counts);
+  const i = deck.lastIndexOf(t);
+  deck.splice(i, 1);
+  if (i < closingAt) {
+    // A card from below: lift CLOSING TIME by one, so one card fewer lies above it.
+    deck.splice(closingAt - 1, 1);
+    deck.splice(closingAt, 0, CLOSING_TIME);
+  }
+  return t;
 }
 
 /**
@@ -44,7 +67,7 @@ function drawOne(c: Ctx, seat: number): number {
       if (s.discard.length === 0) return -1;
       reshuffle(c);
     }
-    const t = s.deck.pop()!;
+    const t = takeTop(c);
     // What the seat knew of the old pile, before a reshuffle lays a new one.
     if (t !== CLOSING_TIME) s.pileKnown[seat * HAND_TYPES + t]--;
     if (s.deck.length === 0 && s.discard.length > 0) reshuffle(c);

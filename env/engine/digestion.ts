@@ -5,13 +5,12 @@
 import {
   BEER, FLATTERY, INSULTED_BARTENDER, isNonAlcoholic, isShot, ORDER_TYPES, RUM, SMALL_BEER,
 } from '../cards.ts';
-import { randInt } from '../rng.ts';
 import {
   entryFlags, entryShot, entryType, F_ADDED, F_COUNTED, F_GIVEN, F_MARKER, F_POURED, popcount, THROWN_OUT,
   WASTED,
 } from '../state.ts';
 import type { GameEvent } from '../events.ts';
-import { handDiscardAll, type Ctx } from './context.ts';
+import { handDiscardAll, uniform, type Ctx } from './context.ts';
 import { beerScore, rollMove } from './drinking.ts';
 
 /** What one player drinks at a digestion. */
@@ -189,7 +188,7 @@ function digestDrinks(c: Ctx, seat: number, d: Drinks, copyOf: number): void {
   s.points[seat] += points;
   takeTitles(c, seat);
   total = drunk + rs.chart[s.level[seat]].spaces[s.space[seat]];
-  die = c.die ? c.die(rs.roll.dieSides) : 1 + randInt(s.rng, rs.roll.dieSides);
+  die = c.die ? c.die(rs.roll.dieSides) : 1 + uniform(c, rs.roll.dieSides);
   move = rollMove(rs, total, die);
   const ev = emitDigest(c, seat, copyOf, points, drunk, total, die, move);
   moveForward(c, seat, move);

@@ -8,13 +8,12 @@ import {
   BEER, BRAWL, DONT_WANT_IT, EXCUSE_ME, FLATTERY, INSULTED_BARTENDER, KNOCKED_OVER, LETS_DO_A_SHOT,
   MIXED_UP, SAME, SHOT_INTO_BEER, SHOTS_EVERYONE, THATS_MY_ORDER, WARM_BEER,
 } from '../cards.ts';
-import { randInt } from '../rng.ts';
 import {
   entryFlags, entryType, F_ADDED, F_COUNTED, F_GIVEN, F_MARKER, F_PAID, F_POURED, packEntry,
   PHASE_RESPONSE, withFlags, type GameState,
 } from '../state.ts';
 import {
-  handGainPublic, handLosePublic, handMovePrivate, isEligible, randomCardInHand, type Ctx,
+  handGainPublic, handLosePublic, handMovePrivate, isEligible, randomTypeInHand, type Ctx,
 } from './context.ts';
 import { redirectTarget } from './legal.ts';
 
@@ -166,7 +165,7 @@ function resolveOnTarget(c: Ctx, target: number): void {
   } else if (e.card === INSULTED_BARTENDER) {
     placeInFront(s, INSULTED_BARTENDER, target);
   } else if (e.card === THATS_MY_ORDER && s.handSize[target] > 0) {
-    const t = randomCardInHand(s, target, randInt(s.rng, s.handSize[target]));
+    const t = randomTypeInHand(c, target);
     handMovePrivate(s, target, e.by, t);
     if (c.log) c.log.push({ k: 'take', from: target, to: e.by, card: t, by: 'thats_my_order' });
   }
@@ -230,7 +229,7 @@ function brawl(c: Ctx, excused: number): void {
     for (let j = 1; j < fighters.length; j++) {
       const from = fighters[(start + i + j) % fighters.length];
       if (s.handSize[from] === 0) continue;
-      const t = randomCardInHand(s, from, randInt(s.rng, s.handSize[from]));
+      const t = randomTypeInHand(c, from);
       handMovePrivate(s, from, taker, t);
       if (c.log) c.log.push({ k: 'take', from, to: taker, card: t, by: 'brawl' });
     }

@@ -11,8 +11,8 @@ import {
   CLOSING_ASIDE, CLOSING_DRAWN, entryType, PHASE_DISCARD, PHASE_OVER, PHASE_PLAY, PHASE_REACTION,
   PHASE_RESPONSE, popcount, type GameState,
 } from '../state.ts';
-import { handLosePublic, isEligible, nextInGame, type Ctx } from './context.ts';
-import { drawUp } from './deck.ts';
+import { handLosePublic, isEligible, nextInGame, type Chance, type Ctx } from './context.ts';
+import { drawUp, takeTop } from './deck.ts';
 import { digestionStep } from './digestion.ts';
 import { applyPlay, applyReaction, applyResponse } from './effects.ts';
 import { legalActionsInto } from './legal.ts';
@@ -21,6 +21,8 @@ export interface NewGameOptions {
   players: number;
   seed: number | string;
   askForced?: boolean;
+  /** Every random outcome named by this source instead of drawn from the seed (context.ts, Chance). */
+  chance?: Chance;
 }
 
 /** Sets up a game (shuffle, deal) and runs to the first decision. */
@@ -33,7 +35,7 @@ export function newGame(r: CompiledRules, opts: NewGameOptions, log: Ctx['log'] 
   const rng = seedRng(opts.seed);
   const deck: number[] = [];
   for (let t = 0; t < HAND_TYPES; t++) for (let k = 0; k < r.count[t]; k++) deck.push(t);
-  shuffle(rng, deck);
+  if (!opts.chance) shuffle(rng, deck);
   const zeros = () => new Array<number>(n).fill(0);
   const s: GameState = {
     players: n,
@@ -79,15 +81,15 @@ export function newGame(r: CompiledRules, opts: NewGameOptions, log: Ctx['log'] 
     decisions: 0,
     over: false,
   };
+  const c: Ctx = { r, s, log, ...(opts.chance ? { chance: opts.chance } : {}) };
   for (let seat = 0; seat < n; seat++) {
     for (let k = 0; k < rs.initialHandSize; k++) {
-      const t = s.deck.pop()!;
+      const t = takeTop(c);
       s.hand[seat * HAND_TYPES + t]++;
       s.handSize[seat]++;
     }
     for (let t = 0; t < HAND_TYPES; t++) s.pileKnown[seat * HAND_TYPES + t] = r.count[t] - s.hand[seat * HAND_TYPES + t];
   }
-  const c: Ctx = { r, s, log };
   startTurn(c, 0);
   advance(c);
   return s;

@@ -7,7 +7,7 @@ import { CARD_IDS, CLOSING_TIME, HAND_TYPES } from '../cards.ts';
 import type { GameEvent } from '../events.ts';
 import { compileRuleset, DEFAULT_RULESET, parseRuleset, type CompiledRules, type Ruleset } from '../ruleset.ts';
 import { CLOSING_IN_DECK, entryType, PHASE_NAMES, type GameState } from '../state.ts';
-import type { Ctx } from './context.ts';
+import type { Chance, Ctx } from './context.ts';
 import { advance, applyAction, END_REASONS, endReason, finalScores, newGame, winners, type EndReason } from './flow.ts';
 import { legalActionsInto } from './legal.ts';
 
@@ -25,14 +25,17 @@ export interface GameConfig {
   askForced?: boolean;
 }
 
+export type { Chance };
+
 /** Compiles a ruleset, validating it unless parseRuleset already made it. */
 export function rulesFor(ruleset: Ruleset = DEFAULT_RULESET): CompiledRules {
   return compileRuleset(parseRuleset(ruleset));
 }
 
-export function createState(cfg: GameConfig, log: GameEvent[] | null = null): { rules: CompiledRules; state: GameState } {
+/** A new game; with `chance`, its deal and every later random outcome are named by that source (context.ts, Chance). */
+export function createState(cfg: GameConfig, log: GameEvent[] | null = null, chance?: Chance): { rules: CompiledRules; state: GameState } {
   const rules = rulesFor(cfg.ruleset);
-  const state = newGame(rules, { players: cfg.players, seed: cfg.seed, askForced: cfg.askForced }, log);
+  const state = newGame(rules, { players: cfg.players, seed: cfg.seed, askForced: cfg.askForced, chance }, log);
   return { rules, state };
 }
 
@@ -59,8 +62,9 @@ export function isLegal(r: CompiledRules, s: GameState, a: number): boolean {
 /**
  * Applies `action` for the player to decide and runs on to the next real decision.
  * Throws IllegalActionError, leaving the state untouched, if the action is not legal.
+ * With `chance`, the random outcomes on the way are named by that source (context.ts, Chance).
  */
-export function applyStep(r: CompiledRules, s: GameState, action: number, log: GameEvent[] | null = null, checked = false): void {
+export function applyStep(r: CompiledRules, s: GameState, action: number, log: GameEvent[] | null = null, checked = false, chance?: Chance): void {
   if (!checked && !isLegal(r, s, action)) {
     if (s.over) throw new IllegalActionError('the game is over: no action is legal');
     const legal = legalActions(r, s).map((a) => `${a}`).join(', ');
@@ -69,7 +73,7 @@ export function applyStep(r: CompiledRules, s: GameState, action: number, log: G
         `phase; legal: ${legal}`,
     );
   }
-  const c: Ctx = { r, s, log };
+  const c: Ctx = chance ? { r, s, log, chance } : { r, s, log };
   s.decisions++;
   applyAction(c, action);
   advance(c);

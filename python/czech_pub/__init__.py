@@ -14,7 +14,7 @@ from .vector import CzechPubVectorEnv
 __all__ = ["__version__", "env", "vector_env", "Bridge", "BridgeError", "BridgeClosed", "EngineMismatch", "CzechPubAEC", "CzechPubVectorEnv", "default_command"]
 
 
-def env(players: int = 4, seed=None, ruleset: dict | None = None, reward: str = "win", render_mode: str | None = None, **kw) -> CzechPubAEC:
+def env(players: int = 4, seed=None, ruleset: dict | str | None = None, reward: str = "win", render_mode: str | None = None, **kw) -> CzechPubAEC:
     """A PettingZoo AEC env: one game, every seat played through it."""
     return CzechPubAEC(players=players, seed=seed, ruleset=ruleset, reward=reward, render_mode=render_mode, **kw)
 

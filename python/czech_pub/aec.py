@@ -56,7 +56,7 @@ def _spaces(obs_size: int, num_actions: int):
 class CzechPubAEC(BridgedHandle, _Base):
     metadata = {"render_modes": ["human", "ansi"], "name": "czech_pub_v0", "is_parallelizable": False}
 
-    def __init__(self, players: int = 4, seed=None, ruleset: dict | None = None, reward: str = "win",
+    def __init__(self, players: int = 4, seed=None, ruleset: dict | str | None = None, reward: str = "win",
                  render_mode: str | None = None, bridge: Bridge | None = None, command: list[str] | None = None):
         if render_mode not in (None, "human", "ansi"):
             raise ValueError(f"render_mode must be None, 'human' or 'ansi', got {render_mode!r}")

@@ -30,7 +30,7 @@ _NEW = struct.Struct("<II")
 
 class CzechPubVectorEnv(BridgedHandle):
     def __init__(self, num_envs: int = 64, players: int = 4, opponents: str = "heuristic", seed=0,
-                 seat: int | str = "rotate", ruleset: dict | None = None, reward: str = "win",
+                 seat: int | str = "rotate", ruleset: dict | str | None = None, reward: str = "win",
                  threads: int | str = "auto", bridge: Bridge | None = None, command: list[str] | None = None):
         self._own_bridge = bridge is None
         self._bridge = bridge if bridge is not None else Bridge(command)
