@@ -6,7 +6,7 @@
  * The observation is built lazily: `view`, `encoding`, `text` and `events` are computed the
  * first time they are read, so a fast scripted agent pays only for what it uses.
  */
-import { rulesetFingerprint, type CzechPubEnv, type GameEvent, type PlayerView, type Ruleset } from '../env/index.ts';
+import { rulesetFingerprint, type CzechPubEnv, type GameEvent, type PlayerView, type Ruleset, type SeatPast } from '../env/index.ts';
 import type { CallFaultKind, CallGate } from './outside-calls.ts';
 
 export interface AgentObservation {
@@ -30,6 +30,13 @@ export interface AgentObservation {
    * locally (e.g. a remote client's view).
    */
   sampleWorld?(seed: string): CzechPubEnv;
+  /**
+   * The seat's record of the other seats' decisions (their last `window` each), which deals
+   * the worlds sampleWorld deals with what each of those seats would have seen at them there
+   * (env/beliefs/past.ts): for beliefs over the hidden cards (agents/beliefs). Absent where
+   * sampleWorld is.
+   */
+  past?(window: number): SeatPast;
 }
 
 export interface GameStart {

@@ -16,6 +16,7 @@ export { agentSeed, opaqueGameId } from './seed.ts';
 export { addUsage, emptyUsage } from './usage.ts';
 export { loadPolicy, PpoAgent, shippedModel } from './ppo/ppo-agent.ts';
 export { SeatInput, SeatInputs } from './ppo/input.ts';
+export { Belief, BELIEF_DEFAULTS, netModel, oneHotModel, policyModel, sampleBelievedWorld, temperedWeights, type BeliefModel, type BeliefOptions, type BeliefStats, type Weighed } from './beliefs/index.ts';
 export type { SearchCandidate, SearchLine } from './ppo/index.ts';
 export { LLM_DEFAULTS, LlmAgent, LlmServerError, LlmStopError, onLlmFault } from './llm/llm-agent.ts';
 export { callBound, LEDGER_COUNTS, readLedger, type LedgerTotals } from './llm/ledger.ts';

@@ -1,5 +1,5 @@
 /** Builds the lazy AgentObservation of a seat from a local env, through the seat channel (env/observation/channel.ts). */
-import { describeAction, NUM_ACTIONS, OBS_SIZE, SeatChannel, type CzechPubEnv, type GameEvent, type PlayerView } from '../env/index.ts';
+import { describeAction, NUM_ACTIONS, OBS_SIZE, SeatChannel, type CzechPubEnv, type GameEvent, type PlayerView, type SeatPast } from '../env/index.ts';
 import type { AgentObservation } from './agent.ts';
 
 /** The legal-action mask over the whole action space. */
@@ -46,6 +46,9 @@ export class EnvObservation implements AgentObservation {
   sampleWorld(seed: string): CzechPubEnv {
     // The clairvoyant reference is shown the true hands and draw pile, never the dice to come (never served: catalogue.ts refuses it).
     return this.clairvoyant ? this.env.withFreshDice(seed) : this.channel.sampleWorld(seed);
+  }
+  past(window: number): SeatPast {
+    return this.channel.past(window);
   }
   /** The legal actions in words, for logs and LLM prompts. */
   describeLegal(): string[] {

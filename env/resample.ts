@@ -13,7 +13,7 @@
  */
 import { CLOSING_TIME, HAND_TYPES } from './cards.ts';
 import type { CompiledRules } from './ruleset.ts';
-import { randInt, seedRng, shuffle } from './rng.ts';
+import { randInt, seedRng, shuffle, type RngState } from './rng.ts';
 import { cloneState, CLOSING_IN_DECK, type GameState } from './state.ts';
 import { closingDepth } from './observation/view.ts';
 
@@ -86,4 +86,29 @@ export function resampleState(_r: CompiledRules, state: GameState, seat: number,
   }
   s.rng = seedRng(`${seed}:dice`);
   return s;
+}
+
+/**
+ * A copy of a dealt state with the draw pile's order, CLOSING TIME's place in it and the dice
+ * to come drawn anew from `seed`, the hands and the pile's cards kept: for a world a belief
+ * picks more than once (agents/beliefs), so that each pick meets its own pile and dice. The
+ * order of the pile is hidden from every seat, so any order is as likely as the one dealt.
+ */
+export function reshufflePile(state: GameState, seed: number | string): GameState {
+  const s = cloneState(state);
+  const rng = seedRng(`${seed}:pile`);
+  const depth = closingDepth(s);
+  const closingInDeck = s.closing.where === CLOSING_IN_DECK;
+  const deck = s.deck.filter((t) => t !== CLOSING_TIME);
+  shuffle(rng, deck);
+  s.deck = deck;
+  if (closingInDeck) placeClosing(s, depth, rng);
+  s.rng = seedRng(`${seed}:dice`);
+  return s;
+}
+
+/** Lays CLOSING TIME back into `s.deck` at a depth drawn from its possible range (at the bottom without one). */
+function placeClosing(s: GameState, depth: [number, number] | null, rng: RngState): void {
+  const d = depth ? depth[0] + randInt(rng, depth[1] - depth[0] + 1) : s.deck.length;
+  s.deck.splice(s.deck.length - Math.min(d, s.deck.length), 0, CLOSING_TIME);
 }

@@ -16,17 +16,23 @@
  *   its probabilities, that choice's preview), the lobby entry (onlooker);
  * - the body an `http` bot is sent and the messages a language model is sent;
  * - the bridge's observation (encoding, mask and text);
- * - the action each shipped bot chooses from that seat's observation, its own seed fixed.
+ * - the action each shipped bot chooses from that seat's observation, its own seed fixed;
+ * - a belief from the other seats' recorded choices (agents/beliefs, what
+ *   `ppo-search:beliefs=policy` searches in): its weights and a world drawn from it
+ *   (env/beliefs/past.test.ts deals the hidden parts of the past anew as well).
  *
  * A deliberately leaking channel (one line of text more: the top of the draw pile) is caught,
  * and so is a table that asks only the seats with a choice (askForced off): its order of
  * decisions differs between twins.
  */
 import { describe, expect, it } from 'vitest';
+import { Belief } from '../agents/beliefs/belief.ts';
+import { policyModel } from '../agents/beliefs/model.ts';
 import { createAgent } from '../agents/default-registry.ts';
 import { httpBotBody } from '../agents/http/http-agent.ts';
 import { decisionMessages } from '../agents/llm/prompt.ts';
 import { EnvObservation } from '../agents/observation.ts';
+import type { PpoAgent } from '../agents/ppo/ppo-agent.ts';
 import { agentSeed, opaqueGameId } from '../agents/seed.ts';
 import { A_PASS } from '../env/actions.ts';
 import { CARD_IDS } from '../env/cards.ts';
@@ -92,6 +98,13 @@ async function answers(game: LiveGame, viewer: Viewer, channelOf: ChannelOf = ho
     out.httpBot = httpBotBody(obs, opaqueGameId(agentSeed(env.config.seed, viewer)));
     out.model = J(decisionMessages(obs, env.config.ruleset));
     out.hint = J(await hints.ask(game, viewer));
+    const model = policyModel(createAgent('ppo') as PpoAgent);
+    model.reset!({ seat: viewer, players: env.players, seed: 'leak/belief' });
+    const belief = new Belief(obs, model, `leak/${steps}/belief`, { candidates: 4, window: 3 });
+    // The world drawn, as dealt (hands, pile, dice). What other seats know of the viewer's own hand is copied as the resampler
+    // copies it, from events the viewer saw; the twins do not re-simulate that knowledge after a card taken from the viewer.
+    const world = belief.sample(`leak/${steps}/world`).state;
+    out.belief = J({ weights: belief.weighted().map((w) => w.weight), world: [world.hand, world.deck, world.rng] });
     for (const spec of BOTS) {
       const bot = createAgent(spec);
       bot.reset?.({ seat: viewer, players: env.players, seed: agentSeed(`leak/${steps}`, viewer) });

@@ -30,7 +30,7 @@
  *
  *   ppo-search                        the shipped models (one per table size where there is one)
  *   ppo-search:<checkpoint.json>      a checkpoint of its own
- *   …:iterations=N:mass=X:candidates=K:rollout=SPEC:confidence=Z:horizon=turn|choice
+ *   …:iterations=N:mass=X:candidates=K:rollout=SPEC:confidence=Z:horizon=turn|choice:beliefs=uniform|policy
  *
  * Deterministic: the same game seed gives the same choices.
  *
@@ -45,6 +45,8 @@ import { argmaxMasked, JsNet, type Checkpoint } from '../../policy/index.ts';
 import type { Agent, AgentObservation, DecisionBudget, GameStart } from '../agent.ts';
 import { EnvObservation, maskOf } from '../observation.ts';
 import { beatsPaired, pairedDifference } from '../paired.ts';
+import { Belief } from '../beliefs/belief.ts';
+import { netModel, type BeliefModel } from '../beliefs/model.ts';
 import { SeatInput } from './input.ts';
 import { netForGame } from './ppo-agent.ts';
 
@@ -68,7 +70,16 @@ export const PPO_SEARCH_DEFAULTS = {
    * `choice`, at the seat's next real choice, whatever it is.
    */
   horizon: 'turn',
+  /**
+   * How the worlds judged are dealt: `uniform`, alike among the deals consistent with what the
+   * seat knows (the resampler, obs.sampleWorld); `policy`, drawn from a belief that weighs those
+   * deals by how likely this search's own policy makes the other seats' recorded choices in
+   * them (agents/beliefs: BELIEF_DEFAULTS).
+   */
+  beliefs: 'uniform',
 };
+
+export const BELIEF_KINDS = ['uniform', 'policy'] as const;
 
 export const HORIZONS = ['turn', 'choice'] as const;
 
@@ -129,6 +140,9 @@ export class PpoSearchAgent implements Agent {
   lastVisits: Map<number, number> | null = null;
   /** Where each search's line is appended (SearchLine), if anywhere. */
   private transcript: string | null = null;
+  /** With `beliefs=policy`: the policy as a model of the other seats, reading through an input of its own. */
+  private beliefInput: SeatInput;
+  private readonly model: BeliefModel;
 
   constructor(
     readonly spec: string,
@@ -145,6 +159,9 @@ export class PpoSearchAgent implements Agent {
     this.rulesetFingerprint = checkpoint.env?.ruleset.fingerprint;
     this.reward = valueScale(checkpoint);
     makeAgent(o.rollout); // an unknown rollout agent fails now, not mid-game
+    if (!(BELIEF_KINDS as readonly string[]).includes(o.beliefs)) throw new Error(`agent '${spec}': option 'beliefs' must be ${BELIEF_KINDS.join(' or ')}, got '${o.beliefs}'`);
+    this.beliefInput = new SeatInput(checkpoint.weights.shape);
+    this.model = netModel(() => this.net, () => this.beliefInput);
   }
 
   useTranscript(file: string): void {
@@ -158,7 +175,9 @@ export class PpoSearchAgent implements Agent {
       this.root = new SeatInput(this.net.weights.shape);
       this.leaf = new SeatInput(this.net.weights.shape);
       this.x = new Float32Array(this.leaf.size);
+      this.beliefInput = new SeatInput(this.net.weights.shape);
     }
+    if (this.o.beliefs === 'policy') this.model.reset!(game);
     this.root.reset(game.seat, game.players, game.seed, game.ruleset);
     this.leaf.reset(game.seat, game.players, `${game.seed}/leaf`, game.ruleset);
     this.gameSeed = game.seed;
@@ -195,13 +214,17 @@ export class PpoSearchAgent implements Agent {
     if (cands.length === 1) return cands[0].a;
     const seed = `${this.gameSeed}/d${decision}`;
     const worlds: CzechPubEnv[] = [];
+    // The clairvoyant reference is dealt the true game: a belief has nothing to add to it. A belief
+    // weighs its pool when the first world is asked for, whole: a caller's time budget cuts the looks, not that.
+    const belief = this.o.beliefs === 'policy' && !(this as { clairvoyant?: true }).clairvoyant ? new Belief(obs, this.model, `${seed}/belief`) : null;
+    const deal = (k: number) => (belief ? belief.sample(`${seed}/w${k}`) : obs.sampleWorld!(`${seed}/w${k}`));
     const look = (c: Candidate) => {
       if (stopBy !== Infinity && c.samples.length > 0 && performance.now() >= stopBy) {
         left = 1; // this look is skipped, and it was the last
         return;
       }
       const k = c.samples.length;
-      const world = (worlds[k] ??= obs.sampleWorld!(`${seed}/w${k}`)).clone();
+      const world = (worlds[k] ??= deal(k)).clone();
       const turn = world.state.turn;
       world.step(c.a);
       const v = this.judge(world, seat, turn);

@@ -18,6 +18,7 @@ import type { GameEvent } from '../events.ts';
 import { canPreviewChoices, previewChoice, type ChoicePreview } from '../engine/choice-preview.ts';
 import { canPreview, previewDigestion, type DigestPreview } from '../engine/preview.ts';
 import { narrateEvent } from '../narrate.ts';
+import { SeatPast } from '../beliefs/past.ts';
 import { OBS_SIZE } from './encode.ts';
 import type { PlayerView, PublicView } from './view.ts';
 import { eventForSeat, seatFacts } from './visible.ts';
@@ -146,6 +147,17 @@ export class SeatChannel {
    */
   sampleWorld(seed: string | number): CzechPubEnv {
     return this.env.resample(this.seat(), seed);
+  }
+
+  /**
+   * The seat's record of the other seats' decisions (their last `window` each), from which a
+   * world dealt as `sampleWorld` deals it comes with what each of them would have seen at those
+   * decisions in that world (env/beliefs/past.ts): for beliefs that weigh worlds by how likely
+   * the choices seen are in them. Built from what the seat saw; nothing it could not see
+   * changes what it gives.
+   */
+  past(window: number): SeatPast {
+    return new SeatPast(this.env, this.seat(), window);
   }
 
   private seat(): number {
