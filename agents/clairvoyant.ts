@@ -9,10 +9,10 @@
  *   clairvoyant[:iterations=N:…]                          the ismcts options
  *   clairvoyant-search[:<checkpoint>][:iterations=N:…]    ppo-search's options
  */
-import type { AgentFamily } from './registry.ts';
+import { parseOptions, type AgentFamily } from './registry.ts';
 import { IsmctsAgent } from './ismcts/ismcts.ts';
 import { ISMCTS_DEFAULTS, parseIsmctsOptions } from './ismcts/options.ts';
-import { createPpoSearch, PPO_SEARCH_DEFAULTS, PpoSearchAgent, searchLabel } from './ppo/index.ts';
+import { createPpoSearch, PPO_SEARCH_DEFAULTS, PpoSearchAgent, searchLabel, searchPrior } from './ppo/index.ts';
 
 export class ClairvoyantAgent extends IsmctsAgent {
   readonly clairvoyant = true as const;
@@ -28,6 +28,7 @@ export const CLAIRVOYANT_AGENTS = {
     description: `measurement only: ismcts that sees every hand and the draw pile, not the dice to come (options: ${Object.keys(ISMCTS_DEFAULTS).join(', ')})`,
     needs: 'world',
     heavy: true,
+    prior: (options) => parseOptions('clairvoyant', options, ISMCTS_DEFAULTS).rollout,
     create: (spec, options, registry) => {
       const makeAgent = (s: string) => registry.create(s);
       return new ClairvoyantAgent(spec, parseIsmctsOptions(spec, options, makeAgent), makeAgent);
@@ -38,6 +39,7 @@ export const CLAIRVOYANT_AGENTS = {
     needs: 'world',
     heavy: true,
     label: (options) => searchLabel('clairvoyant-search', options),
+    prior: searchPrior,
     create: (spec, options, registry) => createPpoSearch(spec, options, registry, ClairvoyantSearchAgent),
   },
 } satisfies AgentFamily;

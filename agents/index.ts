@@ -4,7 +4,8 @@
  * default one holding every shipped family (`createAgent`), the limits on outside calls (gates,
  * budgets, the errors that stop a run), per-game agent seeds, usage tallies, and the few
  * agent classes and helpers other folders name directly: the PPO agent and its input rows
- * (which the trainer fills), the LLM agent and its prompts.
+ * (which the trainer fills), the LLM agent and its prompts, the best response's spec and model
+ * (what `exploit --search` plays).
  */
 export * from './agent.ts';
 export * from './registry.ts';
@@ -14,6 +15,7 @@ export { EnvObservation, maskOf } from './observation.ts';
 export { RandomAgent } from './random.ts';
 export { agentSeed, opaqueGameId } from './seed.ts';
 export { addUsage, emptyUsage } from './usage.ts';
+export { BestResponseAgent, bestResponseSpec, modelFor } from './ismcts/index.ts';
 export { loadPolicy, PpoAgent, shippedModel } from './ppo/ppo-agent.ts';
 export { SeatInput, SeatInputs } from './ppo/input.ts';
 export { Belief, BELIEF_DEFAULTS, netModel, oneHotModel, policyModel, sampleBelievedWorld, temperedWeights, type BeliefModel, type BeliefOptions, type BeliefStats, type Weighed } from './beliefs/index.ts';

@@ -29,6 +29,12 @@ export interface AgentFactory {
   outside?: boolean;
   /** The agent's name in tables, from its spec's options, when the spec holds where things are (a path, a URL) rather than what the agent is. */
   label?(options: string): string;
+  /**
+   * For a search: the spec of the fast policy its moves keep closest to (its prior, or its
+   * rollout policy), from its spec's options. A best response (agents/ismcts/best-response.ts)
+   * models a search by it, since running the search inside its own search would be far too slow.
+   */
+  prior?(options: string): string;
   /** `registry` is the one creating the agent, for agents built from other agents' specs (ismcts's rollout policy). */
   create(spec: string, options: string, registry: AgentRegistry): Agent;
 }

@@ -24,7 +24,7 @@ const COMMANDS: Record<string, { summary: string; run: Run }> = {
   ladder: { summary: 'rate agents against each other across table sizes in one leaderboard', run: async (args, io) => (await import('./ladder.ts')).ladderCommand(args, io) },
   // Loaded on demand: they bring in TensorFlow.js, the LLM client, the server or BullMQ, which the others do not need.
   train: { summary: 'train a policy by PPO self-play', run: async (args, io) => (await import('./train.ts')).trainCommand(args, io) },
-  exploit: { summary: "bound how exploitable a bot is: train a fresh policy against it, measure its win rate over par", run: async (args, io) => (await import('./exploit.ts')).exploitCommand(args, io) },
+  exploit: { summary: "bound how exploitable a bot is: train a policy against it (or --search: a search that knows it), measure its win rate over par", run: async (args, io) => (await import('./exploit.ts')).exploitCommand(args, io) },
   recipe: { summary: 'train a model for a table size from scratch in one command, and measure it against heuristic', run: async (args, io) => (await import('./recipe.ts')).recipeCommand(args, io) },
   distill: { summary: 'expert iteration: train the policy on its search\'s choices, then search on the new policy', run: async (args, io) => (await import('./distill.ts')).distillCommand(args, io) },
   'llm-bench': { summary: 'benchmark language models against bots', run: async (args, io) => (await import('./llm-bench.ts')).llmBenchCommand(args, io) },

@@ -7,7 +7,7 @@ import { availableParallelism } from 'node:os';
 import cliProgress from 'cli-progress';
 import { createAgent, rulesetMismatch } from '../agents/index.ts';
 import type { Ruleset } from '../env/index.ts';
-import { entrySummary, runTournament } from '../eval/index.ts';
+import { entrySummary, runTournament, type TournamentResult } from '../eval/index.ts';
 import {
   CHANGEABLE_ON_RESUME, initBackend, NothingToTrainError, parsePool, readRunOptions, runTraining, TRAIN_OPTIONS, UNBOUNDED_STEPS,
   type BackendChoice, type EvalResult, type IterationMetrics, type PoolEntry, type RunEvents, type SeatEvaluation, type TrainOptionName, type TrainOptions,
@@ -197,6 +197,12 @@ export interface SeatTournament {
  * interrupted.
  */
 export async function evaluateSeat(spec: string, opponent: string, t: SeatTournament, io: Io): Promise<SeatEvaluation | null> {
+  const result = await playSeat(spec, opponent, t, io);
+  return result && seatEvaluation(result, t);
+}
+
+/** The tournament of evaluateSeat, whole (its summary has the seat's decisions and time too); null when interrupted. */
+export async function playSeat(spec: string, opponent: string, t: SeatTournament, io: Io): Promise<TournamentResult | null> {
   const controller = new AbortController();
   const stopListening = onStopSignals((signal) => {
     io.err(`${interrupted(signal)}: stopping the evaluation.`);
@@ -216,7 +222,11 @@ export async function evaluateSeat(spec: string, opponent: string, t: SeatTourna
     bar.stop();
     stopListening();
   }
-  if (!result.complete) return null;
+  return result.complete ? result : null;
+}
+
+/** The seat's figures in a finished tournament of playSeat. */
+export function seatEvaluation(result: TournamentResult, t: SeatTournament): SeatEvaluation {
   const mine = entrySummary(result);
   const P = t.players;
   return {

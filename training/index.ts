@@ -2,11 +2,12 @@
  * Training: PPO self-play with TensorFlow.js, what other folders import of training/. The
  * option declarations (`TRAIN_OPTIONS`, their defaults, which may change on resume), a run
  * (`runTraining`: a run directory, checkpoints, evaluations, resume) and the trainer under it
- * (`train`, its metrics); an exploiter's summary (exploit.json, .md, .svg); expert
- * iteration's training on a search's games (`teacherDecisions`, `fitToTeacher`); the backend
- * choice; and rollouts: how chunks of games are specified, played (`ChunkPlayer`), encoded to
- * cross a thread or a queue and replayed by the learner, the sources that play them
- * (`RolloutSource`), and the module a chunk thread runs with the messages it exchanges.
+ * (`train`, its metrics); an exploiter's summary (exploit.json, .md, .svg) and a searching
+ * exploiter's (exploit-search.json, .md, .svg); expert iteration's training on a search's games
+ * (`teacherDecisions`, `fitToTeacher`); the backend choice; and rollouts: how chunks of games
+ * are specified, played (`ChunkPlayer`), encoded to cross a thread or a queue and replayed by
+ * the learner, the sources that play them (`RolloutSource`), and the module a chunk thread runs
+ * with the messages it exchanges.
  * Importing this loads TensorFlow.js.
  */
 export { BACKENDS, initBackend, type BackendChoice } from './backend.ts';
@@ -27,6 +28,9 @@ export { TfNet } from './net.ts';
 export {
   EXPLOIT_FORMAT, EXPLOIT_MEANING, evaluationSeed, exploitMarkdown, exploitSeeds, exploitSvg, type ExploiterRecord, type ExploitRecord,
 } from './exploit.ts';
+export {
+  EXPLOIT_SEARCH_FORMAT, EXPLOIT_SEARCH_MEANING, exploitSearchMarkdown, exploitSearchSvg, type BestResponsePoint, type ExploitSearchRecord,
+} from './exploit-search.ts';
 export {
   ChunkPlayer, decodeChunk, encodeChunk, parsePool, replayChunk, RolloutBuffer, RolloutTally, type ChunkGame, type ChunkSpec,
   type EncodedChunkGame, type PoolEntry,

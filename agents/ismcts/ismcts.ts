@@ -18,6 +18,11 @@
  * The decision is the root's most visited action, unless a paired test over the shared
  * worlds cannot tell it from the rollout policy's own choice (tree.ts, confidentChoice).
  *
+ * Given a model of the other seats (`opponents`: a best response, best-response.ts), every
+ * other seat's move, in the tree and in rollouts, is the model's in the sampled world, not a
+ * UCB choice: the tree then keeps their moves apart without searching them. Without one, as
+ * registered (`ismcts`), every seat is searched as above.
+ *
  * Budget: `iterations` per decision is deterministic — the same game seed gives the same
  * choices. `timeMs` > 0 searches for that long instead, so choices depend on the machine.
  * A caller's time budget (the server's, `act(obs, budget)`) cuts either short: the search
@@ -28,7 +33,7 @@ import type { Agent, AgentObservation, DecisionBudget, GameStart } from '../agen
 import { outcomeRewards } from './evaluate.ts';
 import type { IsmctsOptions } from './options.ts';
 import { Evaluator } from './value.ts';
-import { Horizon, makeRollout, rollout, type RolloutPolicy } from './rollout.ts';
+import { Horizon, makeRollout, ModelledRollout, rollout, type RolloutPolicy } from './rollout.ts';
 import { backup, bestValued, confidentChoice, markAvailable, mostVisited, Node, selectUcb, settled } from './tree.ts';
 
 export interface SearchStats {
@@ -39,6 +44,7 @@ export interface SearchStats {
 }
 
 export class IsmctsAgent implements Agent {
+  /** Every seat's rollouts: the rollout policy, or with a model, the seat's own and the model for the others. */
   private readonly policy: RolloutPolicy;
   private gameSeed = 'ismcts';
   private decision = 0;
@@ -52,15 +58,18 @@ export class IsmctsAgent implements Agent {
     makeAgent: (spec: string) => Agent,
     /** Clock for `timeMs` (injected so the search itself stays clock-free). */
     private readonly now: () => number = () => performance.now(),
+    /** How every seat but the searching one plays (best-response.ts); null: each is searched. */
+    private readonly opponents: RolloutPolicy | null = null,
   ) {
-    this.policy = makeRollout(opts.rollout, makeAgent);
+    const own = makeRollout(opts.rollout, makeAgent);
+    this.policy = opponents ? new ModelledRollout(own, opponents) : own;
     this.evaluator = new Evaluator(opts.eval);
   }
 
   reset(game: GameStart): void {
     this.gameSeed = game.seed;
     this.decision = 0;
-    this.policy.reset(game.players, `ismcts/${game.seed}`);
+    this.policy.reset(game.players, `ismcts/${game.seed}`, game.seat);
   }
 
   act(obs: AgentObservation, limit?: DecisionBudget): number {
@@ -146,7 +155,7 @@ export class IsmctsAgent implements Agent {
     return untried[randInt(rng, untried.length)];
   }
 
-  /** One iteration below the root's chosen `child`, whose action `world` has just taken. */
+  /** One iteration below the root's chosen `child` (the searching seat's move), whose action `world` has just taken. */
   private iterate(root: Node, child: Node, world: CzechPubEnv, horizon: Horizon, rng: RngState): void {
     const path = this.path;
     path.length = 0;
@@ -161,6 +170,18 @@ export class IsmctsAgent implements Agent {
         continue;
       }
       const actor = world.actor;
+      if (this.opponents && actor !== child.actor) {
+        // A modelled seat moves as the model plays here; a move new to this node ends the descent.
+        const a = this.opponents.act(world, legal, rng);
+        const seen = node.child(actor, a);
+        const next = seen ?? node.addChild(actor, a);
+        path.push(next);
+        world.step(a);
+        horizon.update(world);
+        if (!seen) break;
+        node = next;
+        continue;
+      }
       markAvailable(node, actor, legal, this.available, this.untried);
       if (this.untried.length > 0 && this.available.length < this.width(node)) {
         const a = this.expansion(world, legal, rng);

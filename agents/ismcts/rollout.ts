@@ -12,8 +12,8 @@ import { EnvObservation } from '../observation.ts';
 export interface RolloutPolicy {
   /** Whether its choices are worth more than chance (expanded first, kept unless beaten: ismcts.ts). */
   readonly guides: boolean;
-  /** Called at the start of each game the searching agent plays. */
-  reset(players: number, seed: string): void;
+  /** Called at the start of each game the searching agent plays (in `seat`). */
+  reset(players: number, seed: string, seat: number): void;
   /** An action for the seat to act in `world` (which has more than one legal action). */
   act(world: CzechPubEnv, legal: readonly number[], rng: RngState): number;
 }
@@ -56,6 +56,34 @@ class AgentRollout implements RolloutPolicy {
 /** `random`, or another agent (by spec, made with `makeAgent`) playing every seat. */
 export function makeRollout(spec: string, makeAgent: (spec: string) => Agent): RolloutPolicy {
   return spec === 'random' ? new RandomRollout() : new AgentRollout(spec, makeAgent);
+}
+
+/**
+ * A best response's rollouts (best-response.ts): the searching seat plays its own policy, every
+ * other seat the model of the bot it answers.
+ */
+export class ModelledRollout implements RolloutPolicy {
+  private seat = -1;
+
+  constructor(
+    private readonly own: RolloutPolicy,
+    private readonly model: RolloutPolicy,
+  ) {}
+
+  /** The searching seat's expansions and root choice are its own policy's. */
+  get guides(): boolean {
+    return this.own.guides;
+  }
+
+  reset(players: number, seed: string, seat: number): void {
+    this.seat = seat;
+    this.own.reset(players, seed, seat);
+    this.model.reset(players, `${seed}/model`, seat);
+  }
+
+  act(world: CzechPubEnv, legal: readonly number[], rng: RngState): number {
+    return (world.actor === this.seat ? this.own : this.model).act(world, legal, rng);
+  }
 }
 
 /**

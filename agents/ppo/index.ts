@@ -54,6 +54,12 @@ export function createPpoSearch(spec: string, options: string, registry: AgentRe
   return new Search(spec, load(spec, file), o, makeAgent, bySize(file));
 }
 
+/** The search's prior: the policy of its checkpoint, as `ppo` plays it. */
+export function searchPrior(options: string): string {
+  const { file } = splitSpec(options);
+  return file === '' ? 'ppo' : `ppo:${file}`;
+}
+
 /** The search's label: the checkpoint by its file's name, then the options. */
 export function searchLabel(kind: string, options: string): string {
   const { named, rest } = splitSpec(options);
@@ -78,6 +84,7 @@ export const PPO_AGENTS = {
     needs: 'world',
     heavy: true,
     label: (options) => searchLabel('ppo-search', options),
+    prior: searchPrior,
     create: (spec, options, registry) => createPpoSearch(spec, options, registry),
   },
 } satisfies AgentFamily;
