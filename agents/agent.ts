@@ -74,6 +74,12 @@ export interface Agent {
   reset?(game: GameStart): void;
   /** `budget`: the time this decision may still take; an agent that can stop early (a search) answers within it. */
   act(obs: AgentObservation, budget?: DecisionBudget): number | Promise<number>;
+  /**
+   * The probabilities `act` draws its action from, one per `obs.legalActions`, for agents whose
+   * choice is a distribution known without playing (random, ppo): the exact exploitability walk
+   * (eval/exact) reads them. Other agents' choices count as certain (a one-hot on `act`'s).
+   */
+  probabilities?(obs: AgentObservation): number[];
   /** Usage since the last call (model calls, tokens, faults), for agents that have any: read after each game. */
   takeUsage?(): AgentUsage | null;
   /**

@@ -17,9 +17,10 @@ import { PPO_AGENTS } from './ppo/index.ts';
 import { RANDOM_AGENTS } from './random.ts';
 import { AgentRegistry, type AgentFactory, type AgentFamily } from './registry.ts';
 import { SCRIPTED_AGENTS } from './scripted/index.ts';
+import { TABULAR_AGENTS } from './tabular.ts';
 
 /** Every shipped family of agents, in the order listings show them. */
-export const AGENT_FAMILIES: readonly AgentFamily[] = [RANDOM_AGENTS, SCRIPTED_AGENTS, ISMCTS_AGENTS, PPO_AGENTS, LLM_AGENTS, HTTP_AGENTS, CLAIRVOYANT_AGENTS];
+export const AGENT_FAMILIES: readonly AgentFamily[] = [RANDOM_AGENTS, SCRIPTED_AGENTS, ISMCTS_AGENTS, PPO_AGENTS, TABULAR_AGENTS, LLM_AGENTS, HTTP_AGENTS, CLAIRVOYANT_AGENTS];
 
 export const agentRegistry = new AgentRegistry(AGENT_FAMILIES);
 

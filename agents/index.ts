@@ -13,6 +13,7 @@ export * from './outside-calls.ts';
 export * from './default-registry.ts';
 export { EnvObservation, maskOf } from './observation.ts';
 export { RandomAgent } from './random.ts';
+export { readTabularPolicy, TABULAR_FORMAT, TabularAgent, tabularPolicyFile, type TabularPolicyFile } from './tabular.ts';
 export { agentSeed, opaqueGameId } from './seed.ts';
 export { addUsage, emptyUsage } from './usage.ts';
 export { BestResponseAgent, bestResponseSpec, modelFor } from './ismcts/index.ts';

@@ -14,6 +14,10 @@ export class RandomAgent implements Agent {
   act(obs: AgentObservation): number {
     return obs.legalActions[randInt(this.rng, obs.legalActions.length)];
   }
+
+  probabilities(obs: AgentObservation): number[] {
+    return obs.legalActions.map(() => 1 / obs.legalActions.length);
+  }
 }
 
 export const RANDOM_AGENTS = {

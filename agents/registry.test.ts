@@ -53,7 +53,7 @@ describe('agent registry', () => {
   });
 
   it('is built from the list of families alone: every shipped agent, with nothing registered on import', () => {
-    expect(knownAgents().map((a) => a.name)).toEqual(['random', 'greedy', 'cautious', 'heuristic', 'ismcts', 'best-response', 'ppo', 'ppo-search', 'llm', 'http', 'clairvoyant', 'clairvoyant-search']);
+    expect(knownAgents().map((a) => a.name)).toEqual(['random', 'greedy', 'cautious', 'heuristic', 'ismcts', 'best-response', 'ppo', 'ppo-search', 'tabular', 'llm', 'http', 'clairvoyant', 'clairvoyant-search']);
     expect(AGENT_FAMILIES.flatMap((f) => Object.keys(f))).toEqual(knownAgents().map((a) => a.name));
     // A registry of some families knows those and no more.
     const small = new AgentRegistry([RANDOM_AGENTS, SCRIPTED_AGENTS]);

@@ -22,6 +22,8 @@ const COMMANDS: Record<string, { summary: string; run: Run }> = {
   leaderboard: { summary: 'one table of ratings over several runs, anchored so that tables compare', run: async (args, io) => (await import('./leaderboard.ts')).leaderboardCommand(args, io) },
   report: { summary: "make a run's reports again from its folder, playing nothing", run: async (args, io) => (await import('./report.ts')).reportCommand(args, io) },
   ladder: { summary: 'rate agents against each other across table sizes in one leaderboard', run: async (args, io) => (await import('./ladder.ts')).ladderCommand(args, io) },
+  nashconv: { summary: 'exact exploitability (NashConv) of agents on a ruleset small enough to walk whole (micro)', run: async (args, io) => (await import('./nashconv.ts')).nashconvCommand(args, io) },
+  cfr: { summary: 'solve a small ruleset (micro) by CFR+: a tabular policy and its NashConv curve', run: async (args, io) => (await import('./cfr.ts')).cfrCommand(args, io) },
   // Loaded on demand: they bring in TensorFlow.js, the LLM client, the server or BullMQ, which the others do not need.
   train: { summary: 'train a policy by PPO self-play', run: async (args, io) => (await import('./train.ts')).trainCommand(args, io) },
   exploit: { summary: "bound how exploitable a bot is: train a policy against it (or --search: a search that knows it), measure its win rate over par", run: async (args, io) => (await import('./exploit.ts')).exploitCommand(args, io) },

@@ -22,6 +22,7 @@ const END = '<!-- end of generated -->';
 export async function commandSpecs(): Promise<CommandSpec[]> {
   const { TRAIN } = await import('./train.ts');
   const { EXPLOIT } = await import('./exploit.ts');
+  const { EXPLOIT_SEARCH } = await import('./exploit-search.ts');
   const { DISTILL } = await import('./distill.ts');
   const { RECIPE } = await import('./recipe.ts');
   const { LLM_BENCH } = await import('./llm-bench.ts');
@@ -29,7 +30,9 @@ export async function commandSpecs(): Promise<CommandSpec[]> {
   const { WORKER } = await import('./worker.ts');
   const { LADDER } = await import('./ladder.ts');
   const { BRIDGE } = await import('./bridge.ts');
-  return [PLAY, REPLAY, ...(await benchSpecs()), TOURNAMENT, REPORT, LEADERBOARD, LADDER, TRAIN, RECIPE, DISTILL, EXPLOIT, LLM_BENCH, SERVE, WORKER, BRIDGE];
+  const { NASHCONV } = await import('./nashconv.ts');
+  const { CFR } = await import('./cfr.ts');
+  return [PLAY, REPLAY, ...(await benchSpecs()), TOURNAMENT, REPORT, LEADERBOARD, LADDER, TRAIN, RECIPE, DISTILL, EXPLOIT, EXPLOIT_SEARCH, NASHCONV, CFR, LLM_BENCH, SERVE, WORKER, BRIDGE];
 }
 
 const block = (title: string, text: string) => `${title}:\n\n\`\`\`text\n${text}\n\`\`\``;

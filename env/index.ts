@@ -20,6 +20,7 @@ export { resampleState } from './resample.ts';
 export { nextFloat, randInt, seedRng, shuffle, type RngState } from './rng.ts';
 export { encodeObservation, encodeView, OBS_LAYOUT, OBS_SIZE, OBSERVATION_VERSION, PLAYER_FEATURES, PLAYER_LAYOUT, TURN_LAYOUT } from './observation/encode.ts';
 export { renderText } from './observation/text.ts';
+export { foldAction, foldDecision, foldEvents, infoKeyStart } from './observation/infoset.ts';
 export { RevealedGame, SeatChannel, type Choice, type NarratedEvent, type Viewer } from './observation/channel.ts';
 export { SeatPast, type Candidate, type PastDecision, type PastPosition } from './beliefs/past.ts';
 export { previewDigestion, type DigestPreview } from './engine/preview.ts';

@@ -33,3 +33,8 @@ export {
 } from './board-runs.ts';
 export { leaderboardPage, MAX_TEXT_CHARS, type LeaderboardPageInput, type LeaderboardTable } from './leaderboard-page.ts';
 export { pairTranscript, parseTranscript, TRANSCRIPT_FILE, type SeatMoves, type Transcript, type TranscriptLine } from './transcript.ts';
+export { GameTree, TREE_DEFAULTS, TreeTooLargeError, type InfoSet, type TreeOptions } from './exact/tree.ts';
+export { bestResponse, checkPolicy, exploitability, policyValues, uniformPolicy, type Exploitability } from './exact/best-response.ts';
+export { CfrPlus, solve, type CurvePoint as CfrCurvePoint } from './exact/cfr.ts';
+export { agentPolicy, policyTable, treePolicyProblem } from './exact/agent-policy.ts';
+export { logLogSvg, type ChartLine } from './exact/chart.ts';

@@ -26,6 +26,7 @@ import {
 import { describeBackend } from './backend.ts';
 import { curveSvg, type CurvePoint } from './curve.ts';
 import { evaluatePolicy, type EvalResult, type GamesRunner } from './evaluate.ts';
+import { measuresNashConv, NashConvMeter, type NashConvPoint } from './nashconv.ts';
 import { fromOptionsJson, type TrainOptions } from './options.ts';
 import { CRITIC_INPUTS, train, type IterationMetrics, type SavedTensor, type TrainerState, type TrainHooks } from './ppo.ts';
 import type { RolloutSource } from './rollouts.ts';
@@ -83,8 +84,8 @@ export interface RunResult {
   dir: string;
   metrics: IterationMetrics[];
   evals: EvalResult[][];
-  /** This session's evaluations (those of a resumed run's earlier sessions are in metrics.jsonl), in order. */
-  curve: { iteration: number; steps: number; seconds: number; results: EvalResult[] }[];
+  /** This session's evaluations (those of a resumed run's earlier sessions are in metrics.jsonl), in order; under the micro ruleset each with its exact NashConv. */
+  curve: { iteration: number; steps: number; seconds: number; results: EvalResult[]; nashConv?: NashConvPoint }[];
   /** The policies kept on the way (RunEvents.keepEvery), oldest first. */
   kept: KeptPolicy[];
   /** The backend that ran, as options.json records it. */
@@ -244,14 +245,18 @@ export async function runTraining(o: TrainOptions, events: RunEvents = {}, resum
     kept.push({ file, iteration: m.iteration, steps: m.steps, seconds: m.seconds });
   };
 
+  // Under the micro ruleset, every evaluation also measures the net's exact NashConv (the tree is walked at the first).
+  const nashConvMeter = measuresNashConv(o.ruleset) ? new NashConvMeter(o.ruleset, o.players, o.reward) : null;
   const evaluate = async (m: IterationMetrics, weights: NetWeights) => {
     const results: EvalResult[] = [];
     for (const opp of opponents) results.push(await evaluatePolicy(weights, opp, o.evalDeals, o.players, `${o.seed}`, o.ruleset, events.evalRunner));
+    const nashConv = nashConvMeter?.measure(weights);
     evals.push(results);
-    curve.push({ iteration: m.iteration, steps: m.steps, seconds: m.seconds, results });
+    curve.push({ iteration: m.iteration, steps: m.steps, seconds: m.seconds, results, ...(nashConv ? { nashConv } : {}) });
     evalHistory.push({ steps: m.steps, results });
-    fs.appendFileSync(metricsFile, `${JSON.stringify({ kind: 'eval', iteration: m.iteration, steps: m.steps, results })}\n`);
-    log(`eval at ${m.steps} steps: ${results.map((r) => `vs ${r.opponent} ${(100 * r.winRate).toFixed(1)}% (${(100 * r.winRateCI[0]).toFixed(1)}–${(100 * r.winRateCI[1]).toFixed(1)})`).join(', ')}`);
+    fs.appendFileSync(metricsFile, `${JSON.stringify({ kind: 'eval', iteration: m.iteration, steps: m.steps, results, ...(nashConv ? { nashConv } : {}) })}\n`);
+    const exact = nashConv ? `; NashConv (${o.reward} payoff) ${nashConv.sampled.toFixed(4)} sampled, ${nashConv.argmax.toFixed(4)} argmax` : '';
+    log(`eval at ${m.steps} steps: ${results.map((r) => `vs ${r.opponent} ${(100 * r.winRate).toFixed(1)}% (${(100 * r.winRateCI[0]).toFixed(1)}–${(100 * r.winRateCI[1]).toFixed(1)})`).join(', ')}${exact}`);
     writeCurve();
   };
 

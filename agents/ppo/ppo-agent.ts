@@ -93,6 +93,14 @@ export class PpoAgent implements Agent {
    * The policy at `obs`, asked as `act` asks it (the agent's state moves on the same): its most
    * likely action and every legal action's probability, most likely first (ties by id).
    */
+  /** What `act` draws from: the policy's distribution when it samples, else certainty on its most likely action. */
+  probabilities(obs: AgentObservation): number[] {
+    const { action, ranked } = this.policy(obs);
+    if (!this.sample) return obs.legalActions.map((a) => (a === action ? 1 : 0));
+    const p = new Map(ranked.map((r) => [r.id, r.p]));
+    return obs.legalActions.map((a) => p.get(a)!);
+  }
+
   policy(obs: AgentObservation): { action: number; ranked: { id: number; p: number }[] } {
     const legal = obs.legalActions;
     if (legal.length === 1) return { action: legal[0], ranked: [{ id: legal[0], p: 1 }] };
