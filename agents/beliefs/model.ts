@@ -62,3 +62,20 @@ export function oneHotModel(agent: Agent): BeliefModel {
     },
   };
 }
+
+/**
+ * Any synchronous agent as a model: the probabilities it draws from where it says them
+ * (`Agent.probabilities`: random, ppo, tabular), else certainty on its choice (oneHotModel).
+ */
+export function agentModel(agent: Agent): BeliefModel {
+  if (!agent.probabilities) return oneHotModel(agent);
+  return {
+    probability(obs, action) {
+      const i = obs.legalActions.indexOf(action);
+      return i < 0 ? 0 : agent.probabilities!(obs)[i];
+    },
+    reset(game) {
+      agent.reset?.({ ...game, seed: `${game.seed}/belief` });
+    },
+  };
+}

@@ -147,3 +147,17 @@ describe('best-response', () => {
     expect(() => modelFor('llm:some-model', agentRegistry)).toThrow('calls a server elsewhere');
   });
 });
+
+describe('beliefs in the search', () => {
+  it('ismcts and a best response search believed worlds with beliefs=policy: legal, and the same for the same seed', async () => {
+    for (const spec of ['ismcts:iterations=24:beliefs=policy', 'best-response:iterations=24:beliefs=policy:model=ppo']) {
+      const play = async () => {
+        const seats: Agent[] = [createAgent(spec), createAgent('heuristic'), createAgent('heuristic')];
+        return (await playGame(seats, { seed: 'believed-worlds', maxDecisions: 60 })).actions;
+      };
+      const first = await play();
+      expect(first.length).toBeGreaterThan(0);
+      expect(await play()).toEqual(first);
+    }
+  });
+});

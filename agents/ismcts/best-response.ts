@@ -32,6 +32,7 @@ import { parseOptions, type AgentFamily, type AgentRegistry } from '../registry.
 import { IsmctsAgent } from './ismcts.ts';
 import { ISMCTS_DEFAULTS, parseIsmctsOptions, type IsmctsOptions } from './options.ts';
 import { makeRollout } from './rollout.ts';
+import { agentModel } from '../beliefs/model.ts';
 
 export class BestResponseAgent extends IsmctsAgent {
   constructor(
@@ -42,7 +43,8 @@ export class BestResponseAgent extends IsmctsAgent {
     makeAgent: (spec: string) => Agent,
     now?: () => number,
   ) {
-    super(spec, opts, makeAgent, now, makeRollout(model, makeAgent));
+    // With beliefs=policy, the belief weighs deals by the same model the other seats play.
+    super(spec, opts, makeAgent, now, makeRollout(model, makeAgent), opts.beliefs === 'policy' ? agentModel(makeAgent(model)) : undefined);
   }
 }
 

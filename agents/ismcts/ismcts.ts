@@ -30,6 +30,8 @@
  */
 import { randInt, seedRng, shuffle, type CzechPubEnv, type RngState } from '../../env/index.ts';
 import type { Agent, AgentObservation, DecisionBudget, GameStart } from '../agent.ts';
+import { Belief } from '../beliefs/belief.ts';
+import { agentModel, type BeliefModel } from '../beliefs/model.ts';
 import { outcomeRewards } from './evaluate.ts';
 import type { IsmctsOptions } from './options.ts';
 import { Evaluator } from './value.ts';
@@ -60,16 +62,22 @@ export class IsmctsAgent implements Agent {
     private readonly now: () => number = () => performance.now(),
     /** How every seat but the searching one plays (best-response.ts); null: each is searched. */
     private readonly opponents: RolloutPolicy | null = null,
+    /** With `beliefs=policy`: the model of the players the belief weighs deals with (default the shipped `ppo`). */
+    beliefModel?: BeliefModel,
   ) {
     const own = makeRollout(opts.rollout, makeAgent);
     this.policy = opponents ? new ModelledRollout(own, opponents) : own;
     this.evaluator = new Evaluator(opts.eval);
+    this.beliefModel = opts.beliefs === 'policy' ? (beliefModel ?? agentModel(makeAgent('ppo'))) : null;
   }
+
+  private readonly beliefModel: BeliefModel | null;
 
   reset(game: GameStart): void {
     this.gameSeed = game.seed;
     this.decision = 0;
     this.policy.reset(game.players, `ismcts/${game.seed}`, game.seat);
+    this.beliefModel?.reset?.(game);
   }
 
   act(obs: AgentObservation, limit?: DecisionBudget): number {
@@ -81,9 +89,12 @@ export class IsmctsAgent implements Agent {
     const seat = obs.seat;
     const seed = `${this.gameSeed}/d${decision}`;
     const rng = seedRng(`ismcts/${seed}`);
+    // The clairvoyant reference is dealt the true game: a belief has nothing to add to it.
+    const belief = this.beliefModel && !(this as { clairvoyant?: true }).clairvoyant ? new Belief(obs, this.beliefModel, `${seed}/belief`) : null;
+    const deal = (s: string) => (belief ? belief.sample(s) : obs.sampleWorld!(s));
     // The root is the seat's own information set: the same legal actions in every
     // determinization, and the same choice of the policy in any of them.
-    const base = this.policy.guides ? this.policy.act(obs.sampleWorld(`${seed}/base`), legal, rng) : -1;
+    const base = this.policy.guides ? this.policy.act(deal(`${seed}/base`), legal, rng) : -1;
     const order = legal.filter((a) => a !== base);
     shuffle(rng, order);
     if (base >= 0) order.unshift(base);
@@ -100,7 +111,7 @@ export class IsmctsAgent implements Agent {
       if (it > 0 && deadline !== Infinity && this.now() >= deadline) break;
       const child = this.selectRoot(root, seat, order);
       const k = child.visits;
-      const world = (worlds[k] ??= obs.sampleWorld(`${seed}/w${k}`)).clone();
+      const world = (worlds[k] ??= deal(`${seed}/w${k}`)).clone();
       const horizon = new Horizon(world, this.opts.depth);
       world.step(child.action);
       horizon.update(world);

@@ -23,6 +23,7 @@ describe('ismcts options', () => {
       ['rollout=ismcts', /option 'rollout'/],
       ['rollout=nosuch', /option 'rollout'.*unknown agent 'nosuch'/],
       ['speed=9', /unknown option 'speed'; options: iterations, timeMs/],
+      ['beliefs=exact', /option 'beliefs' must be uniform or policy, got 'exact'/],
     ];
     for (const [opts, msg] of bad) expect(() => createAgent(`ismcts:${opts}`)).toThrow(msg);
   });

@@ -26,6 +26,13 @@ export const ISMCTS_DEFAULTS = {
   scoreWeight: 1,
   /** Points of margin that count as a clear lead in that term. */
   scoreScale: 15,
+  /**
+   * How the worlds are dealt: `uniform`, alike among the deals consistent with what the seat
+   * knows (obs.sampleWorld); `policy`, from a belief that weighs those deals by how likely a
+   * model of the players makes the other seats' recorded choices in them (agents/beliefs): the
+   * shipped `ppo` policy, or for a best response the model of the bot it answers.
+   */
+  beliefs: 'uniform',
 };
 
 export type IsmctsOptions = typeof ISMCTS_DEFAULTS;
@@ -49,6 +56,7 @@ export function parseIsmctsOptions(spec: string, options: string, makeAgent: (sp
   if (!Number.isInteger(o.depth) || o.depth < 0) fail('depth', 'an integer ≥ 0');
   if (o.scoreWeight < 0 || o.scoreWeight > 1) fail('scoreWeight', 'between 0 and 1');
   if (!(o.scoreScale > 0)) fail('scoreScale', '> 0');
+  if (o.beliefs !== 'uniform' && o.beliefs !== 'policy') fail('beliefs', 'uniform or policy');
   if (o.rollout === '' || o.rollout.startsWith('ismcts')) fail('rollout', 'random or a scripted agent (greedy, cautious, heuristic)');
   try {
     if (o.rollout !== 'random') makeAgent(o.rollout);
