@@ -161,3 +161,14 @@ describe('beliefs in the search', () => {
     }
   });
 });
+
+describe('rollouts under the game’s ruleset', () => {
+  it('a model trained under the micro rules plays inside the search of a micro game (its rollout agents are given the rules)', async () => {
+    const { MICRO_RULESET } = await import('../../env/index.ts');
+    const model = 'ppo:models/ppo-micro-2p.json';
+    const seats: Agent[] = [createAgent(`best-response:iterations=16:model=${model}`), createAgent(model)];
+    const game = await playGame(seats, { seed: 'micro-rollouts', ruleset: MICRO_RULESET });
+    expect(game.actions.length).toBeGreaterThan(0);
+    expect(() => createAgent(model).reset?.({ seat: 0, players: 2, seed: 'x' })).toThrow(/trained under ruleset fingerprint/);
+  });
+});

@@ -76,7 +76,7 @@ export class IsmctsAgent implements Agent {
   reset(game: GameStart): void {
     this.gameSeed = game.seed;
     this.decision = 0;
-    this.policy.reset(game.players, `ismcts/${game.seed}`, game.seat);
+    this.policy.reset(game.players, `ismcts/${game.seed}`, game.seat, game.ruleset);
     this.beliefModel?.reset?.(game);
   }
 

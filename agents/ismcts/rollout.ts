@@ -5,7 +5,7 @@
  * acting through an EnvObservation of its seat in the sampled world, so it sees only what
  * that seat would see there.
  */
-import { randInt, type CzechPubEnv, type RngState } from '../../env/index.ts';
+import { randInt, type CzechPubEnv, type RngState, type Ruleset } from '../../env/index.ts';
 import type { Agent } from '../agent.ts';
 import { EnvObservation } from '../observation.ts';
 
@@ -13,7 +13,8 @@ export interface RolloutPolicy {
   /** Whether its choices are worth more than chance (expanded first, kept unless beaten: ismcts.ts). */
   readonly guides: boolean;
   /** Called at the start of each game the searching agent plays (in `seat`). */
-  reset(players: number, seed: string, seat: number): void;
+  /** `ruleset`: the game's, when not the default (a rollout agent plans with its numbers, a policy refuses other rules). */
+  reset(players: number, seed: string, seat: number, ruleset?: Ruleset): void;
   /** An action for the seat to act in `world` (which has more than one legal action). */
   act(world: CzechPubEnv, legal: readonly number[], rng: RngState): number;
 }
@@ -37,10 +38,10 @@ class AgentRollout implements RolloutPolicy {
     makeAgent(spec); // fail now rather than mid-game
   }
 
-  reset(players: number, seed: string): void {
+  reset(players: number, seed: string, _seat: number, ruleset?: Ruleset): void {
     this.agents = Array.from({ length: players }, (_, seat) => {
       const a = this.makeAgent(this.spec);
-      a.reset?.({ seat, players, seed: `${seed}/rollout${seat}` });
+      a.reset?.({ seat, players, seed: `${seed}/rollout${seat}`, ...(ruleset ? { ruleset } : {}) });
       return a;
     });
   }
@@ -75,10 +76,10 @@ export class ModelledRollout implements RolloutPolicy {
     return this.own.guides;
   }
 
-  reset(players: number, seed: string, seat: number): void {
+  reset(players: number, seed: string, seat: number, ruleset?: Ruleset): void {
     this.seat = seat;
-    this.own.reset(players, seed, seat);
-    this.model.reset(players, `${seed}/model`, seat);
+    this.own.reset(players, seed, seat, ruleset);
+    this.model.reset(players, `${seed}/model`, seat, ruleset);
   }
 
   act(world: CzechPubEnv, legal: readonly number[], rng: RngState): number {
