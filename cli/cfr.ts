@@ -16,6 +16,9 @@ import { helpText, parseOptions, PLAYERS_MAX, PLAYERS_MIN, type CommandSpec } fr
 
 export const CFR_FORMAT = 'czech-pub-cfr/1';
 
+/** A NashConv in a line: small ones in exponent form, so that 4e-7 does not read as 0. */
+const fmt = (v: number) => (v !== 0 && v < 1e-3 ? v.toExponential(3) : v.toFixed(6));
+
 export const CFR = {
   name: 'cfr',
   synopsis: '[--players N] [--minutes M] [--out DIR] [options]',
@@ -89,7 +92,7 @@ export async function cfrCommand(args: readonly string[], io: Io): Promise<numbe
     maxIterations: iterations,
     onPoint: (p) => {
       record.curve.push({ ...p, seconds: +p.seconds.toFixed(3) });
-      io.out(`  iteration ${p.iterations}: NashConv ${p.nashConv.toFixed(6)} (${(p.nashConv / random).toExponential(2)} of random's) after ${p.seconds.toFixed(1)} s`);
+      io.out(`  iteration ${p.iterations}: NashConv ${fmt(p.nashConv)} (${(p.nashConv / random).toExponential(2)} of random's) after ${p.seconds.toFixed(1)} s`);
       if (solver) write(p, solver.averagePolicy());
     },
     onStart: (s) => (solver = s),
@@ -99,7 +102,7 @@ export async function cfrCommand(args: readonly string[], io: Io): Promise<numbe
   record.final = { iterations: last.iterations, seconds: last.seconds, nashConv: final.nashConv, values: final.values, gains: final.gains };
   write(last, result.solver.averagePolicy());
   io.out(
-    `CFR+ ${last.iterations} iterations in ${last.seconds.toFixed(1)} s: NashConv ${final.nashConv.toFixed(6)}, ` +
+    `CFR+ ${last.iterations} iterations in ${last.seconds.toFixed(1)} s: NashConv ${fmt(final.nashConv)}, ` +
       `${(final.nashConv / random).toExponential(2)} of random's. Policy in ${path.join(out, 'policy.json')} (seat it as tabular:${path.join(out, 'policy.json')}); curve in ${out}/curve.svg`,
   );
   return EXIT_OK;
