@@ -189,6 +189,8 @@ export interface SeatTournament {
   workers?: number;
   ruleset: Ruleset;
   folder: string;
+  /** Go on with the tournament already in `folder` (its finished games kept). */
+  resume?: boolean;
 }
 
 /**
@@ -214,7 +216,7 @@ export async function playSeat(spec: string, opponent: string, t: SeatTournament
     result = await runTournament({
       agents: [spec, ...Array.from({ length: t.players - 1 }, () => opponent)], players: t.players,
       games: t.games, seed: t.seed, workers: t.workers ?? availableParallelism(),
-      ruleset: t.ruleset, out: t.folder, signal: controller.signal, onGame: (done, total) => bar.update(done, total),
+      ruleset: t.ruleset, out: t.folder, resume: t.resume, signal: controller.signal, onGame: (done, total) => bar.update(done, total),
     });
   } catch (e) {
     throw asUsageError(e);
