@@ -71,7 +71,6 @@ export async function cfrCommand(args: readonly string[], io: Io): Promise<numbe
     curve: [],
     final: { iterations: 0, seconds: 0, nashConv: random, values: [], gains: [] },
   };
-  let solver: ReturnType<typeof solve>['solver'] | null = null;
   const write = (point: CfrCurvePoint, policy: Float64Array) => {
     const source = { solver: 'CFR+', iterations: point.iterations, seconds: +point.seconds.toFixed(2), nashConv: point.nashConv };
     fs.writeFileSync(path.join(out, 'policy.json'), `${JSON.stringify(tabularPolicyFile(ruleset, players, source, policyTable(tree, policy)))}\n`);
@@ -87,22 +86,21 @@ export async function cfrCommand(args: readonly string[], io: Io): Promise<numbe
       ),
     );
   };
-  const result = solve(tree, {
+  // Every point is written as it comes, the last being the end's: a run stopped early keeps what it reached.
+  solve(tree, {
     seconds: minutes * 60,
     maxIterations: iterations,
-    onPoint: (p) => {
-      record.curve.push({ ...p, seconds: +p.seconds.toFixed(3) });
+    onPoint: (p, policy, e) => {
+      const point = { ...p, seconds: +p.seconds.toFixed(3) };
+      record.curve.push(point);
+      record.final = { iterations: p.iterations, seconds: point.seconds, nashConv: e.nashConv, values: e.values, gains: e.gains };
       io.out(`  iteration ${p.iterations}: NashConv ${fmt(p.nashConv)} (${(p.nashConv / random).toExponential(2)} of random's) after ${p.seconds.toFixed(1)} s`);
-      if (solver) write(p, solver.averagePolicy());
+      write(p, policy);
     },
-    onStart: (s) => (solver = s),
   });
-  const final = result.solver.exploitability();
-  const last = record.curve.at(-1)!;
-  record.final = { iterations: last.iterations, seconds: last.seconds, nashConv: final.nashConv, values: final.values, gains: final.gains };
-  write(last, result.solver.averagePolicy());
+  const final = record.final;
   io.out(
-    `CFR+ ${last.iterations} iterations in ${last.seconds.toFixed(1)} s: NashConv ${fmt(final.nashConv)}, ` +
+    `CFR+ ${final.iterations} iterations in ${final.seconds.toFixed(1)} s: NashConv ${fmt(final.nashConv)}, ` +
       `${(final.nashConv / random).toExponential(2)} of random's. Policy in ${path.join(out, 'policy.json')} (seat it as tabular:${path.join(out, 'policy.json')}); curve in ${out}/curve.svg`,
   );
   return EXIT_OK;

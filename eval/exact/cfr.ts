@@ -135,19 +135,26 @@ export class CfrPlus {
  */
 export function solve(
   tree: GameTree,
-  opts: { seconds: number; maxIterations?: number; now?: () => number; onStart?: (solver: CfrPlus) => void; onPoint?: (p: CurvePoint) => void },
+  opts: {
+    seconds: number;
+    maxIterations?: number;
+    now?: () => number;
+    /** At each point: the average strategy measured and its exploitability (the last call is the end's). */
+    onPoint?: (p: CurvePoint, policy: Float64Array, e: Exploitability) => void;
+  },
 ): { solver: CfrPlus; curve: CurvePoint[] } {
   const now = opts.now ?? (() => performance.now() / 1000);
   const solver = new CfrPlus(tree);
-  opts.onStart?.(solver);
   const curve: CurvePoint[] = [];
   const max = opts.maxIterations ?? Infinity;
   let spent = 0;
   let next = 1;
   const measure = () => {
-    const p = { iterations: solver.iterations, seconds: spent, nashConv: solver.exploitability().nashConv };
+    const policy = solver.averagePolicy();
+    const e = exploitability(tree, policy);
+    const p = { iterations: solver.iterations, seconds: spent, nashConv: e.nashConv };
     curve.push(p);
-    opts.onPoint?.(p);
+    opts.onPoint?.(p, policy, e);
   };
   while (solver.iterations < max && spent < opts.seconds) {
     const start = now();

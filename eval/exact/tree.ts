@@ -196,19 +196,29 @@ class Builder {
     private readonly maxNodes: number,
   ) {}
 
-  /** Lays out a list of outcomes (their slots first, so they are contiguous) and builds each child; returns the slot range. */
-  outcomes(outs: Outcome[], keys: readonly string[], depth = 0): [number, number] {
+  /** The deals: their slots laid out, then each child built; returns the slot range. */
+  outcomes(outs: Outcome[], keys: readonly string[]): [number, number] {
+    const from = this.slots(outs);
+    this.children(from, outs, keys, 0);
+    return [from, from + outs.length];
+  }
+
+  /** Slots for `outs` (probabilities now, children to come), contiguous; returns the first. */
+  private slots(outs: Outcome[]): number {
     const from = this.outProb.length;
     for (const o of outs) {
       this.outProb.push(o.prob);
       this.outChild.push(-1);
     }
+    return from;
+  }
+
+  /** Builds the child of each of `outs` into its slot from `from` on, every seat's key moved on by what it saw. */
+  private children(from: number, outs: Outcome[], keys: readonly string[], depth: number): void {
     for (let k = 0; k < outs.length; k++) {
-      const o = outs[k];
-      const next = keys.map((key, seat) => foldEvents(key, seat, o.log));
-      this.outChild[from + k] = this.node(o.state, next, depth);
+      const next = keys.map((key, seat) => foldEvents(key, seat, outs[k].log));
+      this.outChild[from + k] = this.node(outs[k].state, next, depth);
     }
-    return [from, from + outs.length];
   }
 
   private newNode(actor: number): number {
@@ -248,23 +258,16 @@ class Builder {
       }, this.maxNodes),
     );
     // This node's edges and all their outcome slots are laid out before any child takes numbers.
-    const base = this.outProb.length;
-    for (const outs of perEdge) {
-      this.outFrom.push(this.outProb.length);
-      for (const o of outs) {
-        this.outProb.push(o.prob);
-        this.outChild.push(-1);
-      }
-      this.outTo.push(this.outProb.length);
-    }
-    let at = base;
+    const starts = perEdge.map((outs) => {
+      const from = this.slots(outs);
+      this.outFrom.push(from);
+      this.outTo.push(from + outs.length);
+      return from;
+    });
     for (let i = 0; i < legal.length; i++) {
       const after = keys.slice();
       after[seat] = foldAction(key, legal[i]);
-      for (const o of perEdge[i]) {
-        const next = after.map((k, p) => foldEvents(k, p, o.log));
-        this.outChild[at++] = this.node(o.state, next, depth + 1);
-      }
+      this.children(starts[i], perEdge[i], after, depth + 1);
     }
     return n;
   }
