@@ -28,7 +28,7 @@ export function netModel(net: () => JsNet, input: () => SeatInput): BeliefModel 
   const logits = new Float32Array(NUM_ACTIONS);
   return {
     probability(obs, action) {
-      net().forward(input().input(obs), obs.mask, logits);
+      net().logitsOf(input().input(obs), obs.mask, logits);
       return Math.exp(logProb(logits, obs.mask, 0, NUM_ACTIONS, action));
     },
     reset(game) {

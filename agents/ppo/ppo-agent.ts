@@ -84,7 +84,7 @@ export class PpoAgent implements Agent {
     const legal = obs.legalActions;
     if (legal.length === 1) return legal[0];
     const mask = obs.mask;
-    this.net.forward(this.input.input(obs), mask, this.logits);
+    this.net.logitsOf(this.input.input(obs), mask, this.logits);
     // The trainer's own masked policy (policy/masked.ts), so play matches what was trained.
     return this.sample ? sampleMasked(this.logits, mask, 0, NUM_ACTIONS, this.rng).action : argmaxMasked(this.logits, mask, 0, NUM_ACTIONS);
   }
@@ -105,7 +105,7 @@ export class PpoAgent implements Agent {
     const legal = obs.legalActions;
     if (legal.length === 1) return { action: legal[0], ranked: [{ id: legal[0], p: 1 }] };
     const mask = obs.mask;
-    this.net.forward(this.input.input(obs), mask, this.logits);
+    this.net.logitsOf(this.input.input(obs), mask, this.logits);
     const ranked = legal.map((id) => ({ id, p: Math.exp(logProb(this.logits, mask, 0, NUM_ACTIONS, id)) })).sort((x, y) => y.p - x.p || x.id - y.id);
     return { action: argmaxMasked(this.logits, mask, 0, NUM_ACTIONS), ranked };
   }

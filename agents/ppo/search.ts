@@ -199,7 +199,7 @@ export class PpoSearchAgent implements Agent {
     if (!obs.sampleWorld) throw new Error(`agent '${this.spec}' needs obs.sampleWorld (a locally held game) to search`);
     const seat = obs.seat;
     // The prior over the legal actions (softmax of the masked logits).
-    this.net.forward(this.root.input(obs), obs.mask, this.logits);
+    this.net.logitsOf(this.root.input(obs), obs.mask, this.logits);
     const max = Math.max(...legal.map((a) => this.logits[a]));
     const weights = legal.map((a) => Math.exp(this.logits[a] - max));
     const total = weights.reduce((x, y) => x + y, 0);
@@ -299,7 +299,7 @@ export class PpoSearchAgent implements Agent {
   private policyMove(world: CzechPubEnv, seat: number, legal: readonly number[]): number {
     const mask = maskOf(legal);
     this.leaf.writeEnv(world, seat, legal, this.x);
-    this.net.forward(this.x, mask, this.logits);
+    this.net.logitsOf(this.x, mask, this.logits);
     return argmaxMasked(this.logits, mask, 0, NUM_ACTIONS);
   }
 }
