@@ -5,7 +5,7 @@
  *
  *   node --import tsx agents/ismcts/fit-value.ts [games per player count = 400] > agents/ismcts/value-model.ts
  */
-import { CzechPubEnv } from '../../env/index.ts';
+import { CzechPubEnv, DEFAULT_RULESET, rulesetFingerprint } from '../../env/index.ts';
 import { EnvObservation } from '../observation.ts';
 import { createAgent } from '../default-registry.ts';
 import { NUM_FEATURES, seatFeatures } from './features.ts';
@@ -98,4 +98,7 @@ console.log(`/**
  */
 export const VALUE_WEIGHTS: readonly number[] = [
 ${w.map((v) => `  ${v.toFixed(4)},`).join('\n')}
-];`);
+];
+
+/** The fingerprint (env/spec.ts) of the rules those games were played under: the weights know no others. */
+export const VALUE_RULESET_FINGERPRINT = '${rulesetFingerprint(DEFAULT_RULESET)}';`);

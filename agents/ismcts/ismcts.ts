@@ -28,12 +28,12 @@
  * A caller's time budget (the server's, `act(obs, budget)`) cuts either short: the search
  * answers with what it has rather than be stopped with nothing.
  */
-import { randInt, seedRng, shuffle, type CzechPubEnv, type RngState } from '../../env/index.ts';
+import { DEFAULT_RULESET, randInt, seedRng, shuffle, type CzechPubEnv, type RngState } from '../../env/index.ts';
 import type { Agent, AgentObservation, DecisionBudget, GameStart } from '../agent.ts';
 import { Belief } from '../beliefs/belief.ts';
 import { agentModel, type BeliefModel } from '../beliefs/model.ts';
 import { outcomeRewards } from './evaluate.ts';
-import type { IsmctsOptions } from './options.ts';
+import { cutOffDepth, type IsmctsOptions } from './options.ts';
 import { Evaluator } from './value.ts';
 import { Horizon, makeRollout, ModelledRollout, rollout, type RolloutPolicy } from './rollout.ts';
 import { backup, bestValued, confidentChoice, markAvailable, mostVisited, Node, selectUcb, settled } from './tree.ts';
@@ -50,6 +50,8 @@ export class IsmctsAgent implements Agent {
   private readonly policy: RolloutPolicy;
   private gameSeed = 'ismcts';
   private decision = 0;
+  /** This game's cut-off (options.ts, cutOffDepth). */
+  private depth: number;
   /** Statistics of the last search, for tests and diagnostics. */
   lastSearch: SearchStats | null = null;
 
@@ -68,12 +70,14 @@ export class IsmctsAgent implements Agent {
     const own = makeRollout(opts.rollout, makeAgent);
     this.policy = opponents ? new ModelledRollout(own, opponents) : own;
     this.evaluator = new Evaluator(opts.eval);
+    this.depth = cutOffDepth(spec, opts, DEFAULT_RULESET);
     this.beliefModel = opts.beliefs === 'policy' ? (beliefModel ?? agentModel(makeAgent('ppo'))) : null;
   }
 
   private readonly beliefModel: BeliefModel | null;
 
   reset(game: GameStart): void {
+    this.depth = cutOffDepth(this.spec, this.opts, game.ruleset ?? DEFAULT_RULESET);
     this.gameSeed = game.seed;
     this.decision = 0;
     this.policy.reset(game.players, `ismcts/${game.seed}`, game.seat, game.ruleset);
@@ -112,7 +116,7 @@ export class IsmctsAgent implements Agent {
       const child = this.selectRoot(root, seat, order);
       const k = child.visits;
       const world = (worlds[k] ??= deal(`${seed}/w${k}`)).clone();
-      const horizon = new Horizon(world, this.opts.depth);
+      const horizon = new Horizon(world, this.depth);
       world.step(child.action);
       horizon.update(world);
       this.iterate(root, child, world, horizon, seedRng(`ismcts/${seed}/r${k}`));

@@ -1,7 +1,9 @@
 /** The ismcts agent's options: defaults, one line each, and their validation. */
+import { rulesetFingerprint, type Ruleset } from '../../env/index.ts';
 import type { Agent } from '../agent.ts';
 import { parseOptions } from '../registry.ts';
 import { EVALUATIONS, type Evaluation } from './value.ts';
+import { VALUE_RULESET_FINGERPRINT } from './value-model.ts';
 
 export const ISMCTS_DEFAULTS = {
   /** Iterations per decision: the deterministic budget (used when timeMs is 0). */
@@ -18,7 +20,11 @@ export const ISMCTS_DEFAULTS = {
   final: 'visits',
   /** Standard errors by which the search's choice must beat the rollout policy's own to replace it; 0 = always the search's. */
   confidence: 1,
-  /** Turn starts after the root's turn at which an iteration is scored as it stands (rollout.ts); 0 = play to the end. */
+  /**
+   * Turn starts after the root's turn at which an iteration is scored as it stands (rollout.ts);
+   * 0 = play to the end. Not given, it is 0 under any rules but those the learned evaluation
+   * was fitted to (cutOffDepth).
+   */
   depth: 1,
   /** Evaluation where an iteration is cut off: `learned` (a fitted model) or `chart` (the heuristic's own numbers); value.ts. */
   eval: 'learned' as Evaluation,
@@ -35,7 +41,22 @@ export const ISMCTS_DEFAULTS = {
   beliefs: 'uniform',
 };
 
-export type IsmctsOptions = typeof ISMCTS_DEFAULTS;
+/** The options, and whether the spec gave `depth` itself (not its default). */
+export type IsmctsOptions = typeof ISMCTS_DEFAULTS & { readonly depthGiven?: true };
+
+/**
+ * Where a game under `ruleset` cuts its iterations off (`opts.depth`), or why it cannot: the
+ * learned evaluation's weights were fitted to games under one set of rules (value-model.ts), and
+ * under others would judge a cut-off world by another game's numbers. There a depth left to its
+ * default plays to the end instead (0), and one asked for with `eval=learned` is refused.
+ */
+export function cutOffDepth(spec: string, opts: IsmctsOptions, ruleset: Ruleset): number {
+  if (opts.depth === 0 || opts.eval !== 'learned' || rulesetFingerprint(ruleset) === VALUE_RULESET_FINGERPRINT) return opts.depth;
+  if (!opts.depthGiven) return 0;
+  throw new Error(
+    `agent '${spec}': its learned evaluation (eval=learned) was fitted to the standard rules, not to this game's (${ruleset.name}); give depth=0 (play each iteration to the end) or eval=chart`,
+  );
+}
 
 /**
  * Parses `key=value:…` options; a bad value fails naming the spec and the option. `makeAgent`
@@ -63,5 +84,6 @@ export function parseIsmctsOptions(spec: string, options: string, makeAgent: (sp
   } catch (e) {
     fail('rollout', `random or a registered agent's spec (${(e as Error).message})`);
   }
-  return o;
+  const given = options.split(':').some((part) => part.startsWith('depth='));
+  return given ? { ...o, depthGiven: true } : o;
 }

@@ -36,3 +36,6 @@ export const VALUE_WEIGHTS: readonly number[] = [
   0.6572,
   0.1592,
 ];
+
+/** The fingerprint (env/spec.ts) of the rules those games were played under: the weights know no others. */
+export const VALUE_RULESET_FINGERPRINT = '4d74c039';

@@ -29,3 +29,11 @@ describe('ismcts evaluation', () => {
     expect([...new Evaluator('learned').totals(env, new Float64Array(4))]).toEqual(env.scores());
   });
 });
+
+describe('the learned evaluation', () => {
+  it('was fitted under the standard rules as they are now (else refit: fit-value.ts)', async () => {
+    const { DEFAULT_RULESET, rulesetFingerprint } = await import('../../env/index.ts');
+    const { VALUE_RULESET_FINGERPRINT } = await import('./value-model.ts');
+    expect(VALUE_RULESET_FINGERPRINT).toBe(rulesetFingerprint(DEFAULT_RULESET));
+  });
+});
