@@ -64,7 +64,7 @@ export function cutOffDepth(spec: string, opts: IsmctsOptions, ruleset: Ruleset)
  */
 export function parseIsmctsOptions(spec: string, options: string, makeAgent: (spec: string) => Agent): IsmctsOptions {
   const o = parseOptions(spec, options, ISMCTS_DEFAULTS);
-  const fail = (key: keyof IsmctsOptions, want: string): never => {
+  const fail = (key: keyof typeof ISMCTS_DEFAULTS, want: string): never => {
     throw new Error(`agent '${spec}': option '${key}' must be ${want}, got '${o[key]}'`);
   };
   if (!Number.isInteger(o.iterations) || o.iterations < 1) fail('iterations', 'an integer ≥ 1');
