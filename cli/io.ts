@@ -8,6 +8,12 @@ export interface Io {
   err(line: string): void;
   /** Opens standard input as lines, for commands that read it (`play --human`); absent where there is none. */
   input?(): LineInput;
+  /**
+   * The clock of wall-clock budgets (`--minutes`), in milliseconds: performance.now when absent.
+   * Tests give one that counts its reads, so a budget in minutes ends after the same work
+   * however busy the machine is.
+   */
+  now?(): number;
 }
 
 export interface LineInput {
@@ -37,14 +43,21 @@ export const processIo: Io = {
 };
 
 /** Collects output lines, for tests and for callers that want the text; `input` is what standard input holds, line by line. */
-export function bufferIo(input: readonly string[] = []): Io & { stdout: string[]; stderr: string[] } {
+export function bufferIo(input: readonly string[] = [], now?: () => number): Io & { stdout: string[]; stderr: string[] } {
   const stdout: string[] = [];
   const stderr: string[] = [];
   let next = 0;
   return {
     stdout, stderr, out: (l) => void stdout.push(l), err: (l) => void stderr.push(l),
     input: () => ({ next: async () => (next < input.length ? input[next++] : null), close: () => undefined }),
+    ...(now ? { now } : {}),
   };
+}
+
+/** A clock that moves `stepMs` each time it is read: time measured in reads, the same on any machine under any load. */
+export function countingClock(stepMs: number): () => number {
+  let t = 0;
+  return () => (t += stepMs);
 }
 
 /** A mistake in the command line: reported with the usage hint, exit code 2. */

@@ -3,11 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RECIPE_CHOICES, trainCommandLine, TRAIN_DEFAULTS, type RecipeRecord } from '../training/index.ts';
-import { bufferIo } from './io.ts';
+import { bufferIo, countingClock } from './io.ts';
 import { main } from './main.ts';
 
 async function run(...argv: string[]) {
-  const io = bufferIo();
+  // Minutes of training counted in clock reads (each 40 ms), not taken from the machine: the same
+  // iterations, kept policies and curve points however busy the machine is.
+  const io = bufferIo([], countingClock(40));
   const code = await main(argv, io);
   return { code, out: io.stdout.join('\n'), err: io.stderr.join('\n') };
 }

@@ -129,7 +129,7 @@ function runOptions(parsed: NonNullable<ReturnType<typeof parseOptions<typeof TR
  * events runTraining is given, for `train` and `exploit` alike. `close` stops the bar and
  * gives Ctrl-C back.
  */
-export function trainingProgress(io: Io, o: TrainOptions, label = 'train'): { events: Pick<RunEvents, 'log' | 'iteration' | 'shouldStop'>; stopped(): boolean; close(): void } {
+export function trainingProgress(io: Io, o: TrainOptions, label = 'train'): { events: Pick<RunEvents, 'log' | 'iteration' | 'shouldStop' | 'now'>; stopped(): boolean; close(): void } {
   let stop = false;
   const stopListening = onStopSignals((signal) => {
     io.err(`${interrupted(signal)}: stopping after this iteration (final evaluation and checkpoint follow).`);
@@ -170,6 +170,7 @@ export function trainingProgress(io: Io, o: TrainOptions, label = 'train'): { ev
       },
       iteration,
       shouldStop: () => stop,
+      ...(io.now ? { now: io.now } : {}),
     },
     stopped: () => stop,
     close: () => {

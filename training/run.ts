@@ -41,6 +41,8 @@ export interface RunEvents {
   /** Also keep a copy of the policy each time this many more seconds of training have passed (kept/ in the run directory). */
   keepEvery?: number;
   shouldStop?(): boolean;
+  /** The training's clock in milliseconds (its seconds, the --minutes budget, kept copies): performance.now when absent. */
+  now?(): number;
 }
 
 const TRAINER_FORMAT = 'czech-pub-gym/trainer-state';
@@ -279,6 +281,7 @@ export async function runTraining(o: TrainOptions, events: RunEvents = {}, resum
     },
     shouldStop: events.shouldStop,
     rollouts: events.rollouts,
+    ...(events.now ? { now: events.now } : {}),
     onIteration: async (m, st) => {
       last = { m, st };
       fs.appendFileSync(metricsFile, `${JSON.stringify({ kind: 'iteration', ...m })}\n`);
