@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Catalogue } from './catalogue.ts';
+import type { BotPool } from './bot-pool.ts';
 import { ApiError, GameStore, type LiveGame, type StoreLimits } from './games.ts';
 
 function store(maxGames = 2, idleMs = 60_000, maxGamesPerClient = 100, more: Partial<StoreLimits> = {}) {
@@ -27,6 +28,39 @@ describe('GameStore limits', () => {
     }
     expect(status(() => games.get(left.id))).toBe(404);
     expect(games.size).toBe(1);
+  });
+
+  it('never expires a game a request is waiting on, however long its bots take; idle after, it goes', async () => {
+    // A bot decided in a worker (a stand-in pool): its decision takes as long as the test says.
+    const decided: (() => void)[] = [];
+    const pool = {
+      decide: (d: { legal: readonly number[] }) => new Promise<number>((done) => decided.push(() => done(d.legal[0]))),
+      drop: () => undefined,
+    } as unknown as BotPool;
+    const clock = { t: 1_000_000 };
+    const games = new GameStore({ maxGames: 10, idleMs: 60_000, maxGamesPerClient: 10, maxOpenGames: 2 }, new Catalogue(), pool, () => clock.t);
+    const made = games.create({ seats: ['ismcts', 'remote'], seed: 'slow-bot', reward: 'win', signal: new AbortController().signal });
+    let finished = false;
+    void made.then(() => (finished = true));
+    let decisions = 0;
+    while (!finished) {
+      if (decided.length === 0) {
+        await new Promise((r) => setImmediate(r));
+        continue;
+      }
+      clock.t += 100_000; // each decision longer than idleMs
+      games.expire(true);
+      expect(games.size).toBe(1);
+      decided.shift()!();
+      decisions++;
+    }
+    expect(decisions).toBeGreaterThan(1);
+    const { game } = await made;
+    expect(status(() => games.get(game.id))).toBeNull();
+    // Nobody waits on it now: left idle, it goes.
+    clock.t += 60_001;
+    games.expire(true);
+    expect(status(() => games.get(game.id))).toBe(404);
   });
 
   it('refuses a game over the limit with 429, and an expired game frees its place at once', async () => {

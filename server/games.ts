@@ -457,7 +457,7 @@ export class GameStore {
    * left to move: it goes in its turn, least recently asked about first.
    */
   private inUse(g: LiveGame): boolean {
-    for (const s of g.waiting) if (!s?.aborted) return true;
+    if (waitedOn(g)) return true;
     if (g.presence.streams.some((n) => n > 0)) return true;
     if (g.env.done) return false;
     return this.now() - g.touched <= this.limits.botIdleMs;
@@ -718,13 +718,24 @@ export class GameStore {
 
   private lastSweep = 0;
 
-  /** Drops idle games; sweeps at most once a second (not on every request) unless forced. */
+  /**
+   * Drops idle games; sweeps at most once a second (not on every request) unless forced. A game
+   * a request is waiting on is not idle, however long its bots take to decide (a decision in a
+   * worker, or many inline on a loaded machine): its client would get a 404 for a game it is
+   * playing.
+   */
   expire(force = false): void {
     const t = this.now();
     if (!force && t - this.lastSweep < 1000) return;
     this.lastSweep = t;
-    for (const g of [...this.games.values()]) if (t - g.touched > this.limits.idleMs) this.drop(g);
+    for (const g of [...this.games.values()]) if (t - g.touched > this.limits.idleMs && !waitedOn(g)) this.drop(g);
   }
+}
+
+/** Whether a request (not given up by its client) waits on the game's bots. */
+function waitedOn(g: LiveGame): boolean {
+  for (const s of g.waiting) if (!s?.aborted) return true;
+  return false;
 }
 
 /** A secret token for a seat or for watching: 18 random bytes, base64url. */
