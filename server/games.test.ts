@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { Catalogue } from './catalogue.ts';
-import type { BotPool } from './bot-pool.ts';
 import { ApiError, GameStore, type LiveGame, type StoreLimits } from './games.ts';
 
 function store(maxGames = 2, idleMs = 60_000, maxGamesPerClient = 100, more: Partial<StoreLimits> = {}) {
@@ -36,7 +35,7 @@ describe('GameStore limits', () => {
     const pool = {
       decide: (d: { legal: readonly number[] }) => new Promise<number>((done) => decided.push(() => done(d.legal[0]))),
       drop: () => undefined,
-    } as unknown as BotPool;
+    } as unknown as ConstructorParameters<typeof GameStore>[2];
     const clock = { t: 1_000_000 };
     const games = new GameStore({ maxGames: 10, idleMs: 60_000, maxGamesPerClient: 10, maxOpenGames: 2 }, new Catalogue(), pool, () => clock.t);
     const made = games.create({ seats: ['ismcts', 'remote'], seed: 'slow-bot', reward: 'win', signal: new AbortController().signal });
