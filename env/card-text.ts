@@ -40,20 +40,20 @@ export function cardTexts(r: Ruleset): Record<CardId | 'closing_time', string> {
     tea: nonAlc('tea'),
     coffee: nonAlc('coffee'),
     utopenec: nonAlc('utopenec'),
-    same: `Pub card (${actions(c('same'))}), aimed at a player; the only card you play this turn. You skip your digestion; at their next digestion you drink a copy of the orders they have in front then, and roll for yourself.`,
+    same: `Pub card (${actions(c('same'))}), aimed at a player; the only card you play this turn. You skip your digestion; at their next digestion you drink a copy of the orders they played and still have in front (not Flattery, nor an order given to them by Mixed-up), and roll for yourself. If they have no turn left before the game ends, you drink nothing.`,
     flattery: `Pub card (${actions(c('flattery'))}). Counts as a shot of your choice: ${shotLine(r)}. Not an order: it ignores the shot limit and Insulted bartender.`,
-    shot_into_beer: `Pub card (${actions(c('shot_into_beer'))}) with a beer and a shot you played this turn: you may order one more shot beyond the limit. Also an X card (no cost): pour a shot into the active player's beer — its drunkenness and token, no points (${shotNames()}).`,
+    shot_into_beer: `Pub card (${actions(c('shot_into_beer'))}) with a beer and a shot you played this turn: you may order one more shot beyond the limit. Also an X card (no cost): pour into the active player's beer a shot they have in front or, only if they have none, one from your hand (${shotNames()}) — its drunkenness and token, no points.`,
     lets_do_a_shot: `Pub card (${actions(c('lets_do_a_shot'))}), aimed at a player: ${choice.replace('each target', 'the target')}.`,
     shots_everyone: `Pub card (${actions(c('shots_everyone'))}), at every other player: ${choice}.`,
     brawl: `Pub card (${actions(c('brawl'))}). Starting with the player holding fewest cards, each player in turn takes one random card from every other player's hand.`,
     dont_want_it: `Pub card (${actions(c('dont_want_it'))}). Take the top card of the discard pile into your hand.`,
-    insulted_bartender: `Pub card (${actions(c('insulted_bartender'))}), aimed at a player: in their next turn they may play no orders (pub cards and Flattery still), and a third abstinence in a row does not throw them out.`,
+    insulted_bartender: `Pub card (${actions(c('insulted_bartender'))}), aimed at a player: in their next turn they may play no orders (pub cards and Flattery still), and a third abstinence in a row does not throw them out. A PAUSE turn uses it up.`,
     thats_my_order: `Pub card (${actions(c('thats_my_order'))}), aimed at a player: take one random card from their hand.`,
     excuse_me: `X card, played when a card is aimed at you: cancel its effect on you, or pass a card aimed at one player on to a neighbour (not back to who played it).`,
-    mixed_up: `${x} Take one order the active player has in front into your hand and put an order from your hand in its place (it ignores their limits and costs).`,
+    mixed_up: `${x} Take one order the active player has in front into your hand and put an order from your hand in its place (it ignores their limits and costs; they regain the actions of the one taken).`,
     knocked_over: `${x} Discard one order the active player has in front (they regain its actions and may play on).`,
     warm_beer: `${x} One beer in front of the active player goes back to their hand; they regain its actions but cannot play it again this turn.`,
-    closing_time: 'Shuffled into the draw pile at a reshuffle. Whoever draws it finishes that turn; then every other player still in takes one last turn, and the game ends.',
+    closing_time: 'Shuffled into the draw pile at a reshuffle. Whoever draws it finishes that turn (drawn at cleanup, that turn is over); then every other player still in takes one last turn (a paused player\'s is the PAUSE turn), and the game ends.',
   };
   for (const id of CARD_IDS) if (isShot(CARD_IDS.indexOf(id))) texts[id] = shot(id);
   return texts as Record<CardId | 'closing_time', string>;
@@ -118,7 +118,7 @@ export function glossary(r: Ruleset): Term[] {
     { term: 'Digestion and the roll', text: `Drunkenness of what is in front of you plus the number on your chart space is the total; a ${r.roll.dieSides}-sided die is rolled. Roll ≥ total: move ${r.roll.okMove} space forward. Short by 1–${r.roll.failStep}: ${r.roll.failMove} forward, one more for every further ${r.roll.failStep}.` },
     { term: 'Drunkenness chart', text: `Each row is a level; the marked cell is your space, and its number is added to every roll's total. ${chart}. Moving past a row's end puts you at the start of the next level, with a smaller hand; past the end of level ${r.chart.length} you are wasted: out, keeping your points.` },
     { term: 'PAUSE', text: 'On reaching a new level your coaster shows PAUSE: your next turn you only flip it back and draw up. You cannot be aimed at while paused.' },
-    { term: 'Abstinence', text: `A digestion with nothing giving drunkenness in front of you (no beer, shot or Flattery): lose ${pts(first)} the first time in a row (one-stripe token), ${pts(second)} the second (two stripes), and the third throws you out. You move ${r.abstinence.moveBack} space back (+${r.abstinence.moveBackPerNonAlcoholic} per non-alcoholic order). Any drinking turn clears the token.` },
+    { term: 'Abstinence', text: `A digestion with nothing alcoholic in front of you (no beer, shot or Flattery; a lone beer avoids it): lose ${pts(first)} the first time in a row (one-stripe token), ${pts(second)} the second (two stripes), and the third throws you out. You move ${r.abstinence.moveBack} space back (+${r.abstinence.moveBackPerNonAlcoholic} per non-alcoholic order). Any drinking turn clears the token.` },
     { term: 'Titles', text: `Taken when your points first reach ${list(r.titles.map((t) => `${t.points} (${t.name}, ${t.tokens} available)`))}. They give no points.` },
   ];
 }
