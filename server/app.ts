@@ -28,6 +28,11 @@
  * | DELETE | /v1/tournaments/:id          | stops it (finished games kept), or drops a finished one |
  * | GET    | /healthz                     | for load balancers: 200 while the server serves         |
  *
+ * Each resource's routes are a fastify plugin in routes/ (routes/index.ts lists them), holding
+ * the routes' schemas and whatever they keep; `buildServer` makes what they share (the stores,
+ * the catalogue, the limits: routes/context.ts), sets what applies to every request (JSON-only
+ * bodies, the Host allow-list, CORS, the rate limit, the error shape) and registers the plugins.
+ *
  * The OpenAPI document is at /docs/json, its UI at /docs. Every operation declares where it is
  * defined its operationId (what generated clients name their methods), a summary, a tag and its
  * security; server/openapi.test.ts fails for one that does not, and lints the document.
@@ -46,39 +51,27 @@ import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
-import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { randomBytes } from 'node:crypto';
-import sjson from 'secure-json-parse';
-import { z } from 'zod';
-import { BudgetSpentError, type Agent } from '../agents/index.ts';
+import Fastify, { type FastifyInstance } from 'fastify';
 import {
-  ACTION_GROUPS, ACTION_SPACE_VERSION, CARD_IDS, cardKind, cardName, cardShortTexts, cardTexts, CLOSING_TIME, compileRuleset, describeAction, glossary,
-  NUM_ACTIONS, OBS_SIZE, RevealedGame, REWARD_SCHEMES, rulesetFingerprint, type Ruleset,
-} from '../env/index.ts';
-import { bearer } from './bearer.ts';
-import { PostedObservation } from './bot-obs.ts';
+  jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler, type FastifyPluginAsyncZod, type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import sjson from 'secure-json-parse';
+import type { Ruleset } from '../env/index.ts';
 import { BotPool } from './bot-pool.ts';
-import { BotSpecError, Catalogue, MAX_SPEC_LENGTH } from './catalogue.ts';
+import { Catalogue, MAX_SPEC_LENGTH } from './catalogue.ts';
 import { resolveLimits, type Limits, type ServerConfig } from './config.ts';
-import { ApiError, envAt, GameStore, stepEvents, narratedEvents, type LiveGame } from './games.ts';
 import { GameLog } from './game-log.ts';
-import { Restorer } from './restorer.ts';
-import { shownCommitment } from './seed-commitment.ts';
+import { ApiError, GameStore } from './games.ts';
+import { HistoryPages } from './history.ts';
 import { JobStore } from './jobs.ts';
 import { OutsideCalls } from './outside-calls.ts';
+import { Restorer } from './restorer.ts';
+import {
+  aboutRoutes, actRoutes, adviceRoutes, eventRoutes, gameReplayRoutes, gameRoutes, lobbyRoutes, replayRoutes, settingsRoutes, tournamentRoutes,
+  webRoutes, type ServerContext,
+} from './routes/index.ts';
 import * as S from './schemas.ts';
 import { Streams } from './stream.ts';
-import { HISTORY_PAGE, HistoryPages } from './history.ts';
-import { parsePostedView } from './view-schema.ts';
-import { LruMap } from './lru.ts';
-import { webFiles } from './web.ts';
-import { played, seatState, stepParam } from './seat-state.ts';
-import { replayRoutes } from './replays.ts';
-import { tableRoutes } from './tables.ts';
-import { hintRoutes } from './hint.ts';
-import { displayName } from './names.ts';
-import { settingsRoutes } from './settings.ts';
 
 export interface ServerOptions extends Partial<Limits> {
   /** The operator's catalogue and limits (config.ts); the options above override its limits. */
@@ -121,19 +114,38 @@ export function hostName(raw: string): string {
   return h.split(':')[0];
 }
 
-/** Whole numbers in a path or a query: decimal digits only (no 0x10, 1e1, +5 or empty), else a 400. */
-const decimal = z.string().regex(/^\d{1,15}$/, 'a whole number in decimal digits').transform(Number);
+/**
+ * The route plugins, in the order they are registered: the OpenAPI document lists paths in the
+ * order their routes were added, and server/api-types.ts is made from it.
+ */
+const ROUTES: FastifyPluginAsyncZod<ServerContext>[] = [
+  aboutRoutes, actRoutes, gameRoutes, eventRoutes, gameReplayRoutes, lobbyRoutes, adviceRoutes, settingsRoutes, replayRoutes, webRoutes, tournamentRoutes,
+];
 
-/** A fresh seed nobody can guess: a seat that knew the seed would know every hand and the draw pile. */
-const secretSeed = () => randomBytes(16).toString('base64url');
-
+/**
+ * The server: the instance and what every route shares, then the route plugins. The order is
+ * the point: each plugin is its own fastify context, which takes its parent's hooks, error
+ * handler, body parsers and schema compilers as they stand when it is registered, so all of
+ * those are set on the root first.
+ */
 export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstance> {
-  const { config = {}, logger = false, ruleset: rules, notice, log, host = '127.0.0.1', stateDir = config.stateDir, botWorker, ...overrides } = o;
+  const { config = {}, logger = false, ruleset, notice, log, host = '127.0.0.1', stateDir = config.stateDir, botWorker, ...overrides } = o;
   const limits = resolveLimits(config, overrides);
   const notices: string[] = [];
-  const catalogue = new Catalogue(config, { ruleset: rules, notice: (line) => notices.push(line) });
-  const ruleset = catalogue.ruleset;
-  const rulesetId = { name: ruleset.name, fingerprint: rulesetFingerprint(ruleset) };
+  const catalogue = new Catalogue(config, { ruleset, notice: (line) => notices.push(line) });
+  const app = createApp(limits, config, logger);
+  await registerShared(app, limits, config);
+  const tell = notice ?? ((line: string) => app.log.warn(line));
+  const context = openStores(app, { limits, catalogue, stateDir, botWorker, tell, log });
+  guardHosts(app, config, host, notices);
+  setErrorShape(app, limits);
+  for (const line of notices) tell(line);
+  for (const routes of ROUTES) await app.register(routes, context);
+  return app;
+}
+
+/** The instance: its limits on connections and bodies, zod for schemas, and JSON bodies only. */
+function createApp(limits: Limits, config: ServerConfig, logger: boolean) {
   const app = Fastify({
     logger,
     bodyLimit: limits.bodyLimit,
@@ -157,6 +169,13 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
       done(new ApiError(400, `request body: ${(e as Error).message}`), undefined);
     }
   });
+  return app;
+}
+
+type App = ReturnType<typeof createApp>;
+
+/** The plugins every route shares, registered before any route: the OpenAPI document and its UI, CORS, the rate limit. */
+async function registerShared(app: App, limits: Limits, config: ServerConfig): Promise<void> {
   await app.register(swagger, {
     openapi: {
       info: {
@@ -185,9 +204,27 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
       errorResponseBuilder: (_req, ctx) => ({ statusCode: 429, error: `rate limit: at most ${ctx.max} requests per second per client; retry in ${Math.ceil(ctx.ttl / 1000)} s` }),
     });
   }
+}
+
+interface StoreOptions {
+  limits: Limits;
+  catalogue: Catalogue;
+  stateDir: string | undefined;
+  botWorker: URL | undefined;
+  /** Told what the operator should know (a state file that cannot be restored). */
+  tell: (line: string) => void;
+  /** Told an outside server's failure in full (ServerOptions.log). */
+  log: ((line: string) => void) | undefined;
+}
+
+/**
+ * What the routes share (routes/context.ts): the bot pool, the stores of games, tournaments,
+ * streams and history pages, and the state dir's games brought back. They are swept for idle
+ * games while the server runs and closed with it.
+ */
+function openStores(app: App, { limits, catalogue, stateDir, botWorker, tell, log }: StoreOptions): ServerContext {
   const pool = new BotPool({ workers: limits.botWorkers, decisionMs: limits.decisionMs, memoryMb: limits.workerMemoryMb, maxQueued: limits.maxQueuedDecisions, module: botWorker });
   const outside = new OutsideCalls(log ?? ((line) => app.log.warn(line)), undefined, limits);
-  const tell = notice ?? ((line: string) => app.log.warn(line));
   const gameLog = stateDir === undefined ? null : new GameLog(stateDir, limits, tell);
   const store = new GameStore(limits, catalogue, pool, undefined, outside, gameLog);
   // The state dir's games come back in the background: the server answers at once, and a request for a game not yet restored waits for it (restorer.ts).
@@ -207,8 +244,18 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
     pool.close();
     await jobs.closeAll();
   });
+  // A game of the state dir asked for before its turn came is restored now, and the request waits for it.
+  if (restoring) {
+    app.addHook('preHandler', async (req) => {
+      const id = (req.params as { id?: unknown } | undefined)?.id;
+      if (typeof id === 'string' && req.routeOptions.url?.startsWith('/v1/games/:id')) await restoring.ready(id);
+    });
+  }
+  return { limits, catalogue, ruleset: catalogue.ruleset, store, jobs, streams, pages, outside };
+}
 
-  // DNS rebinding: a page elsewhere whose name resolves to this machine would reach the API with its own name in Host.
+/** DNS rebinding: a page elsewhere whose name resolves to this machine would reach the API with its own name in Host. */
+function guardHosts(app: App, config: ServerConfig, host: string, notices: string[]): void {
   const hosts = new Set((config.allowedHosts ?? ['localhost', host]).map(hostName));
   if (config.allowedHosts === undefined && (host === '0.0.0.0' || host === '::')) {
     notices.push(`listening on every interface, requests are answered only with Host localhost or ${host}: list the names clients use in the config's allowedHosts`);
@@ -217,14 +264,10 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
     const name = hostName(req.headers.host ?? '');
     if (!hosts.has(name)) throw new ApiError(421, `Host ${JSON.stringify(name.slice(0, 100))} is not a name this server answers to`);
   });
-  // A game of the state dir asked for before its turn came is restored now, and the request waits for it.
-  if (restoring) {
-    app.addHook('preHandler', async (req) => {
-      const id = (req.params as { id?: unknown } | undefined)?.id;
-      if (typeof id === 'string' && req.routeOptions.url?.startsWith('/v1/games/:id')) await restoring.ready(id);
-    });
-  }
+}
 
+/** Every error in the one shape `{ error, ... }` (S.errorBody); a fault of the server's own says no more than that it was one. */
+function setErrorShape(app: App, limits: Limits): void {
   app.setErrorHandler((err: Error & { statusCode?: number; validation?: unknown; code?: string }, _req, reply) => {
     if (err instanceof ApiError) return reply.code(err.status).send({ error: err.message, ...err.extra });
     if (err.validation) return reply.code(400).send({ error: `invalid request: ${err.message}` });
@@ -234,289 +277,4 @@ export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstanc
     if (status === 500) app.log.error(err);
     return reply.code(status).send({ error: status === 500 ? 'internal error' : err.message });
   });
-
-  /** Aborted if the client closes its connection before its answer is sent: bots then stop playing for nobody (games.ts, botIdleMs). */
-  const clientGone = (reply: FastifyReply): AbortSignal => {
-    const gone = new AbortController();
-    reply.raw.once('close', () => {
-      if (!reply.raw.writableFinished) gone.abort();
-    });
-    return gone.signal;
-  };
-
-  /** A game any of whose tokens is shown, once it is over (a finished game has no secrets left). */
-  const finishedGame = (id: string, token: string | undefined): LiveGame => {
-    const game = store.get(id);
-    store.viewerOf(game, token);
-    if (!game.env.done) throw new ApiError(409, 'the replay is available once the game is over');
-    return game;
-  };
-
-  for (const line of notices) (notice ?? ((l: string) => app.log.warn(l)))(line);
-  const { min, max } = ruleset.players;
-  const idParams = z.object({ id: z.string().min(1).max(64) });
-  const specString = z.string().min(1).max(MAX_SPEC_LENGTH);
-  const started = Date.now();
-
-  app.get('/healthz', {
-    schema: { operationId: 'getHealth', summary: 'Whether the server serves, and the rules it plays', tags: ['server'], security: S.NO_TOKEN, response: { 200: S.health, ...S.errors() } },
-    config: { rateLimit: false },
-  }, async () => ({ status: 'ok' as const, uptimeSec: Math.round((Date.now() - started) / 1000), ruleset: rulesetId }));
-
-  // The catalogue is fixed when the server starts: its listing is made (and checked) once.
-  const botListing = JSON.stringify(S.botList.parse({ bots: catalogue.list() }));
-  app.get('/v1/bots', {
-    schema: { operationId: 'listBots', summary: 'The bots that can fill a seat, with the options a client may set', tags: ['bots'], security: S.NO_TOKEN, response: { 200: S.botList, ...S.errors(429) } },
-  }, async (_req, reply) =>
-    // A string body goes out as it is (fastify serializes only objects); the type provider expects the object.
-    reply.type('application/json; charset=utf-8').send(botListing as unknown as z.infer<typeof S.botList>));
-
-  const texts = cardTexts(ruleset);
-  const faces = cardShortTexts(ruleset);
-  app.get('/v1/ruleset', {
-    schema: { operationId: 'getRuleset', summary: "The rules' numbers, the cards' names and texts, and a glossary", tags: ['server'], security: S.NO_TOKEN, response: { 200: S.rulesetAnswer, ...S.errors(429) } },
-  }, async () => ({
-    ruleset: ruleset as unknown as Record<string, unknown>,
-    fingerprint: rulesetId.fingerprint,
-    cards: CARD_IDS.map((id, type) => ({ id, type, name: cardName(type), kind: cardKind(type), text: texts[id], short: faces[id] })),
-    closingTime: { name: cardName(CLOSING_TIME), text: texts.closing_time, short: faces.closing_time },
-    glossary: glossary(ruleset),
-    players: { min, max },
-    actionSpaceVersion: ACTION_SPACE_VERSION,
-    actionGroups: [...ACTION_GROUPS],
-  }));
-
-  // Bot instances for the act route, one per label (entry and options), least recently used dropped first.
-  const served = new LruMap<string, Agent>(limits.servedCache);
-  // A posted view is encoded here, under the server's ruleset, for the bots that read encodings.
-  const actRules = compileRuleset(ruleset);
-  app.post('/v1/bots/:spec/act', {
-    schema: {
-      operationId: 'askBot', summary: "A bot's action for a posted view and its legal actions (stateless)", tags: ['bots'], security: S.NO_TOKEN,
-      params: z.object({ spec: specString }),
-      body: z.object({
-        view: z.unknown().describe("A seat's view as GET /v1/games/{id}/view gives it (PlayerView); checked field by field."),
-        legalActions: z.array(z.number().int().min(0).max(NUM_ACTIONS - 1)).min(1).max(NUM_ACTIONS),
-        encoding: z.array(z.number()).length(OBS_SIZE).optional()
-          .describe('Ignored: the server encodes the posted view itself, so any bot (ppo included) needs only the view. Accepted so that older clients sending it keep working.'),
-        game: z.string().max(64).optional()
-          .describe("An opaque name for the game this decision belongs to (what an `http:` agent sends): bots that draw at random are seeded from it, so one game's decisions share a stream."),
-        seed: z.string().max(200).optional().describe('Older clients\' name for `game`.'),
-      }).strict(),
-      response: { 200: S.actAnswer, ...S.errors(400, 404, 413, 429) },
-    },
-    // The answer is built right here from checked values: documented by its schema, not re-validated on the hot path.
-    serializerCompiler: () => (data) => JSON.stringify(data),
-  }, async (req) => {
-    let choice;
-    try {
-      choice = catalogue.resolve(req.params.spec);
-    } catch (e) {
-      if (e instanceof BotSpecError) throw new ApiError(e.unknown ? 404 : 400, e.message);
-      throw e;
-    }
-    if (choice.entry.needs || choice.entry.heavy) {
-      throw new ApiError(400, `bot '${choice.entry.name}' cannot answer a posted view (it ${choice.entry.needs === 'history' ? 'reads the game\'s history' : 'searches copies of a game held on the server'}); seat it at a game (POST /v1/games)`);
-    }
-    const posted = parsePostedView(req.body.view, ruleset);
-    if (!posted.ok) throw new ApiError(400, posted.error);
-    const view = posted.view;
-    const make = () => {
-      try {
-        return catalogue.create(choice);
-      } catch (e) {
-        throw new ApiError(400, (e as Error).message);
-      }
-    };
-    // A bot that calls out is made per request, holding this client's budget.
-    const bot = choice.entry.budget ? make() : served.use(choice.label, make);
-    if (choice.entry.budget) outside.attach(bot, choice.entry, req.ip);
-    bot.reset?.({ seat: view.seat, players: view.players, seed: req.body.game ?? req.body.seed ?? 'served' });
-    const legal = [...new Set(req.body.legalActions)].sort((a, b) => a - b);
-    let action: number;
-    try {
-      action = await bot.act(new PostedObservation(view, legal, actRules));
-    } catch (e) {
-      if (e instanceof ApiError) throw e;
-      if (e instanceof BudgetSpentError) throw new ApiError(429, e.message);
-      throw new ApiError(400, 'the bot could not act on this view: the view and legalActions do not describe a position it can play');
-    }
-    if (!legal.includes(action)) {
-      throw new ApiError(400, `the posted view and legalActions contradict each other: in this view the bot's move is ${action} (${describeAction(action, view.seat, view.players)}), which legalActions does not list`);
-    }
-    return { action, name: describeAction(action, view.seat, view.players) };
-  });
-
-  app.post('/v1/games', {
-    schema: {
-      operationId: 'createGame', summary: 'A game: its seats filled by bots, remote players or the lobby; the seat tokens', tags: ['games'], security: S.NO_TOKEN,
-      body: z.object({
-        seats: z.array(specString).min(min).max(max).describe("Per seat: 'remote' for a seat played through the API (its token comes back here), 'open' for a seat anyone may take from the lobby (POST /v1/games/{id}/join), or a bot from GET /v1/bots."),
-        seed: S.gameSeed.optional().describe("Deals the game. Without one, a random seed is drawn. Every game commits to its seed (`seed.commitment`, in every view and the lobby) and reveals it with the commitment's salt in the replay. Refused for a game with an 'open' seat; a table of 'remote' and bot seats may set one, and its views say so (`seed.chosen`)."),
-        reward: z.enum(REWARD_SCHEMES).optional(),
-        names: z.array(displayName.nullable()).max(max).optional().describe("Per seat, a display name for a 'remote' seat (null or absent: \"Player N\"); bots are called by their catalogue name, and whoever joins an open seat names themselves."),
-      }).strict(),
-      response: { 201: S.created, ...S.errors(400, 413, 429) },
-    },
-  }, async (req, reply) => {
-    const chosen = req.body.seed !== undefined;
-    const seed = chosen ? String(req.body.seed) : secretSeed();
-    const { game, tokens } = await store.create({ seats: req.body.seats, names: req.body.names, seed, seedChosen: chosen, reward: req.body.reward ?? 'win', client: req.ip, signal: clientGone(reply) });
-    return reply.code(201).send({ id: game.id, players: game.seats.length, seats: game.seats, names: game.names, tokens, watchToken: game.watchToken, seed: shownCommitment(game.seed) });
-  });
-
-  const tokenRoute = { security: S.SEAT_TOKEN, params: idParams };
-
-  app.get('/v1/games/:id/view', {
-    schema: {
-      operationId: 'getView', summary: "The token's view: legal actions, whose turn, the last action's events", tags: ['games'],
-      ...tokenRoute, querystring: z.object({ at: decimal.optional() }).strict(),
-      response: { 200: S.seatState, ...S.errors(400, 401, 403, 404, 429) },
-    },
-  }, async (req) => {
-    const game = store.get(req.params.id);
-    const viewer = store.viewerOf(game, bearer(req));
-    return seatState(game, viewer, stepParam(game, req.query.at));
-  });
-
-  app.post('/v1/games/:id/actions', {
-    schema: {
-      operationId: 'playAction', summary: "The token's seat plays an action; bot seats then play on", tags: ['games'],
-      description: 'With `step`, the action answers the decision at that step only: if the game has moved on (an X card played in between asked the seat again), it is refused with 409 `code: decision-changed` and nothing is played, so a click meant for the decision before never lands on the one after.',
-      ...tokenRoute,
-      body: z.object({
-        action: z.number().int().min(0),
-        step: z.number().int().min(0).optional().describe('The step of the decision this action answers (GET view\'s `step`); refused with 409 if the game is at another.'),
-      }).strict(),
-      response: { 200: S.seatState, ...S.errors(400, 401, 403, 404, 409, 429) },
-    },
-  }, async (req, reply) => {
-    const game = store.get(req.params.id);
-    const seat = store.seatOf(game, bearer(req));
-    await store.act(game, seat, req.body.action, clientGone(reply), req.body.step);
-    return seatState(game, seat);
-  });
-
-  const sinceQuery = z.object({ since: decimal.optional() }).strict();
-
-  app.get('/v1/games/:id/events', {
-    schema: {
-      operationId: 'listEvents', summary: "What the token's seat saw, from its N-th event on", tags: ['games'],
-      ...tokenRoute, querystring: sinceQuery,
-      response: { 200: S.eventsAnswer, ...S.errors(400, 401, 403, 404, 429) },
-    },
-  }, async (req) => {
-    const game = store.get(req.params.id);
-    const viewer = store.viewerOf(game, bearer(req));
-    const since = req.query.since ?? 0;
-    return { events: narratedEvents(game, viewer, Math.min(since, game.env.eventCount)), next: game.env.eventCount, done: game.env.done };
-  });
-
-  app.get('/v1/games/:id/history', {
-    schema: {
-      operationId: 'getHistory', summary: "What the token's seat saw, step by step, from step K on (paged)", tags: ['games'],
-      ...tokenRoute, querystring: z.object({ from: decimal.optional(), limit: decimal.optional() }).strict(),
-      description: `Steps from \`from\` (default 0) on, at most \`limit\` (default and most ${HISTORY_PAGE}) of them: for each, the action that led to it and its events as the token's seat saw them (what a page that was there from the start has in its log). \`next\` is the step to ask from for the rest, null once there is none.`,
-      response: { 200: S.historyAnswer, ...S.errors(400, 401, 403, 404, 429) },
-    },
-    // Built a slice at a time from checked values (history.ts): documented by its schema, not re-validated on the way out.
-    serializerCompiler: () => (data) => JSON.stringify(data),
-  }, async (req) => {
-    const game = store.get(req.params.id);
-    const viewer = store.viewerOf(game, bearer(req));
-    return pages.page(game, viewer, stepParam(game, req.query.from ?? 0), req.query.limit ?? HISTORY_PAGE, req.ip);
-  });
-
-  app.get('/v1/games/:id/stream', {
-    schema: {
-      operationId: 'streamEvents', summary: "The token's events as Server-Sent Events, live", tags: ['games'],
-      ...tokenRoute, querystring: sinceQuery,
-      description: 'Server-Sent Events: each event\'s id is the seat\'s event count, so a reconnect with Last-Event-ID resumes; `step` (no id) when the game moved on without an event the seat sees, or a seat was joined; a comment line every heartbeat; ends with `end`, `gone` (the game is no longer held) or `closed` (its place went to another client\'s stream while all were taken: reconnect later).',
-      response: { 200: { description: 'The event stream.', content: { 'text/event-stream': { schema: z.string() } } }, ...S.errors(400, 401, 403, 404, 429) },
-    },
-  }, async (req, reply) => {
-    const game = store.get(req.params.id);
-    const viewer = store.viewerOf(game, bearer(req));
-    streams.serve(req, reply, game, viewer, Streams.cursor(req, req.query.since, game.env.eventCount));
-  });
-
-  app.get('/v1/games/:id/replay', {
-    schema: {
-      operationId: 'getReplay', summary: 'A finished game: its seed, seats and every action', tags: ['replays'],
-      ...tokenRoute, response: { 200: S.replayAnswer, ...S.errors(401, 403, 404, 409, 429) },
-    },
-  }, async (req) => {
-    const game = finishedGame(req.params.id, bearer(req));
-    const c = game.env.config;
-    return { seed: c.seed, salt: game.seed.salt, seedCommitment: game.seed.commitment, seedChosen: game.seed.chosen, players: c.players, seats: game.seats, reward: c.reward, askForced: c.askForced, actions: [...game.env.actions], scores: game.env.scores(), faults: game.faults };
-  });
-
-  // Each step of a finished game with every seat's view and the choice made there.
-  app.get('/v1/games/:id/replay/:step', {
-    schema: {
-      operationId: 'getReplayFrame', summary: "A finished game's step: every seat's view and the choice made", tags: ['replays'],
-      security: S.SEAT_TOKEN, params: idParams.extend({ step: decimal }),
-      response: { 200: S.replayFrame, ...S.errors(400, 401, 403, 404, 409, 429) },
-    },
-  }, async (req) => {
-    const game = finishedGame(req.params.id, bearer(req));
-    const steps = game.env.actions.length;
-    const k = req.params.step;
-    if (k > steps) throw new ApiError(404, `step ${k}: the game has steps 0 to ${steps}`);
-    const env = envAt(game, k);
-    const revealed = new RevealedGame(game.env, env);
-    const views = revealed.views() as unknown as Record<string, unknown>[];
-    return {
-      step: k,
-      steps,
-      views,
-      decision: views[0].decision as Record<string, unknown>,
-      legalActions: revealed.legal(),
-      next: k < steps ? played(game, k) : null,
-      events: stepEvents(game, k, 'all'),
-      scores: game.env.scores(),
-    };
-  });
-
-  tableRoutes(app, store);
-  hintRoutes(app, store, catalogue);
-  settingsRoutes(app, store);
-  replayRoutes(app, store, ruleset);
-
-  for (const [path, file] of webFiles()) {
-    app.get(path, { schema: { hide: true } }, async (_req, reply) => reply.type(file.type).header('cache-control', 'no-cache').send(file.body));
-  }
-
-  app.post('/v1/tournaments', {
-    schema: {
-      operationId: 'startTournament', summary: 'A tournament of catalogue bots, run as a background job', tags: ['tournaments'], security: S.NO_TOKEN,
-      body: z.object({
-        agents: z.array(specString).min(min).max(max).describe('A bot from GET /v1/bots per seat (repeat one to field it twice).'),
-        games: z.number().int().min(1).max(limits.maxJobGames),
-        seed: S.gameSeed.optional().describe('Default: a random seed, reported in the summary.'),
-        duplicate: z.boolean().optional(),
-      }).strict(),
-      response: { 202: S.jobAnswer, ...S.errors(400, 403, 413, 429) },
-    },
-  }, async (req, reply) => {
-    const job = jobs.start({ agents: req.body.agents, games: req.body.games, seed: String(req.body.seed ?? secretSeed()), duplicate: req.body.duplicate, client: req.ip });
-    return reply.code(202).send(jobs.report(job));
-  });
-
-  app.get('/v1/tournaments/:id', {
-    schema: {
-      operationId: 'getTournament', summary: "A tournament's progress; once ended, its summary", tags: ['tournaments'], security: S.NO_TOKEN,
-      params: idParams, response: { 200: S.jobAnswer, ...S.errors(404, 429) },
-    },
-  }, async (req) => jobs.report(jobs.get(req.params.id)));
-
-  app.delete('/v1/tournaments/:id', {
-    schema: {
-      operationId: 'stopTournament', summary: 'Stops a tournament, or drops a finished one', tags: ['tournaments'], security: S.NO_TOKEN,
-      params: idParams, description: 'Stops a running tournament (its finished games are kept and summarised), or drops a finished one.',
-      response: { 200: S.jobAnswer, ...S.errors(404, 429) },
-    },
-  }, async (req) => jobs.report(await jobs.cancel(req.params.id)));
-
-  return app;
 }

@@ -1,8 +1,8 @@
 /**
- * The hint (GET /v1/games/:id/hint): what the Strong bot (the catalogue's `ppo` entry) would
- * play at the seat's decision now, how likely its policy makes that choice and the two next
- * most likely, and the chosen action's preview exactly as GET preview gives it, so a page can
- * say why in the preview's own words.
+ * The hint (GET /v1/games/:id/hint, its route in routes/advice.ts): what the Strong bot (the
+ * catalogue's `ppo` entry) would play at the seat's decision now, how likely its policy makes
+ * that choice and the two next most likely, and the chosen action's preview exactly as GET
+ * preview gives it, so a page can say why in the preview's own words.
  *
  * The bot is told only what a bot sitting at that seat would be: its observation is the seat
  * channel's (EnvObservation, as games.ts builds it for every bot of this thread), and it plays
@@ -20,12 +20,9 @@
  * catalogue has no `ppo` entry, or its model for this table cannot be loaded), the heuristic
  * (Regular) advises instead, without probabilities, and the answer says why.
  */
-import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { EnvObservation, PpoAgent, type Agent, type AgentObservation } from '../agents/index.ts';
 import { CzechPubEnv, describeAction } from '../env/index.ts';
-import { bearer } from './bearer.ts';
 import type { Catalogue, CatalogueEntry } from './catalogue.ts';
 import { ApiError, INLINE_SLICE_MS, type GameStore, type LiveGame } from './games.ts';
 import type { InlineTurns } from './inline-turns.ts';
@@ -221,17 +218,4 @@ const round = (p: number) => Math.round(p * 1e4) / 1e4;
 export async function hintForToken(store: GameStore, hints: Hints, id: string, token: string | undefined, client: string): Promise<HintAnswer> {
   const game = store.get(id);
   return hints.ask(game, store.seatOf(game, token), client);
-}
-
-export function hintRoutes(app: FastifyInstance, store: GameStore, catalogue: Catalogue): void {
-  const typed = app.withTypeProvider<ZodTypeProvider>();
-  const hints = new Hints(catalogue, { turns: store.turns, warn: (line) => app.log.warn(line) });
-  typed.get('/v1/games/:id/hint', {
-    schema: {
-      operationId: 'getHint', summary: 'For the seat to act: what the Strong bot would play, how sure it is, and why', tags: ['games'],
-      security: S.SEAT_TOKEN, params: z.object({ id: z.string().min(1).max(64) }),
-      description: "For the seat to act: the action the Strong bot (catalogue entry `ppo`) would play there, with its probability under the bot's policy and the two next most likely actions with theirs, and that action's entry of GET preview (the same object), which says what it would do. The bot is told what a bot in that seat would be, from the seat's facts alone (never the game's seed: its own is made from the game's id and the seat), and it plays along with the seat's earlier decisions as that bot would. Where Strong cannot advise, the heuristic (Regular) does, without probabilities, and `fallback` says why. A 409 (`code: not-seat-to-act`) at another seat's decision or once the game is over.",
-      response: { 200: hintAnswer, ...S.errors(401, 403, 404, 409, 429) },
-    },
-  }, async (req) => hintForToken(store, hints, req.params.id, bearer(req), req.ip));
 }

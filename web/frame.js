@@ -1,7 +1,7 @@
 /**
  * What one picture of the table needs, shared by live play and replays, and how seats are
  * named. The view types are the engine's own (env/observation/view.ts); the answers are the
- * API's (server/app.ts).
+ * API's (server/routes/, its answers' schemas in server/schemas.ts).
  *
  * @typedef {import('../env/observation/view.ts').PlayerView} PlayerView
  * @typedef {import('../env/observation/view.ts').PlayerPublicView} PlayerPublicView

@@ -5,16 +5,16 @@
  * serve with the watch token. An r2 link carries its seats' labels, which name the seats as a
  * games.jsonl line's agents do. What a client sends is data only: never a path, a URL or code.
  */
-import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { NUM_ACTIONS, type Ruleset } from '../env/index.ts';
+import { NUM_ACTIONS } from '../../env/index.ts';
 import {
   decodeReplay, GameLineError, MAX_REPLAY_ACTIONS, MAX_SEAT_LABEL, parseGameLine, ReplayFormatError, replayGame, replayRecordOfLine, type ReplayRecord,
-} from '../eval/index.ts';
-import { ApiError, type GameStore } from './games.ts';
-import { nameFault } from './names.ts';
-import * as S from './schemas.ts';
+} from '../../eval/index.ts';
+import { ApiError } from '../games.ts';
+import { nameFault } from '../names.ts';
+import * as S from '../schemas.ts';
+import type { ServerContext } from './context.ts';
 
 /** A link is one line of a few thousand characters at most (decodeReplay checks it exactly). */
 const MAX_LINK = 14_000;
@@ -39,8 +39,8 @@ const seatNames = z.array(seatName).max(6);
 /** A seat's label carried in a link or a line, or `seat N` where the rule for names refuses it (the label is a tournament's, not the request's own). */
 const shownLabel = (label: string, seat: number): string => (seatName.safeParse(label).success ? label : `seat ${seat}`);
 
-export function replayRoutes(app: FastifyInstance, store: GameStore, ruleset: Ruleset): void {
-  app.withTypeProvider<ZodTypeProvider>().post('/v1/replays', {
+export const replayRoutes: FastifyPluginAsyncZod<Pick<ServerContext, 'store' | 'ruleset'>> = async (app, { store, ruleset }) => {
+  app.post('/v1/replays', {
     schema: {
       operationId: 'openReplay', summary: "A tournament's game (link, line or record), replayed and held for its frames", tags: ['replays'], security: S.NO_TOKEN,
       description: "A finished game from its replay link (a report's `#replay=` part), a tournament's games.jsonl line as it is (its agents name the seats), or a record: replayed under this server's rules, every action checked, then served like any finished game's replay (GET /v1/games/{id}/replay/{step} with the watch token).",
@@ -88,4 +88,4 @@ export function replayRoutes(app: FastifyInstance, store: GameStore, ruleset: Ru
     const env = game.env;
     return reply.code(201).send({ id: game.id, players: r.players, seats, watchToken: game.watchToken, steps: env.actions.length, scores: env.scores() });
   });
-}
+};

@@ -3,13 +3,13 @@
  * default, the X cards they do not watch for, and which windows ask them. Bots have none; the watch token may not
  * read or change a seat's.
  */
-import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ASK_WINDOWS, X_WATCHABLE, type AutoPass } from './auto-pass.ts';
-import { bearer } from './bearer.ts';
-import type { GameStore } from './games.ts';
-import * as S from './schemas.ts';
+import { ASK_WINDOWS, X_WATCHABLE, type AutoPass } from '../auto-pass.ts';
+import { bearer } from '../bearer.ts';
+import * as S from '../schemas.ts';
+import type { ServerContext } from './context.ts';
+import { idParams } from './params.ts';
 
 const unwatched = z.array(z.enum(X_WATCHABLE)).max(X_WATCHABLE.length)
   .describe('X cards the seat is not asked about: auto-pass passes even when the seat could play one. Default: none (every X card is watched for).');
@@ -25,13 +25,10 @@ export const seatSettings = z.object({
 /** The settings as the API words them. */
 const answer = (s: AutoPass): z.infer<typeof seatSettings> => ({ autoPass: s.on, unwatched: s.unwatched, windows: s.windows });
 
-export function settingsRoutes(app: FastifyInstance, store: GameStore): void {
-  const typed = app.withTypeProvider<ZodTypeProvider>();
-  const params = z.object({ id: z.string().min(1).max(64) });
-
-  typed.get('/v1/games/:id/settings', {
+export const settingsRoutes: FastifyPluginAsyncZod<Pick<ServerContext, 'store'>> = async (app, { store }) => {
+  app.get('/v1/games/:id/settings', {
     schema: {
-      operationId: 'getSettings', summary: "The token's seat's settings: auto-pass", tags: ['games'], security: S.SEAT_TOKEN, params,
+      operationId: 'getSettings', summary: "The token's seat's settings: auto-pass", tags: ['games'], security: S.SEAT_TOKEN, params: idParams,
       response: { 200: seatSettings, ...S.errors(401, 403, 404, 409, 429) },
     },
   }, async (req) => {
@@ -39,9 +36,9 @@ export function settingsRoutes(app: FastifyInstance, store: GameStore): void {
     return answer(store.autoPassOf(game, store.seatOf(game, bearer(req))));
   });
 
-  typed.put('/v1/games/:id/settings', {
+  app.put('/v1/games/:id/settings', {
     schema: {
-      operationId: 'putSettings', summary: "Changes the token's seat's settings; auto-pass then passes if it now applies", tags: ['games'], security: S.SEAT_TOKEN, params,
+      operationId: 'putSettings', summary: "Changes the token's seat's settings; auto-pass then passes if it now applies", tags: ['games'], security: S.SEAT_TOKEN, params: idParams,
       description: 'Fields left out keep their values. If the seat is deciding and auto-pass now passes for it, it does at once, and the bots play on.',
       body: z.object({ autoPass: z.boolean().optional(), unwatched: unwatched.optional(), windows: windows.optional() }).strict(),
       response: { 200: seatSettings, ...S.errors(400, 401, 403, 404, 409, 429) },
@@ -51,4 +48,4 @@ export function settingsRoutes(app: FastifyInstance, store: GameStore): void {
     const seat = store.seatOf(game, bearer(req));
     return answer(await store.setAutoPass(game, seat, { on: req.body.autoPass, unwatched: req.body.unwatched, windows: req.body.windows }));
   });
-}
+};
