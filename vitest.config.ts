@@ -82,7 +82,18 @@ export const INTEGRATION: Record<string, string> = {
   'env/observation/channel.test.ts': 'slow: ~3 s of random games',
   'agents/ismcts/ismcts.test.ts': 'slow: ~4 s of searches',
   'training/collect.test.ts': 'slow: ~4 s of rollouts',
+  'cli/distill.test.ts': 'slow: ~13 s of games recorded and a net distilled from them, twice',
+  'training/distill.test.ts': 'slow: ~11 s of games recorded and nets distilled',
+  'agents/ismcts/best-response.test.ts': 'slow: ~6 s of best-response searches',
+  'agents/clairvoyant.test.ts': 'slow: ~3 s of searches of the true game',
 };
+
+/**
+ * With CZECH_PUB_TEST_REPORT=FILE, vitest also writes its JSON report there (each file's start
+ * and end): `npx tsx scripts/slowest-tests.ts --from FILE` names where the time went, for a run
+ * made any way (`CZECH_PUB_TEST_REPORT=/tmp/r.json bash .ci/run` on a fresh clone).
+ */
+const REPORT = process.env.CZECH_PUB_TEST_REPORT;
 
 /** Every project excludes these, as the single run of before the layers did. */
 const EXCLUDE = ['**/node_modules/**'];
@@ -93,6 +104,7 @@ export default defineConfig({
     // A test file per core at once (vitest's default leaves one core free): most files spend
     // their time waiting on the processes and threads they start, so the second core is used.
     maxWorkers: '100%',
+    ...(REPORT ? { reporters: ['default', 'json'], outputFile: { json: REPORT } } : {}),
     projects: [
       {
         extends: true,
