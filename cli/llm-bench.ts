@@ -216,7 +216,7 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
   });
   try {
     // A folder --resume cannot go on with is refused before anything is sent.
-    if (values.resume) assertResumable({ agents, labels, players, games, seed, ruleset, prices, workers: 0, out: out! });
+    if (values.resume) assertResumable({ agents, labels, players, games, seed, ruleset, prices, workers: 0, out: out!, kind: 'llm-bench' });
     // What the run spent before, read from its ledger (the transcript), counts against its budget.
     const spentEarlier = maxCost !== undefined && values.resume && transcript !== undefined ? ledgerSpend(transcript, specs, (i) => priceOf(models[i])!) : 0;
     // The budget: one set of cells for the whole run, each model's gate pricing its own calls at their worst case.
@@ -230,7 +230,7 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
     // adds to them. Before the preflight: its requests are the run's too, each in the ledger
     // before it is sent, and a kill during it leaves a folder --resume goes on with.
     const fresh = ownTranscript && !values.resume;
-    if (fresh) beginRunFolder({ agents, labels, players, games, seed, ruleset, prices, workers: 0, out: out! });
+    if (fresh) beginRunFolder({ agents, labels, players, games, seed, ruleset, prices, workers: 0, out: out!, kind: 'llm-bench' });
     if (transcript !== undefined) {
       fs.mkdirSync(path.dirname(transcript), { recursive: true });
       if (fresh) fs.writeFileSync(transcript, '');
@@ -260,7 +260,7 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
       }
     }
     const r = await runTournament({
-      agents, labels, players, games, seed, workers: 0, parallel: concurrency, prices,
+      agents, labels, players, games, seed, workers: 0, parallel: concurrency, prices, kind: 'llm-bench',
       ruleset, out, lock, resume: values.resume, signal: controller.signal, gates,
       // The transcript is the models' own, not part of their specs: a run's specs are the same wherever it writes.
       transcripts: transcript === undefined ? undefined : agents.map((_, i) => (i < models.length ? transcript : null)),
@@ -269,7 +269,7 @@ export async function llmBenchCommand(args: readonly string[], io: Io): Promise<
       },
     });
     if (values.json) io.out(JSON.stringify(jsonSummary(r)));
-    else io.out(leaderboardMarkdown(r));
+    else io.out(leaderboardMarkdown(r, 'llm-bench'));
     for (const [kind, n] of faults) io.err(`model faults: ${n} × ${kind}`);
     if (controller.signal.aborted && r.complete) io.err('llm-bench: the games in play were the last: the run is complete, nothing is left to --resume.');
     if (r.stoppedBy !== undefined) io.err(`llm-bench: stopped after ${r.gamesPlayed} of ${r.gamesScheduled} games: ${r.stoppedBy}. The results above are of the finished games only (incomplete).`);

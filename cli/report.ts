@@ -1,8 +1,9 @@
 /**
  * `czech-pub report DIR`: a run's results.json, leaderboard.md and report.html made again from
- * its folder (run.json and games.jsonl) with nothing played: after a crash that left no
- * reports, or to make them with a newer version. A folder that holds no run, or whose run is
- * still writing it (its lock, eval/run-lock.ts), exits 1, saying why.
+ * its folder (run.json and games.jsonl) with nothing played, titled as the run's own were (an
+ * LLM benchmark's as one, run.json's `kind`): after a crash that left no reports, or to make
+ * them with a newer version. A folder that holds no run, or whose run is still writing it (its
+ * lock, eval/run-lock.ts), exits 1, saying why.
  */
 import { existsSync, statSync } from 'node:fs';
 import { jsonSummary, leaderboardMarkdown, readRunFile, RunFolderError, runTournament, TournamentConfigError } from '../eval/index.ts';
@@ -38,13 +39,13 @@ export async function reportCommand(args: readonly string[], io: Io): Promise<nu
   try {
     const run = readRunFile(dir);
     const r = await runTournament({
-      ...run.config, labels: run.labels, maxFallbackRate: run.maxFallbackRate, prices: run.prices, viewer: parsed.values.viewer,
+      ...run.config, labels: run.labels, maxFallbackRate: run.maxFallbackRate, prices: run.prices, kind: run.kind, viewer: parsed.values.viewer,
       out: dir, lock, resume: true, workers: 0,
       // Nothing is played: the games are the folder's.
       runner: async () => ({ results: [], interrupted: false }),
     });
     if (parsed.values.json) io.out(JSON.stringify(jsonSummary(r)));
-    else io.out(leaderboardMarkdown(r));
+    else io.out(leaderboardMarkdown(r, run.kind));
     io.err(`report: ${r.gamesPlayed} of ${r.gamesScheduled} games${r.complete ? '' : ' (incomplete)'}; results.json, leaderboard.md and report.html written in ${dir}/`);
     return EXIT_OK;
   } catch (e) {

@@ -1,4 +1,4 @@
-/** Tournament reports: a Markdown leaderboard and a self-contained HTML page with a chart. */
+/** Tournament reports: a Markdown leaderboard and a self-contained HTML page with a chart, each titled for what made the run. */
 import { END_REASONS, type EndReason } from '../env/index.ts';
 import { DEFAULT_VIEWER, viewerHref } from './highlights.ts';
 import { html, joinHtml, type HtmlValue, type SafeHtml } from './html.ts';
@@ -9,6 +9,19 @@ const workersText = (w: number): string => (w === 0 ? 'in one thread' : `on ${w}
 const pct = (x: number): string => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : '–');
 /** A model's fallbacks, with those its server caused. */
 const fallbacksText = (u: UsageSummary) => `${u.fallbacks} (${pct(u.fallbackRate)})${u.faultFallbacks ? `, ${u.faultFallbacks} by server faults` : ''}`;
+
+/**
+ * What made a run: `czech-pub tournament` (and a server's tournament job, and the evaluations
+ * of train and distill, tournaments too) or `czech-pub llm-bench`. Its reports are titled for
+ * it, and run.json records it, so `czech-pub report` titles a folder's reports again the same.
+ */
+export type RunKind = 'tournament' | 'llm-bench';
+
+/** The title of each kind of run's reports. */
+export const RUN_TITLES: Readonly<Record<RunKind, string>> = {
+  tournament: 'Czech Pub tournament',
+  'llm-bench': 'Czech Pub LLM benchmark',
+};
 
 /** Fewer deals than this, and the leaderboard says its sample is small. */
 export const SMALL_SAMPLE_DEALS = 10;
@@ -38,11 +51,11 @@ function gamesText(r: TournamentResult): string {
   return `Games last ${num(s.meanTurns)} turns and ${num(s.meanDecisions)} decisions on average${endings.length ? `; they ended ${endings.join(', ')}` : ''}.`;
 }
 
-export function leaderboardMarkdown(r: TournamentResult): string {
+export function leaderboardMarkdown(r: TournamentResult, kind: RunKind = 'tournament'): string {
   const c = r.config;
   const models = r.usage.length > 0;
   const lines = [
-    `# Czech Pub tournament: ${c.players} players, ${r.gamesPlayed} games${r.complete ? '' : ` (interrupted: ${r.gamesPlayed} of ${r.gamesScheduled})`}`,
+    `# ${RUN_TITLES[kind]}: ${c.players} players, ${r.gamesPlayed} games${r.complete ? '' : ` (interrupted: ${r.gamesPlayed} of ${r.gamesScheduled})`}`,
     '',
     `Seed ${c.seed}, ${c.duplicate ? 'duplicate deals' : 'independent deals'}, seats rotated; ruleset ${r.env.ruleset.name} ` +
       `(${r.env.ruleset.fingerprint}); ${num(r.gamesPerSec)} games/s ${workersText(c.workers)}.`,
@@ -226,17 +239,17 @@ const VIEWER_SCRIPT = html`<script>(() => {
 })();</script>`;
 
 /** The report; `viewer` fixes where its game links point (else they are relative, see highlightsHtml). */
-export function reportHtml(r: TournamentResult, viewer?: string): string {
+export function reportHtml(r: TournamentResult, viewer?: string, kind: RunKind = 'tournament'): string {
   const c = r.config;
   const specs = r.summary.agents.map((a) => a.spec);
   const h2h = html`<table><thead><tr><th>row above column</th>${specs.map((s) => html`<th>${s}</th>`)}</tr></thead><tbody>${specs.map((a) =>
     html`<tr><th>${a}</th>${specs.map((b) => html`<td>${a === b ? '' : pct(r.summary.headToHead[a]?.[b] ?? Number.NaN)}</td>`)}</tr>`)}</tbody></table>`;
   return html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Czech Pub tournament: ${specs.join(', ')}</title>
+<html lang="en"><head><meta charset="utf-8"><title>${RUN_TITLES[kind]}: ${specs.join(', ')}</title>
 <style>body{font-family:system-ui,sans-serif;margin:2rem;max-width:1100px}table{border-collapse:collapse;margin:1rem 0}
 td,th{border:1px solid #ccc;padding:4px 8px;text-align:right}th{background:#f4f4f4}td:nth-child(2){text-align:left}</style></head>
 <body>
-<h1>Czech Pub tournament</h1>
+<h1>${RUN_TITLES[kind]}</h1>
 <p>${c.players} players, ${r.gamesPlayed} games${r.complete ? '' : ` (interrupted after ${r.gamesPlayed} of ${r.gamesScheduled})`}, seed <code>${c.seed}</code>,
 ${c.duplicate ? 'duplicate deals' : 'independent deals'}, seats rotated. Ruleset <code>${r.env.ruleset.name}</code> (${r.env.ruleset.fingerprint}),
 observation v${r.env.observationVersion}, action space v${r.env.actionSpaceVersion}. ${num(r.gamesPerSec)} games/s ${workersText(c.workers)}; ${r.finishedAt}.</p>

@@ -8,6 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { rulesetFingerprint } from '../env/index.ts';
 import { parseGameLine, withRenamedKeys } from './game-line.ts';
+import type { RunKind } from './report.ts';
 import type { ScheduledGame } from './schedule.ts';
 import type { GameResult } from './summary.ts';
 import type { Price } from './usage.ts';
@@ -24,6 +25,8 @@ export interface RunFile {
   labels: string[];
   maxFallbackRate: number;
   prices?: Record<string, Price>;
+  /** What made the run, which its reports are titled for; absent (a tournament) in folders written before it was kept. */
+  kind?: RunKind;
 }
 
 /** A folder that cannot be resumed or reported, and why (the folder's fault, named). */

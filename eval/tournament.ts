@@ -19,7 +19,7 @@ import type { RunStop } from './game.ts';
 import { gameLine } from './game-line.ts';
 import { HARNESS } from './harness.ts';
 import { checkViewerUrl, HighlightPicker, type Highlight } from './highlights.ts';
-import { leaderboardMarkdown, reportHtml } from './report.ts';
+import { leaderboardMarkdown, reportHtml, type RunKind } from './report.ts';
 import { runGames, type RunOptions, type RunOutcome } from './runner.ts';
 import { ResultsSchema } from './results-schema.ts';
 import { GAMES_FILE, readFinishedGames, readRunFile, RUN_FORMAT, runDifference, RunFolderError, writeRunFile, type RunFile } from './run-folder.ts';
@@ -47,6 +47,8 @@ export interface TournamentOptions {
   workers?: number;
   /** Folder for games.jsonl, results.json, leaderboard.md, report.html. */
   out?: string;
+  /** What the run is, which its reports are titled for (default 'tournament'); run.json records it. */
+  kind?: RunKind;
   signal?: AbortSignal;
   /** Heap limits of each worker thread. */
   resourceLimits?: ResourceLimits;
@@ -175,7 +177,10 @@ export function resolveConfig(o: TournamentOptions): TournamentConfig {
 /** What run.json holds for these options. */
 function runFileOf(o: TournamentOptions, config: TournamentConfig): RunFile {
   const { workers: _workers, ...settings } = config;
-  return { format: RUN_FORMAT, config: settings, labels: o.labels ?? agentLabels(config.agents), maxFallbackRate: o.maxFallbackRate ?? DEFAULT_MAX_FALLBACK_RATE, ...(o.prices ? { prices: o.prices } : {}) };
+  return {
+    format: RUN_FORMAT, config: settings, labels: o.labels ?? agentLabels(config.agents), maxFallbackRate: o.maxFallbackRate ?? DEFAULT_MAX_FALLBACK_RATE,
+    ...(o.prices ? { prices: o.prices } : {}), kind: o.kind ?? 'tournament',
+  };
 }
 
 function checkResumable(dir: string, run: RunFile): void {
@@ -306,7 +311,7 @@ async function play(o: TournamentOptions): Promise<TournamentResult> {
     usage: summarizeUsage(names, results, o.prices, maxFallbackRate, unfinishedUsage(o.out, config.agents, results) ?? outcome.unfinishedUsage),
     maxFallbackRate,
   };
-  if (o.out) writeReports(o.out, result, viewer);
+  if (o.out) writeReports(o.out, result, viewer, o.kind);
   return result;
 }
 
@@ -321,11 +326,11 @@ function unfinishedUsage(dir: string | undefined, entries: readonly string[], re
   return ledger.size === 0 ? null : ledgerUnfinished(entries, results, ledger);
 }
 
-export function writeReports(dir: string, r: TournamentResult, viewer?: string): void {
+export function writeReports(dir: string, r: TournamentResult, viewer?: string, kind: RunKind = 'tournament'): void {
   const json = JSON.stringify(r, null, 2);
   writeFileSync(join(dir, 'results.json'), `${json}\n`);
-  writeFileSync(join(dir, 'leaderboard.md'), leaderboardMarkdown(r));
-  writeFileSync(join(dir, 'report.html'), reportHtml(r, viewer));
+  writeFileSync(join(dir, 'leaderboard.md'), leaderboardMarkdown(r, kind));
+  writeFileSync(join(dir, 'report.html'), reportHtml(r, viewer, kind));
   // Written first, so that no finished result is lost; a shape the schema does not describe is a bug here.
   const checked = ResultsSchema.safeParse(JSON.parse(json));
   if (!checked.success) {

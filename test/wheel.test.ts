@@ -18,7 +18,7 @@ import { PACKAGE } from '../eval/index.ts';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PY = '/usr/bin/python3';
 
-/** The README's runnable Python block (the one test/readme-examples.test.ts runs in the checkout). */
+/** The README's runnable Python block (the one test/doc-examples.test.ts runs in a copy of the checkout). */
 function readmePython(): string {
   const m = /<!-- runnable -->\s*\n```python\n([\s\S]*?)\n```/.exec(readFileSync(join(ROOT, 'README.md'), 'utf8'));
   if (!m) throw new Error("README.md has no runnable python block");

@@ -3,6 +3,7 @@ learner plays one seat of `--num-envs` games through czech_pub.vector_env, the e
 `--opponents` the others. Prints the greedy policy's win rate against `random` and `heuristic`
 before and after training.
 
+    pip install ./python torch        # once, from the checkout (docs/python.md)
     python3 python/examples/ppo_torch.py --minutes 15 --players 4 --opponents random,cautious,heuristic
 """
 
@@ -11,13 +12,21 @@ import os
 import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import numpy as np
 
-import numpy as np  # noqa: E402
-import torch  # noqa: E402
-import torch.nn as nn  # noqa: E402
+try:
+    import torch
+    import torch.nn as nn
+except ImportError:
+    sys.exit("ppo_torch.py needs PyTorch, which is not installed here: `pip install torch` (or Debian's python3-torch), then run it again (docs/python.md)")
 
-import czech_pub  # noqa: E402
+try:
+    import czech_pub
+except ImportError:
+    # Not installed (`pip install ./python`): the package beside this folder, which runs the
+    # checkout's TypeScript engine (so `npm ci` must have been run in the checkout).
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    import czech_pub
 
 
 def parse():
