@@ -124,6 +124,6 @@ describe('a gate on outside calls', () => {
     const window = rateWindow(3000);
     const perMinute = await run({ entry: 'gpt', rates: [{ scope: 'client-minute', window }] }, 1000);
     expect(perMinute.reduce((a, b) => a + b, 0)).toBe(3000);
-    expect(windowCalls(window, Date.now()).calls).toBe(3000);
+    expect(windowCalls(window, 0).calls).toBe(3000);
   }, 60_000);
 });

@@ -43,7 +43,7 @@ describe('czech-pub nashconv and cfr on the micro ruleset', () => {
     expect(three.err).toMatch(/is a policy for 2 players, not 3/);
     expect(three.out).toBe('');
     fs.rmSync(dir, { recursive: true });
-  });
+  }, 300_000); // the tree walked twice and solved: seconds, a minute and more on a busy machine
 
   it('refuses what it cannot measure, in one line each', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-cfr-'));

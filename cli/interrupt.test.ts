@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +9,22 @@ const BIN = new URL('../bin/czech-pub.js', import.meta.url).pathname;
 
 function lines(file: string): number {
   return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).length : 0;
+}
+
+/**
+ * Waits until `ok()` holds, failing if the child exits first or `ms` pass: a bound for a hung
+ * run, far beyond what a busy machine takes, not a speed check.
+ */
+async function until(child: ChildProcess, ok: () => boolean, what: string, ms = 120_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!ok()) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the run ended before ${what}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`no ${what} in ${ms / 1000} s`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 describe('czech-pub tournament, stopped by Ctrl-C or SIGTERM', () => {
@@ -22,8 +38,7 @@ describe('czech-pub tournament, stopped by Ctrl-C or SIGTERM', () => {
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
     const gamesFile = join(dir, 'games.jsonl');
-    const deadline = Date.now() + 30_000;
-    while (lines(gamesFile) < 50 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await until(child, () => lines(gamesFile) >= 50, '50 games');
     expect(JSON.parse(readFileSync(join(dir, 'run.lock'), 'utf8')).pid).toBe(child.pid);
     child.kill(signal);
     const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
@@ -36,7 +51,7 @@ describe('czech-pub tournament, stopped by Ctrl-C or SIGTERM', () => {
     expect(results.summary.agents[0].games).toBe(4 * results.gamesPlayed);
     expect(stdout).toContain('interrupted:');
     expect(existsSync(join(dir, 'run.lock'))).toBe(false);
-  }, 60_000);
+  }, 180_000);
 });
 
 describe('czech-pub train, interrupted with Ctrl-C', () => {
@@ -48,8 +63,7 @@ describe('czech-pub train, interrupted with Ctrl-C', () => {
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
-    const deadline = Date.now() + 40_000;
-    while (!/iter 3:/.test(stderr) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await until(child, () => /iter 3:/.test(stderr), 'third iteration');
     child.kill('SIGINT');
     const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
     expect(code).toBe(1);
@@ -59,5 +73,5 @@ describe('czech-pub train, interrupted with Ctrl-C', () => {
     expect(loadCheckpoint(join(dir, 'model.json')).iteration).toBe(iterations);
     expect(readFileSync(join(dir, 'metrics.jsonl'), 'utf8')).toContain('"kind":"eval"');
     expect(stdout).toContain('interrupted:');
-  }, 60_000);
+  }, 180_000);
 });

@@ -159,8 +159,16 @@ const gameLines = (dir: string) => (existsSync(join(dir, 'games.jsonl')) ? readF
 const transcriptOf = (dir: string) => (existsSync(join(dir, 'transcript.jsonl')) ? readFileSync(join(dir, 'transcript.jsonl'), 'utf8') : '');
 const takeover = (pid: number) => `llm-bench: took over the lock of pid ${pid}, which is no longer running`;
 
+/**
+ * How long a run may take before a test gives up on it as hung: a run's start-up and games
+ * take seconds, a busy machine several times more; not a speed check.
+ */
+const HUNG_MS = 120_000;
+/** A case: a run killed and resumed once or twice, its checks. */
+const CASE_MS = 300_000;
+
 /** Waits for `ok`, failing after `ms`. */
-async function until(ok: () => boolean, what: string, ms = 60_000): Promise<void> {
+async function until(ok: () => boolean, what: string, ms = HUNG_MS): Promise<void> {
   const deadline = Date.now() + ms;
   while (!ok()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
@@ -169,7 +177,7 @@ async function until(ok: () => boolean, what: string, ms = 60_000): Promise<void
 }
 
 /** Every request's response closed: nothing of a killed run is still on its way. */
-const settled = () => until(() => open.size === 0, 'the fake server to close every response', 10_000);
+const settled = () => until(() => open.size === 0, 'the fake server to close every response');
 
 interface Ended {
   pid: number;
@@ -207,7 +215,7 @@ async function killAt(args: string[], dir: string, { signal, at }: Cycle): Promi
       await until(() => ended || gameLines(dir) - from >= at.games, `${at.games} more games in ${dir}`);
       kill();
     }
-    const end = await Promise.race([exit, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`the bench (pid ${child.pid}) did not exit`)), 60_000))]);
+    const end = await Promise.race([exit, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`the bench (pid ${child.pid}) did not exit`)), HUNG_MS))]);
     return { pid: child.pid!, ...end, stderr, killed };
   } finally {
     onAnswered = null;
@@ -351,7 +359,7 @@ describe(`llm-bench killed at generated points (seed ${SEED})`, () => {
     const sent = answered.length - from;
     expect(JSON.parse(readFileSync(join(reference(), 'results.json'), 'utf8')).usage[0].requests).toBe(sent);
     expect(printedSpend(io, GENEROUS).toFixed(4)).toBe((sent * ANSWER_COST).toFixed(4));
-  }, 60_000);
+  }, CASE_MS);
 
   const cases: { name: string; case: KillCase; dir: string; fault?: string }[] = [
     ...drawCases(SEED).map((c, i) => ({ name: `seed ${SEED} case ${i}: ${describeCase(c)}`, case: c, dir: `case-${i}` })),
@@ -365,7 +373,7 @@ describe(`llm-bench killed at generated points (seed ${SEED})`, () => {
       expect(p.code, `${where}: the last resume completes the run; stderr:\n${p.io.stderr.join('\n')}`).toBe(0);
       checkGames(p.dir, reference(), where);
       checkUsage(p, GENEROUS, where);
-    }, 90_000);
+    }, CASE_MS);
   }
 
   it(`a budget too small to finish holds across a kill (seed ${SEED})`, async () => {
@@ -382,5 +390,5 @@ describe(`llm-bench killed at generated points (seed ${SEED})`, () => {
     expect(results.gamesPlayed, where).toBeLessThan(GAMES);
     expect(p.answered.length * ANSWER_COST, `${where}: the server billed within --max-cost`).toBeLessThanOrEqual(SMALL);
     checkUsage(p, SMALL, where);
-  }, 90_000);
+  }, CASE_MS);
 });

@@ -46,6 +46,9 @@ afterAll(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
+/** A test of whole llm-bench runs (games, prompts, requests): work a busy machine stretches several times over. */
+const RUNS_MS = 300_000;
+
 const ARGS = () => ['llm-bench', '--model', 'fake-model', '--base-url', base, '--games', '8', '--players', '4', '--opponents', 'random', '--concurrency', '1', '--seed', 'stop'];
 const gameLines = (dir: string) => (existsSync(join(dir, 'games.jsonl')) ? readFileSync(join(dir, 'games.jsonl'), 'utf8').split('\n').filter(Boolean).length : 0);
 
@@ -106,7 +109,7 @@ describe('llm-bench stopped with Ctrl-C', () => {
     const notRun = bufferIo();
     expect(await main(['report', tmp], notRun)).toBe(1);
     expect(notRun.stderr.join('\n')).toMatch(/holds no run.json/);
-  }, 120_000);
+  }, RUNS_MS);
 
   it('leaderboard merges two runs of the same models on other seeds into one anchored table; a run under another prompt is refused', async () => {
     const runs = ['one', 'two'].map((seed) => join(tmp, `board-${seed}`));
@@ -137,7 +140,7 @@ describe('llm-bench stopped with Ctrl-C', () => {
     const refused = bufferIo();
     expect(await main(['leaderboard', runs[0], other], refused)).toBe(1);
     expect(refused.stderr.join('\n')).toMatch(/llm:fake-model was sent another prompt \(promptHash 0000000000000000, not [0-9a-f]{16}\) than in .*board-one; runs under other prompts do not compare/);
-  }, 120_000);
+  }, RUNS_MS);
 
   it('--max-cost stops the run before its spend could pass the budget; the ledger carries it over a lost results.json to --resume', async () => {
     // $1 per million tokens: a call answered with 100 prompt and 5 completion tokens costs $0.000105;
@@ -188,7 +191,7 @@ describe('llm-bench stopped with Ctrl-C', () => {
     expect(await main([...ARGS(), '--max-cost', '3'], unpriced)).toBe(2);
     expect(unpriced.stderr.join('\n')).toMatch(/--max-cost needs a price in --prices for every model.*'fake-model'/);
     expect(answered).toBe(calls);
-  }, 120_000);
+  }, RUNS_MS);
 
   it("the leaderboard page pairs every answer of a real run's transcript with the model's move", async () => {
     const dir = join(tmp, 'page');
@@ -202,6 +205,6 @@ describe('llm-bench stopped with Ctrl-C', () => {
     expect(html).not.toMatch(/unpaired|could not be paired|do not match/i);
     // Each played answer's words appear beside its move.
     for (const l of played.slice(0, 10)) expect(html).toContain(l.words.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;'));
-  }, 120_000);
+  }, RUNS_MS);
 });
 

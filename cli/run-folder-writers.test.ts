@@ -68,8 +68,15 @@ const ARGS = (games: number, model = 'fake-model') => [
 ];
 const gameLines = (dir: string) => (existsSync(join(dir, 'games.jsonl')) ? readFileSync(join(dir, 'games.jsonl'), 'utf8').split('\n').filter(Boolean).length : 0);
 
+/**
+ * Times for a run to hang before a test gives up on it: its start-up and games take seconds,
+ * a busy machine several times more; not a speed check.
+ */
+const HUNG_MS = 120_000;
+const TEST_MS = 300_000;
+
 /** Waits for `ok`, failing after `ms`. */
-async function until(ok: () => boolean, what: string, ms = 30_000): Promise<void> {
+async function until(ok: () => boolean, what: string, ms = HUNG_MS): Promise<void> {
   const deadline = Date.now() + ms;
   while (!ok()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
@@ -89,7 +96,7 @@ function startBench(args: string[]) {
 }
 
 /** Bounded: the exit of a child that was told to stop. */
-async function exitOf(run: ReturnType<typeof startBench>, ms = 30_000) {
+async function exitOf(run: ReturnType<typeof startBench>, ms = HUNG_MS) {
   return Promise.race([run.ended!, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the bench did not exit')), ms))]);
 }
 
@@ -151,7 +158,7 @@ describe('a run folder has one writer', () => {
     expect(readFileSync(join(dir, 'games.jsonl'), 'utf8')).not.toContain('second-model');
     // Once it has ended, the folder is free: report makes the reports again.
     expect(await main(['report', dir], bufferIo())).toBe(0);
-  }, 90_000);
+  }, TEST_MS);
 
   it('SIGHUP stops a bench as Ctrl-C does', async () => {
     const dir = join(tmp, 'hangup');
@@ -162,7 +169,7 @@ describe('a run folder has one writer', () => {
     expect(await exitOf(run)).toEqual({ code: 1, signal: null });
     expect(run.stderr).toContain('Interrupted (SIGHUP): finishing with the games played so far (--resume goes on with the run).');
     expect(expectStopped(dir).gamesPlayed).toBeLessThan(8);
-  }, 60_000);
+  }, TEST_MS);
 
   it('--resume takes over the lock of a run killed outright, says so, and completes the run', async () => {
     const dir = join(tmp, 'killed');
@@ -181,5 +188,5 @@ describe('a run folder has one writer', () => {
     expect(gameLines(dir)).toBe(8);
     expect(JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'))).toMatchObject({ complete: true, gamesPlayed: 8 });
     expect(existsSync(join(dir, 'run.lock'))).toBe(false);
-  }, 60_000);
+  }, TEST_MS);
 });

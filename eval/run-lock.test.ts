@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -23,9 +23,13 @@ function deadPid(): number {
     return 4_194_305;
   }
 }
-const age = (ms: number) => {
-  const t = new Date(Date.now() - ms);
-  utimesSync(lockFile(), t, t);
+/**
+ * A clock that reads `ms` after the lock file was last written, moving 25 ms a read (a reader
+ * waits some reads for a file being written): its age is the same however long the test takes.
+ */
+const since = (ms: number) => {
+  let t = statSync(lockFile()).mtimeMs + ms;
+  return () => (t += 25);
 };
 
 describe('acquireRunLock', () => {
@@ -86,17 +90,16 @@ describe('acquireRunLock', () => {
     writeFileSync(lockFile(), '{"pid": 12');
     let refused: unknown;
     try {
-      acquireRunLock(dir, 'czech-pub llm-bench');
+      acquireRunLock(dir, 'czech-pub llm-bench', since(0));
     } catch (e) {
       refused = e;
     }
     expect(refused).toBeInstanceOf(RunLockedError);
     expect((refused as RunLockedError).holder).toBeNull();
     expect((refused as Error).message).toMatch(/is being locked by another process .*try again in a few seconds/);
-    expect(() => runLockHolder(dir)).toThrow(RunLockedError);
-    age(UNREADABLE_STALE_MS + 1000);
-    expect(runLockHolder(dir)).toBeNull();
-    const lock = acquireRunLock(dir, 'czech-pub llm-bench');
+    expect(() => runLockHolder(dir, since(UNREADABLE_STALE_MS - 1000))).toThrow(RunLockedError);
+    expect(runLockHolder(dir, since(UNREADABLE_STALE_MS))).toBeNull();
+    const lock = acquireRunLock(dir, 'czech-pub llm-bench', since(UNREADABLE_STALE_MS + 1000));
     expect(lock.tookOver?.holder).toBeNull();
     expect(lock.tookOver?.text).toMatch(/^took over an unreadable run\.lock last written /);
     lock.release();

@@ -101,9 +101,9 @@ type Judged =
   | { kind: 'held'; holder: LockInfo | null }
   | { kind: 'stale'; text: string; holder: LockInfo | null; ino: number; mtimeMs: number; raw: string };
 
-function judge(dir: string): Judged {
+function judge(dir: string, now: () => number): Judged {
   const file = join(dir, LOCK_FILE);
-  const waitUntil = Date.now() + WRITE_WAIT_MS;
+  const waitUntil = now() + WRITE_WAIT_MS;
   for (;;) {
     let raw: string;
     let ino: number;
@@ -118,12 +118,12 @@ function judge(dir: string): Judged {
     }
     const holder = parseLock(raw);
     if (holder === null) {
-      const age = Date.now() - mtimeMs;
+      const age = now() - mtimeMs;
       if (age >= UNREADABLE_STALE_MS) {
         return { kind: 'stale', holder, ino, mtimeMs, raw, text: `took over an unreadable ${LOCK_FILE} last written ${new Date(mtimeMs).toISOString()} (a run that crashed while taking it)` };
       }
       // Its writer fills it right after creating it: wait a moment for it to be whole.
-      if (Date.now() < waitUntil) {
+      if (now() < waitUntil) {
         Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 25);
         continue;
       }
@@ -133,8 +133,8 @@ function judge(dir: string): Judged {
     if (!alive(holder.pid)) {
       return { kind: 'stale', holder, ino, mtimeMs, raw, text: `took over the lock of pid ${holder.pid}, which is no longer running` };
     }
-    const now = processStart(holder.pid);
-    if (holder.procStart !== null && now !== null && now !== holder.procStart) {
+    const started = processStart(holder.pid);
+    if (holder.procStart !== null && started !== null && started !== holder.procStart) {
       return { kind: 'stale', holder, ino, mtimeMs, raw, text: `took over the lock of pid ${holder.pid}, which is no longer running (the pid is another process's now)` };
     }
     return { kind: 'held', holder };
@@ -167,8 +167,11 @@ function removeStale(dir: string, stale: Extract<Judged, { kind: 'stale' }>): vo
   unlinkSync(aside);
 }
 
-/** Takes `dir`'s lock for `command` (making the folder if need be), or throws RunLockedError naming the live holder. */
-export function acquireRunLock(dir: string, command: string): RunLock {
+/**
+ * Takes `dir`'s lock for `command` (making the folder if need be), or throws RunLockedError naming the live holder.
+ * `now` is the clock an unreadable lock's age is read by (tests give one of their own).
+ */
+export function acquireRunLock(dir: string, command: string, now: () => number = Date.now): RunLock {
   const made = !existsSync(dir);
   mkdirSync(dir, { recursive: true });
   const file = join(dir, LOCK_FILE);
@@ -181,7 +184,7 @@ export function acquireRunLock(dir: string, command: string): RunLock {
       fd = openSync(file, 'wx');
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      const j = judge(dir);
+      const j = judge(dir, now);
       if (j.kind === 'held') throw new RunLockedError(dir, j.holder);
       if (attempt >= 10) throw new RunLockedError(dir, null, `${dir}: could not take its ${LOCK_FILE}; other processes keep taking and leaving it`);
       if (j.kind === 'stale') {
@@ -225,8 +228,8 @@ export function acquireRunLock(dir: string, command: string): RunLock {
 }
 
 /** The live holder of `dir`'s lock, or null when there is none (or it is stale), for readers that must not read a folder mid-write; throws RunLockedError when a lock file is being written and cannot be judged yet. */
-export function runLockHolder(dir: string): LockInfo | null {
-  const j = judge(dir);
+export function runLockHolder(dir: string, now: () => number = Date.now): LockInfo | null {
+  const j = judge(dir, now);
   if (j.kind !== 'held') return null;
   if (j.holder === null) throw new RunLockedError(dir, null);
   return j.holder;

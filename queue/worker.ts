@@ -7,6 +7,7 @@
  * to another worker. Results are keyed (by game, by chunk), so a job played twice counts once.
  * ioredis reconnects after a Redis restart; `close` lets the jobs in hand finish.
  */
+import { hostname } from 'node:os';
 import { Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { ENGINE_VERSION, parseRuleset } from '../env/index.ts';
@@ -28,6 +29,11 @@ export interface QueueWorkerOptions {
 export interface QueueWorker {
   /** Finishes the jobs in hand, then disconnects (a second call, or `force`, hands them back at once). */
   close(force?: boolean): Promise<void>;
+}
+
+/** The name a worker process gives BullMQ, which records it on each job it takes (`processedBy`): which machine and process played it. */
+export function queueWorkerName(pid = process.pid): string {
+  return `${hostname()}:${pid}`;
 }
 
 /** Weights read from Redis, kept by key (a version is read once, however many chunks it plays). */
@@ -80,6 +86,7 @@ export async function startQueueWorker(o: QueueWorkerOptions): Promise<QueueWork
     },
     {
       connection: redisOptions(o.url),
+      name: queueWorkerName(),
       concurrency: o.concurrency,
       lockDuration: lockMs,
       stalledInterval: Math.max(1000, Math.floor(lockMs / 2)),

@@ -33,6 +33,8 @@ let stderr = () => '';
 let fake: http.Server;
 let fakeBase = '';
 const sent = { refusing: 0, garbage: 0, bot: 0 };
+/** When each call reached the fakes (ms), by kind. */
+const arrived: Record<keyof typeof sent, number[]> = { refusing: [], garbage: [], bot: [] };
 
 const request = async (method: string, p: string, body?: unknown, o: RequestOptions = {}): Promise<Answer> => (await send(base, method, p, body, o))!;
 
@@ -45,12 +47,15 @@ function fakeServer(): http.Server {
       const reply = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
       if (req.url === '/refusing/v1/chat/completions') {
         sent.refusing++;
+        arrived.refusing.push(performance.now());
         reply(401, { error: { message: `${PROVIDER}: ${KEY}. Find your key at ${fakeBase}.`, code: 'invalid_api_key' } });
       } else if (req.url === '/garbage/v1/chat/completions') {
         sent.garbage++;
+        arrived.garbage.push(performance.now());
         reply(200, { id: 'x', object: 'chat.completion', created: 0, model: MODEL, choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'no idea, sorry' } }] });
       } else if (req.url === '/bot/act') {
         sent.bot++;
+        arrived.bot.push(performance.now());
         reply(200, { action: (JSON.parse(text) as { legalActions: number[] }).legalActions[0] });
       } else {
         reply(404, {});
@@ -65,10 +70,11 @@ beforeAll(async () => {
   fakeBase = `http://127.0.0.1:${(fake.address() as { port: number }).port}`;
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'czech-pub-budget-'));
   const config = {
+    // Timeouts never reached here however busy the machine: a call timed out would be a fault in the other client's game below.
     bots: {
-      gpt: { agent: `llm:${MODEL}:baseUrl=${fakeBase}/refusing/v1:apiKeyEnv=${KEY_ENV}:maxRetries=0:timeoutMs=5000`, description: 'a model' },
-      chatty: { agent: `llm:${MODEL}:baseUrl=${fakeBase}/garbage/v1:apiKeyEnv=${KEY_ENV}:maxRetries=0:timeoutMs=5000`, description: 'another model' },
-      relay: { agent: `http:${fakeBase}/bot/act:timeoutMs=5000`, description: 'a bot elsewhere' },
+      gpt: { agent: `llm:${MODEL}:baseUrl=${fakeBase}/refusing/v1:apiKeyEnv=${KEY_ENV}:maxRetries=0:timeoutMs=60000`, description: 'a model' },
+      chatty: { agent: `llm:${MODEL}:baseUrl=${fakeBase}/garbage/v1:apiKeyEnv=${KEY_ENV}:maxRetries=0:timeoutMs=60000`, description: 'another model' },
+      relay: { agent: `http:${fakeBase}/bot/act:timeoutMs=60000`, description: 'a bot elsewhere' },
     },
     // The per-client budgets are left at their defaults; the rates shared by clients (outsideCallsPerMinute, ...PerHostMinute)
     // are raised out of their way, as their shares would bind first here: test/fair-shares.test.ts holds them.
@@ -86,25 +92,44 @@ afterAll(async () => {
   fs.rmSync(work, { recursive: true, force: true });
 });
 
-/** Waits for the next minute when this one ends within 15 s: a row's per-minute count must not turn over mid-row. */
-async function awayFromMinuteEdge() {
-  const left = 60_000 - (Date.now() % 60_000);
-  if (left < 15_000) await new Promise((r) => setTimeout(r, left + 100));
+/**
+ * The server's minute as the fakes see it: a call arrives some time after the server took it
+ * from its window, so a minute of arrivals may hold calls of two of its windows; 55 s of
+ * arrivals lie within one of its minutes while calls take under 5 s on their way.
+ */
+const SEEN_MINUTE_MS = 55_000;
+
+/**
+ * The most calls of `kind` that arrived within SEEN_MINUTE_MS, of those after the first
+ * `from`. A per-minute budget holds this to its limit however long the row takes: a row
+ * slower than a minute (a busy machine) may make more calls in all, in later minutes.
+ */
+function busiestMinute(kind: keyof typeof sent, from: number): number {
+  const t = arrived[kind].slice(from);
+  let most = 0;
+  for (let i = 0, j = 0; j < t.length; j++) {
+    while (t[j] - t[i] >= SEEN_MINUTE_MS) i++;
+    most = Math.max(most, j - i + 1);
+  }
+  return most;
 }
 
-/** Polls a job until it has ended; every answer is returned for the secrecy checks. */
+/** Polls a job until it has ended (a budget stops it: seconds, more on a busy machine); every answer is returned for the secrecy checks. */
 async function ended(id: string, local: string): Promise<Answer> {
-  for (let i = 0; i < 600; i++) {
+  for (let i = 0; i < 3000; i++) {
     const r = await request('GET', `/v1/tournaments/${id}`, undefined, { local });
     if (r.body?.status !== 'running') return r;
     await new Promise((res) => setTimeout(res, 100));
   }
-  throw new Error('the tournament did not end in 60 s');
+  throw new Error('the tournament did not end in 3000 looks (5 min)');
 }
 
-/** A game of bot seats, over when POST answers, and its replay. */
+/**
+ * A game of bot seats, over when POST answers, and its replay. The POST waits for the whole
+ * game (hundreds of calls out on a busy machine), so it is not held to the 30 s of a request.
+ */
 async function botGame(seats: string[], local: string): Promise<[Answer, Answer]> {
-  const g = await request('POST', '/v1/games', { seats }, { local });
+  const g = await request('POST', '/v1/games', { seats }, { local, timeoutMs: 180_000 });
   const replay = g.status === 201 ? await request('GET', `/v1/games/${g.body!.id}/replay`, undefined, { token: g.body!.watchToken, local }) : g;
   return [g, replay];
 }
@@ -126,26 +151,27 @@ describe('a hostile client against bots that call out', () => {
       // Six seats asking three times a decision (two corrections) reach the client's minute before any seat its game.
       ['one anonymous game of six llm seats', async (local) => botGame(Array(6).fill('chatty'), local),
         201, /^bot 'chatty' reached its budget of 300 calls a minute per client$/, (before) => {
-          expect(sent.garbage - before.garbage).toBe(PER_CLIENT_MINUTE);
+          expect(sent.garbage - before.garbage).toBeGreaterThanOrEqual(PER_CLIENT_MINUTE);
+          expect(busiestMinute('garbage', before.garbage)).toBeLessThanOrEqual(PER_CLIENT_MINUTE);
         }],
       ['20,000-game tournament of an llm entry', async (local) => {
         const started = await request('POST', '/v1/tournaments', { agents: ['chatty', 'random'], games: 20_000 }, { local });
         return [started, await ended(started.body!.id, local)];
       }, 202, /^bot 'chatty' reached its (per-game budget of 200|budget of 300 calls a minute per client)/, (before) => {
         // A seat's game may end under its 200; the client's minute then stops the next.
-        expect(sent.garbage - before.garbage).toBeLessThanOrEqual(PER_CLIENT_MINUTE);
+        expect(busiestMinute('garbage', before.garbage)).toBeLessThanOrEqual(PER_CLIENT_MINUTE);
       }],
       ['20,000-game tournament of an http entry', async (local) => {
         const started = await request('POST', '/v1/tournaments', { agents: ['relay', 'random'], games: 20_000 }, { local });
         return [started, await ended(started.body!.id, local)];
       }, 202, /^bot 'relay' reached its budget of 300 calls a minute per client$/, (before) => {
-        expect(sent.bot - before.bot).toBe(PER_CLIENT_MINUTE);
+        expect(sent.bot - before.bot).toBeGreaterThanOrEqual(PER_CLIENT_MINUTE);
+        expect(busiestMinute('bot', before.bot)).toBeLessThanOrEqual(PER_CLIENT_MINUTE);
       }],
     ];
     let n = 0;
     for (const [name, send, status, message, spent] of rows) {
       const local = `127.0.0.${20 + n++}`;
-      await awayFromMinuteEdge();
       const before = { ...sent };
       const answers = await send(local);
       expect(answers[0].status, `${name}: ${answers[0].text.slice(0, 300)}`).toBe(status);
@@ -171,5 +197,5 @@ describe('a hostile client against bots that call out', () => {
     // The operator was told what the clients were not.
     expect(stderr()).toContain(PROVIDER);
     expect(stderr()).toContain(MODEL);
-  }, 240_000);
+  }, 480_000);
 });

@@ -55,6 +55,13 @@ function run(cmd: string, args: string[], cwd = app) {
   return r.stdout;
 }
 
+/**
+ * A test that runs the installed package in child processes (tsc, the CLI, the server): bounded
+ * as they are (run()'s 300 s; serveAndCheck's 60 s to listen, 600 looks at the game and 30 s
+ * for the health check), not by the 60 s default, which tsc alone may take on a busy machine.
+ */
+const CHILD_TEST_MS = 300_000;
+
 describe('the npm package, installed from its tarball', () => {
   beforeAll(() => {
     work = mkdtempSync(join(tmpdir(), 'czech-pub-package-'));
@@ -95,7 +102,7 @@ describe('the npm package, installed from its tarball', () => {
   it('plays a seeded game from plain JavaScript to the same end as the repository', () => {
     writeFileSync(join(app, 'game.mjs'), `import { CzechPubEnv, randInt, seedRng } from 'czech-pub-gym';\n${GAME}`);
     expect(JSON.parse(run(process.execPath, ['game.mjs']))).toEqual(repositoryGame());
-  });
+  }, CHILD_TEST_MS);
 
   it('type-checks a TypeScript consumer against the shipped types, which catch a wrong type', () => {
     const source = (extra: string) => `import { CzechPubEnv, randInt, seedRng, type PlayerView } from 'czech-pub-gym';
@@ -120,7 +127,7 @@ ${extra}
     const out = run(process.execPath, ['out/game.js']).split('\n');
     expect(JSON.parse(out[0])).toEqual(repositoryGame());
     expect(out[1]).toBe('0 heuristic function');
-  });
+  }, CHILD_TEST_MS);
 
   it('runs the czech-pub binary: a narrated game and a tournament on worker threads', () => {
     const play = run(NPM, ['exec', '--', 'czech-pub', 'play', '--seed', '3']);
@@ -129,7 +136,7 @@ ${extra}
     const r = JSON.parse(t) as { games: number; complete: boolean; workers: number; agents: { spec: string; games: number }[] };
     expect(r).toMatchObject({ games: 4, complete: true, workers: 2 });
     expect(r.agents.map((a) => a.spec).sort()).toEqual(['heuristic', 'ppo']);
-  });
+  }, CHILD_TEST_MS);
 
   it("builds the image from paths that exist, and the image's CMD and HEALTHCHECK serve from the packed package", async () => {
     const docker = readFileSync(join(ROOT, 'Dockerfile'), 'utf8').replace(/\\\n\s*/g, ' ');
@@ -158,7 +165,7 @@ ${extra}
     // The CMD as the image runs it, in the installed package (WORKDIR /app), on a free loopback port.
     const mounts = { '/config/config.json': join(ROOT, 'deploy/config.json'), '/models': join(work, 'models'), '/data/games': join(work, 'docker-games') };
     await serveAndCheck(cmd, join(app, 'node_modules/czech-pub-gym'), mounts, (url) => health.map((a) => a.replace(`127.0.0.1:${port}`, new URL(url).host)));
-  });
+  }, CHILD_TEST_MS);
 
   it('the systemd unit starts the same compiled server from the installed package', async () => {
     const unit = readFileSync(join(ROOT, 'deploy/czech-pub.service'), 'utf8');
@@ -167,7 +174,7 @@ ${extra}
     const cmd = [process.execPath, exec[1].replace('/opt/czech-pub', app), ...exec.slice(2)];
     const mounts = { '/etc/czech-pub/config.json': join(ROOT, 'deploy/config.json'), '/var/lib/czech-pub/models': join(work, 'models'), '/var/lib/czech-pub/games': join(work, 'unit-games') };
     await serveAndCheck(cmd, app, mounts, null);
-  });
+  }, CHILD_TEST_MS);
 
   it.skipIf(process.env.CZECH_PUB_SKIP_PYTHON === '1')('serves `czech-pub bridge` to the Python package: its handshake, a vector env on worker threads', () => {
     const script = 'import czech_pub\nvec = czech_pub.vector_env(num_envs=32, players=4, seed=1, threads=2)\nobs, mask, info = vec.reset()\nvec.step(mask.argmax(axis=1))\nprint(vec.threads, vec._bridge.info()["package"])';

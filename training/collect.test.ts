@@ -39,7 +39,7 @@ function run(pool: string, seed?: string) {
 describe('rollout chunks', () => {
   beforeAll(async () => {
     await initBackend('auto');
-  });
+  }, 120_000); // loads a tensor backend: seconds on a busy machine, past a hook's 10 s default
 
   it('records only the learner’s real choices, legal, with advantages, from whole games', () => {
     const r = run('self,past,greedy,random');

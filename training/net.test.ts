@@ -21,7 +21,7 @@ function batch(rows: number, seed: string) {
 describe('policy network', () => {
   beforeAll(async () => {
     await initBackend('auto');
-  });
+  }, 120_000); // loads a tensor backend: seconds on a busy machine, past a hook's 10 s default
   it('a net made and disposed leaves no tensor behind, and so do rollouts made of its chunks', async () => {
     const w = initWeights({ inputs: 569, hidden: [16], actions: 198 }, 'leak');
     const before = tf.memory().numTensors;

@@ -148,7 +148,8 @@ describe('best-response', () => {
   });
 });
 
-describe('beliefs in the search', () => {
+// Searches over whole games: seconds on a quiet machine, a minute and more on a busy one.
+describe('beliefs in the search', { timeout: 300_000 }, () => {
   it('ismcts and a best response search believed worlds with beliefs=policy: legal, and the same for the same seed', async () => {
     for (const spec of ['ismcts:iterations=24:beliefs=policy', 'best-response:iterations=24:beliefs=policy:model=ppo']) {
       const play = async () => {

@@ -58,7 +58,8 @@ function hideDifferently(env: CzechPubEnv, seat: number, seed: string): CzechPub
   return CzechPubEnv.fromJSON({ config: snap.config, state: s, actions: [] });
 }
 
-describe('ismcts', () => {
+// Searches over whole games: seconds each on a quiet machine, a minute and more on a busy one.
+describe('ismcts', { timeout: 300_000 }, () => {
   it('returns only legal actions at 2–6 players', async () => {
     for (let players = 2; players <= 6; players++) {
       const agents = Array.from({ length: players }, (_, seat) => (seat < 2 ? createAgent(FAST) : new RandomAgent()));

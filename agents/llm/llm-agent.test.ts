@@ -23,8 +23,13 @@ type Script = (n: number, legal: number[], body: Body) =>
   | { content: string; reasoning_content?: string; reasoningTokens?: number; finish?: string }
   | { status: number; headers?: Record<string, string>; message?: string }
   | { delayMs: number; content: string }
-  /** Exactly this body (an object as JSON, a string as it is), its headers sent at once and the body after bodyDelayMs. */
-  | { raw: unknown; status?: number; contentType?: string; bodyDelayMs?: number };
+  /** Answered once the promise `release` gives (told the requests in flight, this one among them) settles. */
+  | { release: (inFlight: number) => Promise<unknown>; content: string }
+  /**
+   * Exactly this body (an object as JSON, a string as it is), its headers sent at once and the
+   * body after bodyDelayMs, or never (`held`: the client gives up on it).
+   */
+  | { raw: unknown; status?: number; contentType?: string; bodyDelayMs?: number | 'held' };
 
 let app: FastifyInstance;
 let origin = '';
@@ -60,14 +65,16 @@ beforeAll(async () => {
       const text = typeof r.raw === 'string' ? r.raw : JSON.stringify(r.raw);
       reply.raw.writeHead(r.status ?? 200, { 'content-type': r.contentType ?? 'application/json' });
       reply.raw.flushHeaders();
-      if (r.bodyDelayMs) await new Promise((res) => setTimeout(res, r.bodyDelayMs));
+      const delay = r.bodyDelayMs;
+      if (delay === 'held') return; // until the client gives up and closes the connection
+      if (delay) await new Promise((res) => setTimeout(res, delay));
       reply.raw.end(text);
       return;
     }
     if ('status' in r) return reply.code(r.status).headers(r.headers ?? {}).send({ error: { message: r.message ?? `scripted ${r.status}` } });
-    if ('delayMs' in r) {
+    if ('delayMs' in r || 'release' in r) {
       inFlightMax = Math.max(inFlightMax, ++inFlight);
-      await new Promise((res) => setTimeout(res, r.delayMs));
+      await ('release' in r ? r.release(inFlight) : new Promise((res) => setTimeout(res, r.delayMs)));
       inFlight--;
     }
     return {
@@ -171,7 +178,7 @@ describe('llm agent against an OpenAI-compatible server', () => {
     expect(r.stats.faults).toEqual({ timeout: 2 * r.stats.decisions });
     await expect(play(spec(':timeoutMs=50:maxRetries=0:maxFaultStreak=3'), (_k, legal) => ({ delayMs: 200, content: JSON.stringify({ action: legal[0] }) })))
       .rejects.toThrow(/3 decisions in a row failed \(last: timeout: no whole answer within 0.05 s\); stopping/);
-  }, 30_000);
+  }, 120_000); // a game of decisions that each wait out two 50 ms timeouts, each later on a busy machine
 
   it('waits out 429s without Retry-After past maxRetries, learning the window from one decision to the next', async () => {
     const r = await play(`llm:limited-model:baseUrl=${base}:backoffMs=10:maxRetries=0`, (k, legal) => (k % 3 < 2 ? { status: 429 } : { content: JSON.stringify({ action: legal[0] }) }));
@@ -339,8 +346,9 @@ describe("answers read right from every server's shape", () => {
   });
 
   it('times out a body that comes after the headers, as a fault of the server', async () => {
-    // The first three decisions' first answers send their body 3 s after the headers.
-    const { stats } = await play(spec(':timeoutMs=1000:backoffMs=1'), (k, legal) => ({ raw: completion(answer(legal)), bodyDelayMs: k < 6 && k % 2 === 0 ? 3000 : 0 }));
+    // The first three decisions' first answers send their headers and never their body; every
+    // other answer comes whole at once, far within the timeout on any machine.
+    const { stats } = await play(spec(':timeoutMs=3000:backoffMs=1'), (k, legal) => ({ raw: completion(answer(legal)), bodyDelayMs: k < 6 && k % 2 === 0 ? 'held' : 0 }));
     expect(stats.faultRetries).toBe(3);
     expect(stats.invalidAnswers + stats.fallbacks).toBe(0);
   }, 60_000);
@@ -416,11 +424,23 @@ describe('llm agents in a tournament', () => {
   });
 
   it('play games concurrently in one thread with parallel lanes, with the same results', async () => {
-    const answer: Script = (_, legal) => ({ delayMs: 20, content: JSON.stringify({ action: legal[legal.length - 1] }) });
+    const content = (legal: number[]) => JSON.stringify({ action: legal[legal.length - 1] });
     const opts = { agents: [spec(':concurrency=8'), 'heuristic', 'random'], games: 6, seed: 'llm-p', workers: 0 };
-    script = answer;
+    script = (_, legal) => ({ delayMs: 20, content: content(legal) });
     const one = await runTournament({ ...opts, parallel: 1 });
     inFlightMax = 0;
+    // The first answer waits for a second request, which another lane sends while it plays on
+    // (a lane waits for nothing but its own answers); were the lanes played one at a time, none
+    // would come and the test would fail at its timeout. Then answers come after 20 ms.
+    let second!: () => void;
+    const overlap = new Promise<void>((r) => (second = r));
+    script = (_, legal) => ({
+      release: (inFlight) => {
+        if (inFlight > 1) second();
+        return inFlightMax > 1 ? new Promise((r) => setTimeout(r, 20)) : overlap;
+      },
+      content: content(legal),
+    });
     const three = await runTournament({ ...opts, parallel: 3 });
     expect(inFlightMax).toBeGreaterThan(1);
     expect(three.summary.agents).toEqual(one.summary.agents.map((a) => ({ ...a, msPerDecision: three.summary.agents.find((b) => b.spec === a.spec)!.msPerDecision })));
@@ -430,6 +450,7 @@ describe('llm agents in a tournament', () => {
 
 describe('concurrency limits', () => {
   it('are per base URL and configured limit: an agent asking for 3 is not held to an earlier agent\'s 1', async () => {
+    // Held 50 ms: another request let through by a limit of 1 would come meanwhile.
     script = (_, legal) => ({ delayMs: 50, content: JSON.stringify({ action: legal[0] }) });
     const env = new CzechPubEnv({ seed: 'limits', players: 3 });
     while (env.legalActions().length < 2) env.step(env.legalActions()[0]);
@@ -442,6 +463,16 @@ describe('concurrency limits', () => {
       return inFlightMax;
     };
     expect(await ask(spec(':concurrency=1'), 3)).toBe(1);
+    // Each answer waits until three requests are in flight: a limit below 3 would keep them waiting (and the test would fail at its timeout).
+    let all!: () => void;
+    const three = new Promise<void>((r) => (all = r));
+    script = (_, legal) => ({
+      release: (inFlight) => {
+        if (inFlight === 3) all();
+        return three;
+      },
+      content: JSON.stringify({ action: legal[0] }),
+    });
     expect(await ask(spec(':concurrency=3'), 3)).toBe(3);
   });
 });
@@ -461,7 +492,9 @@ describe('the rules an llm agent describes', () => {
   });
 });
 
-describe('czech-pub llm-bench', () => {
+// Each test runs llm-bench in this thread against the fake server: games, prompts and requests,
+// work a busy machine stretches several times over, so not held to the 60 s default.
+describe('czech-pub llm-bench', { timeout: 300_000 }, () => {
   it('benchmarks a model against bots and prints the usage report with a cost', async () => {
     script = (_, legal) => ({ content: JSON.stringify({ action: legal[0] }) });
     const prices = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'prices-')), 'p.json');
@@ -501,7 +534,7 @@ describe('czech-pub llm-bench', () => {
     expect(err).toMatch(/llm:cut-model.*: \d+ answers were cut off before they were whole .* raise maxTokens/);
     expect(err).toMatch(/llm:cut-model is INVALID/);
     expect(io.stdout.join('\n')).toMatch(/\| cut off \|/);
-  }, 60_000);
+  });
 
   it('tells a preflight that timed out to give the model more time, not to check the key', async () => {
     script = () => ({ raw: completion('{"action": 0}'), bodyDelayMs: 1000 });

@@ -8,7 +8,8 @@ import { createAgent } from '../default-registry.ts';
 import { loadPolicy, shippedModel } from './ppo-agent.ts';
 import { valueScale, type PpoSearchAgent, type SearchLine } from './search.ts';
 
-describe('ppo-search', () => {
+// Searches over whole games: seconds each on a quiet machine, a minute and more on a busy one.
+describe('ppo-search', { timeout: 300_000 }, () => {
   it('plays legally at 2–6 players with the shipped models, spending its iterations on the policy’s candidates', async () => {
     for (let players = 2; players <= 6; players++) {
       const search = createAgent('ppo-search:iterations=8') as PpoSearchAgent;

@@ -52,7 +52,7 @@ describe('scripted agents', () => {
         }
       }
     }
-  });
+  }, 300_000); // 1,000 games: seconds on a quiet machine, a minute and more on a busy one
 
   it('play the same game from the same seed', async () => {
     const specs = ['heuristic', 'cautious', 'greedy', 'random'];

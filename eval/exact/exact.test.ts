@@ -66,7 +66,7 @@ describe('the micro tree at 2 players', () => {
   let tree: GameTree;
   beforeAll(() => {
     tree = new GameTree({ players: 2, ruleset: MICRO_RULESET });
-  });
+  }, 300_000); // the whole tree walked: seconds, more on a busy machine (a hook's default limit is 10 s)
 
   it('is whole: every edge has outcomes whose probabilities sum to 1, and no game is cut short', () => {
     expect(tree.truncated).toBe(0);

@@ -61,8 +61,8 @@ export interface RequestOptions {
   /** The loopback source address: the client the server sees. */
   local?: string;
   token?: string;
-  /** Give up on the request (closing the connection) after this many ms: answers null. */
-  abandon?: number;
+  /** Give up on the request (closing the connection) after this many ms, or once this promise settles: answers null. */
+  abandon?: number | Promise<unknown>;
   timeoutMs?: number;
 }
 
@@ -89,7 +89,8 @@ export function request(base: string, method: string, p: string, body?: unknown,
       });
     });
     req.on('error', (e) => (o.abandon ? resolve(null) : reject(e)));
-    if (o.abandon) setTimeout(() => req.destroy(), o.abandon);
+    if (typeof o.abandon === 'number') setTimeout(() => req.destroy(), o.abandon);
+    else o.abandon?.then(() => req.destroy(), () => req.destroy());
     const limit = o.timeoutMs ?? 30_000;
     req.setTimeout(limit, () => req.destroy(new Error(`${method} ${p}: no answer in ${limit / 1000} s`)));
     req.end(payload);
