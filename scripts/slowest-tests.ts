@@ -46,7 +46,18 @@ if (!report) {
 }
 const files = (JSON.parse(fs.readFileSync(report, 'utf8')) as { testResults: FileResult[] }).testResults;
 
-const root = process.cwd();
+/** The checkout the report was made in (a fresh clone's, perhaps): the folder all its test files share. */
+function commonFolder(names: readonly string[]): string {
+  let parts = path.dirname(names[0] ?? process.cwd()).split(path.sep);
+  for (const n of names) {
+    const p = path.dirname(n).split(path.sep);
+    let k = 0;
+    while (k < parts.length && k < p.length && parts[k] === p[k]) k++;
+    parts = parts.slice(0, k);
+  }
+  return parts.join(path.sep) || path.sep;
+}
+const root = commonFolder(files.map((f) => f.name));
 const layerOf = (file: string): string => {
   if (file in INTEGRATION) return 'integration';
   return E2E.some((g) => file.endsWith(g.replace('**/*', ''))) ? 'e2e' : 'unit';
