@@ -70,7 +70,7 @@ export class IsmctsAgent implements Agent {
     const own = makeRollout(opts.rollout, makeAgent);
     this.policy = opponents ? new ModelledRollout(own, opponents) : own;
     this.evaluator = new Evaluator(opts.eval);
-    this.depth = cutOffDepth(spec, opts, DEFAULT_RULESET);
+    this.depth = opts.depth; // until a game under other rules says otherwise (reset)
     this.beliefModel = opts.beliefs === 'policy' ? (beliefModel ?? agentModel(makeAgent('ppo'))) : null;
   }
 
