@@ -3,7 +3,11 @@
  * person meets (the setup form, the lobby with a table in it, the game at the person's turn and
  * at a reaction prompt, the rules panel, a card's help, the end screen, a replay) at a desktop
  * 1280×800 and a phone 390×844. A serious or critical violation fails the test, with each
- * violation's rule id, the elements it was found on and axe's help line.
+ * violation's rule id, the elements it was found on and axe's help line. The audits click the
+ * game only until its turn and reaction screens were met; the API plays the rest while the page
+ * is away, and the page comes back to the finished game by its link (the keyboard and taps
+ * games below are played to the end from the page). The four tests run at once, each in its
+ * own browser context.
  */
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
@@ -126,13 +130,27 @@ function pickChoice(rng: RngState, legal: Legal): { choice: Legal[number]; ways:
   return { choice, ways: choice.plays ? legal.filter((a) => a.plays === choice.plays) : [] };
 }
 
+/**
+ * Plays the seat's decisions through the API with `pick` until the game is over (the bots play
+ * on in the server between them), while no page follows the game.
+ */
+async function playToEndByApi(gameId: string, token: string, rng: RngState): Promise<void> {
+  let now = await api(`/v1/games/${gameId}/view`, token);
+  for (let n = 0; !now.done; n++) {
+    expect(n).toBeLessThan(2000);
+    expect(now.yourTurn).toBe(true);
+    const legal = (now.legalActions as Legal).map((a) => a.id);
+    now = await api(`/v1/games/${gameId}/actions`, token, { action: pick(rng, legal), step: now.step });
+  }
+}
+
 /** Waits until the game has moved past `step` (the page's move reached the server). */
 const stepPassed = (page: Page, gameId: string, token: string, step: number) => page.waitForFunction(async ([id, tok, k]) => {
   const r = await fetch(`/v1/games/${id}/view`, { headers: { authorization: `Bearer ${tok}` } });
   return ((await r.json()) as { step: number }).step > k;
 }, [gameId, token, step] as const, { timeout: 30_000 });
 
-describe.runIf(RUN)('the page against WCAG 2.2 AA (axe-core)', () => {
+describe.runIf(RUN).concurrent('the page against WCAG 2.2 AA (axe-core)', () => {
   for (const vp of VIEWPORTS) {
     it(`has no serious or critical violation on any screen at ${vp.name} ${vp.width}×${vp.height}`, async () => {
       const { page, errors } = await suite.newPage({ viewport: { width: vp.width, height: vp.height }, hasTouch: vp.phone, isMobile: vp.phone });
@@ -159,7 +177,11 @@ describe.runIf(RUN)('the page against WCAG 2.2 AA (axe-core)', () => {
       await page.fill('#pace', '0');
       await page.click('#start');
       const rng = seedRng(`a11y-clicks-${vp.name}`);
-      for await (const { view } of decisions(page)) {
+      let game: { gameId: string; token: string } | null = null;
+      for await (const { gameId, token, view } of decisions(page)) {
+        game = { gameId, token };
+        // Its turn and a reaction prompt met and audited: the rest of the game is the API's (below).
+        if (seen.has('turn') && seen.has('reaction')) break;
         const kind: string = view.view.decision.kind;
         if (kind === 'play' && !seen.has('turn')) {
           await check('turn');
@@ -180,7 +202,14 @@ describe.runIf(RUN)('the page against WCAG 2.2 AA (axe-core)', () => {
         else await button.click();
         await confirmIfAsked(page, vp.phone ? 'tap' : 'click');
       }
-      await page.waitForSelector('#final-scores');
+      // The rest of the game through the API with the page away, then back to the seat's link: the end screen.
+      expect(game).not.toBeNull();
+      const link = page.url();
+      expect(link).toContain(`#game=${game!.gameId}&seat=`);
+      await page.goto('about:blank');
+      await playToEndByApi(game!.gameId, game!.token, rng);
+      await page.goto(link);
+      await page.waitForSelector('#final-scores', { timeout: 30_000 });
       await check('end');
       await page.click('#replay-game');
       await page.waitForSelector('#replay-step');
@@ -231,7 +260,7 @@ const coveredCards = (page: Page, selector = '#hand .card') => page.locator(sele
 
 const said = (page: Page) => page.evaluate(() => document.getElementById('announce')?.textContent ?? '');
 
-describe.runIf(RUN)('a whole game without a mouse', () => {
+describe.runIf(RUN).concurrent('a whole game without a mouse', () => {
   it('plays a game to the end by keyboard alone (Tab, Shift+Tab, Enter, Space, Escape) against bots', async () => {
     const { page, errors } = await suite.newPage({ viewport: { width: 1280, height: 800 } });
     // The pace is a kept preference, set before the page loads: bots' moves are shown at once.

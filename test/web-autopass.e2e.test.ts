@@ -5,7 +5,8 @@
  * watched, asked when one answers the card just played), then with two X cards unticked: they
  * are asked only at their own turn, at windows where a watched X card they hold answers the
  * card just played, and at cards aimed at them, and the hand marks which cards auto-pass holds
- * back; names and presence show at the table, in the lobby and on the end screen.
+ * back; names and presence show at the table, in the lobby and on the end screen. The two
+ * tests run at once, each in its own browser context.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -32,7 +33,7 @@ const answerable = (legal: readonly number[], card: number, unwatched: readonly 
 const settled = (page: Page) => page.waitForFunction(() => ['your-turn', 'over'].includes(document.body.dataset.state ?? ''), undefined, { timeout: 60_000 });
 const panelText = (page: Page, seat: number, part: string) => page.locator(`#table .player[data-seat="${seat}"] ${part}`).textContent();
 
-describe.runIf(RUN)('players\' words and auto-pass in Chromium', () => {
+describe.runIf(RUN).concurrent('players\' words and auto-pass in Chromium', () => {
   it('offers bots by name and strength, folds the research options, and plays a named game asked only what matters', async () => {
     const { page, errors } = await newPage();
     await page.goto(suite.base);
@@ -153,7 +154,7 @@ describe.runIf(RUN)('players\' words and auto-pass in Chromium', () => {
     await page.screenshot({ path: `${SHOTS}/autopass-end.png` });
     console.log(`auto-pass e2e: ${asked.size} decisions asked (${JSON.stringify(kinds)}), ${auto} auto-passes, ${doneToYou.size} "done to you" lines`);
     expect(errors).toEqual([]);
-  });
+  }, 300_000);
 
   it('shows names and presence in the lobby and at the table of someone who joins by name', async () => {
     const made = await api('/v1/games', undefined, { seats: ['remote', 'open', 'random'], names: ['Host'] });
@@ -175,5 +176,5 @@ describe.runIf(RUN)('players\' words and auto-pass in Chromium', () => {
     const view = await api(`/v1/games/${made.id}/view`, made.watchToken);
     expect(view.names).toEqual(['Host', 'Bára', 'Beginner']);
     expect(errors).toEqual([]);
-  });
+  }, 120_000);
 });

@@ -10,6 +10,9 @@
  * - a real tournament's report.html, opened from its file, reaches this server through its
  *   address field, and its relative links work from the server: the game opens with the
  *   agents' labels on the seats, and its final table fits beside the board.
+ *
+ * The tests run at once, each in its own browser contexts; the sweep of screen sizes opens a
+ * few sizes side by side.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,7 +22,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { seedRng } from '../env/rng.ts';
 import { runTournament } from '../eval/tournament.ts';
-import { browserTestsRun, confirmIfAsked, pageSuite } from './helpers/browser.ts';
+import { browserTestsRun, confirmIfAsked, eachAtOnce, pageSuite } from './helpers/browser.ts';
 import { newcomerPick } from './helpers/newcomer.ts';
 
 const SHOTS = process.env.SCREENSHOT_DIR ?? 'results/e2e';
@@ -84,11 +87,14 @@ const SIZES = [
   [360, 640], [390, 844], [412, 915],
 ] as const;
 
-describe.runIf(RUN)('the guided first game and report links in Chromium', () => {
+/** Screen sizes of the sweep played side by side. */
+const SIZES_AT_ONCE = 4;
+
+describe.runIf(RUN).concurrent('the guided first game and report links in Chromium', () => {
   it('closes every coach note of the first turns with a mouse click inside the window, at every common screen size', async () => {
     const missed: string[] = [];
     let closed = 0;
-    for (const [width, height] of SIZES) {
+    await eachAtOnce(SIZES, SIZES_AT_ONCE, async ([width, height]) => {
       const { page, errors } = await suite.newPage({ viewport: { width, height } });
       await page.goto(suite.base);
       await page.fill('#pace', '0');
@@ -109,7 +115,7 @@ describe.runIf(RUN)('the guided first game and report links in Chromium', () => 
       }, 2);
       expect(errors).toEqual([]);
       await page.context().close();
-    }
+    });
     expect(missed).toEqual([]);
     expect(closed).toBeGreaterThanOrEqual(2 * SIZES.length);
   }, 300_000);

@@ -4,7 +4,8 @@
  * play shows its own preview at each decision, and where the outcome is certain it equals
  * what the engine does with that choice at that step (worked out here from the game's replay);
  * a move that throws the person out asks first, in a dialog that Escape cancels (nothing is
- * sent) and Enter confirms. Screenshots go to $SCREENSHOT_DIR (default results/e2e/).
+ * sent) and Enter confirms. The two tests run at once, each in its own browser context.
+ * Screenshots go to $SCREENSHOT_DIR (default results/e2e/).
  */
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -30,7 +31,7 @@ const newPage = () => suite.newPage();
 
 const api = suite.api;
 
-const settled = (page: Page) => page.waitForFunction(() => ['your-turn', 'over'].includes(document.body.dataset.state ?? ''), undefined, { timeout: 30_000 });
+const settled = (page: Page) => page.waitForFunction(() => ['your-turn', 'over'].includes(document.body.dataset.state ?? ''), undefined, { timeout: 60_000 });
 
 /** Starts a game of the person (seat 0) against bots and waits for its first decision. */
 async function start(page: Page, seed: string, bots: string[]): Promise<{ gameId: string; token: string }> {
@@ -79,7 +80,7 @@ function digestOf(env: CzechPubEnv, state: GameState, seat: number): Digest | nu
   return log.find((e): e is Digest => e.k === 'digest' && e.seat === seat && e.copyOf === undefined) ?? null;
 }
 
-describe.runIf(RUN)('previews on the page in Chromium', () => {
+describe.runIf(RUN).concurrent('previews on the page in Chromium', () => {
   it("shows every choice's own preview at each decision, equal to the engine's outcome where it is certain", async () => {
     const { page, errors } = await newPage();
     const { gameId, token } = await start(page, 'e2e-previews', ['heuristic', 'random']);
@@ -178,7 +179,7 @@ describe.runIf(RUN)('previews on the page in Chromium', () => {
     const done = page.locator(`button.action[data-action="${A_DONE}"]`);
     for (let i = 0; ; i++) {
       expect(i).toBeLessThan(50);
-      await page.waitForFunction(() => document.body.dataset.state === 'your-turn', undefined, { timeout: 30_000 });
+      await page.waitForFunction(() => document.body.dataset.state === 'your-turn', undefined, { timeout: 60_000 });
       if ((await done.count()) > 0 && (await done.getAttribute('data-risk')) === 'out') break;
       const ids = await page.locator('button.action:enabled').evaluateAll((bs) => bs.map((b) => Number((b as HTMLElement).dataset.action)));
       const id = ids.includes(A_DONE) ? A_DONE : ids.includes(A_PASS) ? A_PASS : ids[ids.length - 1];

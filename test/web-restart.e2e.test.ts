@@ -5,14 +5,15 @@
  * says it is reconnecting, gets back by itself and the person finishes the game where it was.
  * A reload keeps the log from step 0. A game the server no longer holds (a restart on an empty
  * state dir, a saved seat of a game long gone) is said plainly, and "Back to your last game"
- * is no longer offered.
+ * is no longer offered. The two tests run at once, each with its own port, servers and browser
+ * context.
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { randInt, seedRng } from '../env/rng.ts';
 import { freePort } from '../queue/local-redis.ts';
 import { browserTestsRun, confirmIfAsked, fillSeed, launchChromium, pageErrors } from './helpers/browser.ts';
@@ -21,7 +22,6 @@ import { startServe } from './helpers/serve.ts';
 const RUN = browserTestsRun();
 
 let browser: Browser;
-let port = 0;
 const servers = new Set<ChildProcess>();
 const dirs: string[] = [];
 
@@ -29,13 +29,29 @@ const dirs: string[] = [];
  * `czech-pub serve` on `port` with no state option, as `npm start` runs it, the user's state
  * folder being `dir` (XDG_STATE_HOME): its games are kept there by default, as the start-up line
  * says. Run in a fresh folder, where startServe writes its config; resolves once it listens.
+ * Servers still running when their test ends (one that failed midway) are killed then.
  */
-async function serve(dir: string): Promise<ChildProcess> {
+async function serve(port: number, dir: string, mine: Set<ChildProcess>): Promise<ChildProcess> {
   const { child, stderr } = await startServe(stateDir(), {}, { ...process.env, XDG_STATE_HOME: dir }, { port, args: ['--default-state'] });
   expect(stderr()).toContain(`games kept in ${join(dir, 'czech-pub', 'games')}`);
-  servers.add(child);
-  child.on('exit', () => servers.delete(child));
+  for (const set of [servers, mine]) {
+    set.add(child);
+    child.on('exit', () => set.delete(child));
+  }
   return child;
+}
+
+/**
+ * A test's own port, its base address, and its servers, killed when the test ends (the test's
+ * own hook: the tests run at once, so a hook of the file would not know whose servers they are).
+ */
+async function place({ onTestFinished }: TestContext): Promise<{ port: number; base: string; servers: Set<ChildProcess> }> {
+  const port = await freePort();
+  const mine = new Set<ChildProcess>();
+  onTestFinished(async () => {
+    for (const c of mine) await crash(c);
+  });
+  return { port, base: `http://127.0.0.1:${port}`, servers: mine };
 }
 
 /** Kills the server as a crash would (no chance to write anything more), and waits for it to be gone. */
@@ -54,13 +70,7 @@ function stateDir(): string {
 
 beforeAll(async () => {
   if (!RUN) return;
-  port = await freePort();
   browser = await launchChromium();
-});
-
-// A test that failed midway leaves no server on the port for the next.
-afterEach(async () => {
-  for (const c of servers) await crash(c);
 });
 
 afterAll(async () => {
@@ -69,19 +79,17 @@ afterAll(async () => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-const base = () => `http://127.0.0.1:${port}`;
-
-async function api(path: string, token: string) {
-  const res = await fetch(base() + path, { headers: { authorization: `Bearer ${token}` } });
+async function api(base: string, path: string, token: string) {
+  const res = await fetch(base + path, { headers: { authorization: `Bearer ${token}` } });
   return (await res.json()) as Record<string, any>;
 }
 
 /** A new browser's page on the setup screen; its errors collected, but not the browser's own lines for a refused connection. */
-async function openPage(): Promise<{ page: Page; errors: string[] }> {
+async function openPage(base: string): Promise<{ page: Page; errors: string[] }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   const all = pageErrors(page);
-  await page.goto(base());
+  await page.goto(base);
   await page.waitForSelector('#start');
   return { page, errors: new Proxy(all, { get: (t, k) => (k === 'filtered' ? t.filter((e) => !/Failed to load resource|ERR_CONNECTION_REFUSED|ERR_EMPTY_RESPONSE/.test(e)) : Reflect.get(t, k)) }) };
 }
@@ -115,15 +123,16 @@ async function click(page: Page): Promise<void> {
   await settled(page);
 }
 
-describe.runIf(RUN)('the page when the server restarts', () => {
-  it('reconnects by itself after a crash and the person finishes the game where it was; a reload keeps the log from step 0', async () => {
+describe.runIf(RUN).concurrent('the page when the server restarts', () => {
+  it('reconnects by itself after a crash and the person finishes the game where it was; a reload keeps the log from step 0', async (context) => {
+    const { port, base, servers: mine } = await place(context);
     const dir = stateDir();
-    let server = await serve(dir);
-    const { page, errors } = await openPage();
+    let server = await serve(port, dir, mine);
+    const { page, errors } = await openPage(base);
     const { gameId, token } = await startGame(page, 'restart-1');
     for (let i = 0; i < 6 && (await state(page)) === 'your-turn'; i++) await click(page);
     expect(await state(page)).toBe('your-turn');
-    const before = await api(`/v1/games/${gameId}/view`, token);
+    const before = await api(base, `/v1/games/${gameId}/view`, token);
 
     await crash(server);
     await page.waitForFunction(() => document.body.dataset.connection === 'reconnecting', undefined, { timeout: 30_000 });
@@ -135,21 +144,21 @@ describe.runIf(RUN)('the page when the server restarts', () => {
     const clicked = Number(await page.locator('button.action:enabled').first().getAttribute('data-action'));
     await page.locator('button.action:enabled').first().click();
     await confirmIfAsked(page);
-    server = await serve(dir);
+    server = await serve(port, dir, mine);
     await page.waitForFunction(() => document.body.dataset.connection === 'ok', undefined, { timeout: 60_000 });
     await settled(page);
     const back = await page.evaluate(() => (window as any).czechPub);
     expect({ gameId: back.gameId, token: back.token }).toEqual({ gameId, token });
     expect(await page.isHidden('#message')).toBe(true);
     // The restored game is the one before the crash, step for step, and went on from there with the click.
-    expect((await api(`/v1/games/${gameId}/view?at=${before.step}`, token)).view).toEqual(before.view);
-    expect((await api(`/v1/games/${gameId}/view?at=${before.step + 1}`, token)).lastAction).toMatchObject({ seat: 0, id: clicked });
+    expect((await api(base, `/v1/games/${gameId}/view?at=${before.step}`, token)).view).toEqual(before.view);
+    expect((await api(base, `/v1/games/${gameId}/view?at=${before.step + 1}`, token)).lastAction).toMatchObject({ seat: 0, id: clicked });
 
     // A reload mid-game: the log holds every step from 0, as if the page had been there.
     await click(page);
     await page.reload();
     await settled(page);
-    const now = await api(`/v1/games/${gameId}/view`, token);
+    const now = await api(base, `/v1/games/${gameId}/view`, token);
     expect(await logSteps(page)).toEqual(Array.from({ length: now.step + 1 }, (_, k) => k));
     expect(await page.locator('#log li.step[data-step="0"] .step-head').textContent()).toBe('Step 0: the deal');
 
@@ -158,7 +167,7 @@ describe.runIf(RUN)('the page when the server restarts', () => {
       await click(page);
       expect(++clicks).toBeLessThan(2000);
     }
-    const final = await api(`/v1/games/${gameId}/view`, token);
+    const final = await api(base, `/v1/games/${gameId}/view`, token);
     expect(final.done).toBe(true);
     const rows = await page.locator('#final-scores [data-seat]').evaluateAll((rs) =>
       rs.map((r) => [Number((r as HTMLElement).dataset.seat), Number((r as HTMLElement).dataset.score)]));
@@ -170,13 +179,14 @@ describe.runIf(RUN)('the page when the server restarts', () => {
     await crash(server);
   }, 300_000);
 
-  it('says plainly when the game is gone (a restart that kept nothing, a saved seat long gone) and stops offering it', async () => {
-    const server = await serve(stateDir());
-    const { page, errors } = await openPage();
+  it('says plainly when the game is gone (a restart that kept nothing, a saved seat long gone) and stops offering it', async (context) => {
+    const { port, base, servers: mine } = await place(context);
+    const server = await serve(port, stateDir(), mine);
+    const { page, errors } = await openPage(base);
     const { gameId } = await startGame(page, 'restart-2');
     await crash(server);
     await page.waitForFunction(() => document.body.dataset.connection === 'reconnecting', undefined, { timeout: 30_000 });
-    const other = await serve(stateDir());
+    const other = await serve(port, stateDir(), mine);
     await page.waitForFunction(() => document.body.dataset.state === 'setup', undefined, { timeout: 60_000 });
     expect(await page.textContent('#message')).toMatch(/That game is gone: the server no longer holds it/);
     expect(await page.isHidden('#resume')).toBe(true);
@@ -184,7 +194,7 @@ describe.runIf(RUN)('the page when the server restarts', () => {
 
     // A seat saved on this browser for a game the server does not hold: offered once, then said and forgotten.
     await page.evaluate((id) => localStorage.setItem('czech-pub:last', JSON.stringify({ id, token: 'old' })), gameId);
-    await page.goto(`${base()}/`);
+    await page.goto(`${base}/`);
     await page.reload();
     await page.waitForSelector('#resume-game');
     await page.click('#resume-game');
@@ -194,7 +204,7 @@ describe.runIf(RUN)('the page when the server restarts', () => {
     await page.waitForSelector('#start');
     expect(await page.isHidden('#resume')).toBe(true);
     // A link to it says the same.
-    await page.goto(`${base()}/#game=${gameId}&seat=old`);
+    await page.goto(`${base}/#game=${gameId}&seat=old`);
     await page.waitForFunction(() => /That game is gone/.test(document.getElementById('message')?.textContent ?? ''), undefined, { timeout: 30_000 });
     expect(await page.evaluate(() => document.body.dataset.state)).toBe('setup');
     expect(errorsOf(errors)).toEqual([]);

@@ -5,8 +5,8 @@
  * with the watch link), the preview is checked
  * against the engine's digestion of the same game, the lobby seats a third browser, a card's
  * help shows on hover, a tournament game opens from its link and from a games.jsonl, and a
- * 390-px phone keeps the actions in view at every decision. Screenshots go to $SCREENSHOT_DIR
- * (default results/e2e/).
+ * 390-px phone keeps the actions in view at every decision. The tests run at once, each in its
+ * own browser contexts. Screenshots go to $SCREENSHOT_DIR (default results/e2e/).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,17 +35,27 @@ const newPage = (width = 1280, height = 900, hasTouch = false) => suite.newPage(
 const api = suite.api;
 
 const pageState = (page: Page) => page.evaluate(() => document.body.dataset.state);
-const settled = (page: Page) => page.waitForFunction(() => ['your-turn', 'playing', 'over'].includes(document.body.dataset.state ?? ''), undefined, { timeout: 30_000 });
+const settled = (page: Page) => page.waitForFunction(() => ['your-turn', 'playing', 'over'].includes(document.body.dataset.state ?? ''), undefined, { timeout: 60_000 });
 
 /** The enabled action ids on the page. */
 const shownActions = (page: Page) => page.locator('button.action:enabled').evaluateAll((bs) => bs.map((b) => Number((b as HTMLElement).dataset.action)));
 
 
-/** The hand a seat's page shows, as counts by card id. */
-const handOnPage = (page: Page) => page.locator('#hand .card').evaluateAll((cs) => {
-  const counts: Record<string, number> = {};
-  for (const c of cs) counts[(c as HTMLElement).dataset.card!] = (counts[(c as HTMLElement).dataset.card!] ?? 0) + 1;
-  return counts;
+/**
+ * What a seat's page shows at its decision, read in one call: its hand as counts by card id,
+ * how many other seats' hands are drawn, the enabled action ids, and the preview's "now" line.
+ */
+const seatOnPage = (page: Page) => page.evaluate(() => {
+  const hand: Record<string, number> = {};
+  for (const c of document.querySelectorAll<HTMLElement>('#hand .card')) hand[c.dataset.card!] = (hand[c.dataset.card!] ?? 0) + 1;
+  const now = document.querySelector<HTMLElement>('#preview [data-role="now"]');
+  return {
+    hand,
+    seatHands: document.querySelectorAll('.seat-hand').length,
+    shown: [...document.querySelectorAll<HTMLElement>('button.action:enabled')].map((b) => Number(b.dataset.action)),
+    now: now ? { ...now.dataset } : null,
+    preview: document.querySelector('#preview') !== null,
+  };
 });
 
 /** Starts a two-player game of the page's person against heuristic, and waits for its first decision. */
@@ -57,7 +67,7 @@ async function twoPlayerGame(page: Page, seed: string, pace?: string): Promise<v
   await fillSeed(page, seed);
   if (pace !== undefined) await page.fill('#pace', pace);
   await page.click('#start');
-  await page.waitForFunction(() => ['your-turn', 'over'].includes(document.body.dataset.state ?? ''), undefined, { timeout: 30_000 });
+  await page.waitForFunction(() => ['your-turn', 'over'].includes(document.body.dataset.state ?? ''), undefined, { timeout: 60_000 });
 }
 
 interface Previewed {
@@ -68,7 +78,7 @@ interface Previewed {
   total: number | null;
 }
 
-describe.runIf(RUN)('tables for people, help and tournament replays in Chromium', () => {
+describe.runIf(RUN).concurrent('tables for people, help and tournament replays in Chromium', () => {
   it('two browsers play one game through their links against bots, each seeing only its own hand; a reload returns to the seat; the preview matches the digestion', async () => {
     const a = await newPage();
     await a.page.goto(suite.base);
@@ -117,21 +127,20 @@ describe.runIf(RUN)('tables for people, help and tournament replays in Chromium'
       expect([0, 1]).toContain(seat);
       const { page } = pages[seat];
       // The other person's page learns of the turn through the event stream.
-      await page.waitForFunction(() => document.body.dataset.state === 'your-turn', undefined, { timeout: 30_000 });
-      const view = await api(`/v1/games/${gameId}/view`, tokens[seat]);
+      await page.waitForFunction(() => document.body.dataset.state === 'your-turn', undefined, { timeout: 60_000 });
+      const [view, onPage] = await Promise.all([api(`/v1/games/${gameId}/view`, tokens[seat]), seatOnPage(page)]);
       expect(view.step).toBe(now.step);
-      expect(await handOnPage(page)).toEqual(Object.fromEntries(Object.entries(view.view.hand).filter(([, n]) => (n as number) > 0)));
+      expect(onPage.hand).toEqual(Object.fromEntries(Object.entries(view.view.hand).filter(([, n]) => (n as number) > 0)));
       // No other seat's hand is drawn anywhere on a seat's page.
-      expect(await page.locator('.seat-hand').count()).toBe(0);
-      const shown = await shownActions(page);
+      expect(onPage.seatHands).toBe(0);
+      const shown = onPage.shown;
       expect([...shown].sort((x, y) => x - y)).toEqual(view.legalActions.map((x: { id: number }) => x.id).sort((x: number, y: number) => x - y));
-      const nowLine = page.locator('#preview [data-role="now"]');
-      if (await nowLine.count()) {
-        const data = await nowLine.evaluate((n) => ({ ...(n as HTMLElement).dataset }));
+      if (onPage.now) {
+        const data = onPage.now;
         previews.push({ step: view.step, seat, points: Number(data.points), drunkenness: Number(data.drunkenness), total: data.total === '' ? null : Number(data.total) });
       }
       // The help box: a hand card's text on hover, with what playing it now would give.
-      if (!helped && seat === 0 && (await page.locator('#preview').count()) > 0) {
+      if (!helped && seat === 0 && onPage.preview) {
         const order = view.legalActions.find((x: { plays?: string; id: number }) => x.plays && x.id < 10);
         if (order) {
           await page.locator(`#hand .card[data-card="${order.plays}"]`).first().hover();
@@ -161,7 +170,8 @@ describe.runIf(RUN)('tables for people, help and tournament replays in Chromium'
     }
     expect(reloaded).toBe(true);
     expect(helped).toBe(true);
-    for (const p of [...pages, w]) await p.page.waitForFunction(() => document.body.dataset.state === 'over', undefined, { timeout: 30_000 });
+    for (const p of [...pages, w]) await p.page.waitForFunction(() => document.body.dataset.state === 'over', undefined, { timeout: 60_000 });
+    console.log(`two browsers' game: ${clicks} clicks, ${previews.length} previews`);
     expect(await w.page.locator('#hand, .seat-hand').count()).toBe(0);
     const final = await api(`/v1/games/${gameId}/view`, tokens[1]);
     for (const p of [...pages, w]) {
@@ -227,7 +237,7 @@ describe.runIf(RUN)('tables for people, help and tournament replays in Chromium'
     // Taken: the lobby no longer offers it.
     expect((await api('/v1/games')).games.some((g: { id: string }) => g.id === made.id)).toBe(false);
     expect(c.errors).toEqual([]);
-  });
+  }, 120_000);
 
   it("shows a card's help on hover, the rules panel with every card, and the consequence of a discard", async () => {
     const rules = await api('/v1/ruleset');
@@ -259,12 +269,13 @@ describe.runIf(RUN)('tables for people, help and tournament replays in Chromium'
     expect(await d.page.evaluate(() => document.activeElement?.id)).toBe('rules-open');
     expect(await d.page.getAttribute('#rules-open', 'aria-expanded')).toBe('false');
     expect(d.errors).toEqual([]);
-  });
+  }, 120_000);
 
   it("on a touch screen a long press on a hand card shows its help; a first tap selects it, a second plays it", async () => {
     const rules = await api('/v1/ruleset');
     const t = await newPage(390, 844, true);
-    await twoPlayerGame(t.page, 'e2e-touch');
+    // Bots' moves shown at once (pace 0): the tap's move is followed by theirs before the next decision.
+    await twoPlayerGame(t.page, 'e2e-touch', '0');
     expect(await pageState(t.page)).toBe('your-turn');
     const { gameId, token } = await t.page.evaluate(() => (window as any).czechPub);
     const view = await api(`/v1/games/${gameId}/view`, token);
@@ -291,7 +302,7 @@ describe.runIf(RUN)('tables for people, help and tournament replays in Chromium'
     const played = await api(`/v1/games/${gameId}/view?at=${view.step + 1}`, token);
     expect(played.lastAction.id).toBe(view.legalActions.find((x: { plays?: string }) => x.plays === card).id);
     expect(t.errors).toEqual([]);
-  });
+  }, 120_000);
 
   it('opens a tournament game from its #replay= link and from a games.jsonl, and steps through to the recorded final scores', async () => {
     const specs = ['heuristic', 'greedy', 'random'];
@@ -357,7 +368,7 @@ describe.runIf(RUN)('tables for people, help and tournament replays in Chromium'
     await e.page.goto(`${suite.base}/#replay=${encodeReplay({ ...record, ruleset: 'abc' })}`);
     await e.page.waitForFunction(() => /played under ruleset abc/.test(document.getElementById('message')?.textContent ?? ''));
     expect(e.errors.filter((x) => !/status of 422/.test(x))).toEqual([]);
-  });
+  }, 120_000);
 
   it('keeps the prompt and the actions in view at every decision on a 390-px phone', async () => {
     const f = await newPage(390, 844, true);
@@ -365,7 +376,7 @@ describe.runIf(RUN)('tables for people, help and tournament replays in Chromium'
     const rng = seedRng('e2e-phone-clicks');
     let decisions = 0;
     for (;;) {
-      await f.page.waitForFunction(() => ['your-turn', 'over'].includes(document.body.dataset.state ?? ''), undefined, { timeout: 30_000 });
+      await f.page.waitForFunction(() => ['your-turn', 'over'].includes(document.body.dataset.state ?? ''), undefined, { timeout: 60_000 });
       if ((await pageState(f.page)) === 'over') break;
       const buttons = await f.page.locator('button.action:enabled').evaluateAll((bs) => bs.map((b) => {
         const r = b.getBoundingClientRect();
@@ -388,5 +399,5 @@ describe.runIf(RUN)('tables for people, help and tournament replays in Chromium'
     }
     expect(decisions).toBeGreaterThan(10);
     expect(f.errors).toEqual([]);
-  }, 180_000);
+  }, 300_000);
 });

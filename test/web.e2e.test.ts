@@ -2,7 +2,8 @@
  * The web page end to end, in a real headless Chromium: the server listens on 127.0.0.1, the
  * page is opened, a person's game against three bots is played to the end by clicking legal
  * actions, and what the page shows is checked against the API; the setup form's seat menus and
- * option controls are checked against GET /v1/bots and POST /v1/games. Screenshots go to
+ * option controls are checked against GET /v1/bots and POST /v1/games. The tests run at once,
+ * each in a page of its own. Screenshots go to
  * $SCREENSHOT_DIR (default results/e2e/); docs/web.md's come from
  * `SCREENSHOT_DIR=docs/screenshots npx vitest run test/web.e2e.test.ts`.
  */
@@ -43,7 +44,7 @@ async function api(path: string, token: string) {
   return (await res.json()) as Record<string, any>;
 }
 
-describe.runIf(RUN)('the web page in Chromium', () => {
+describe.runIf(RUN).concurrent('the web page in Chromium', () => {
   it('plays a game against three bots to the end by clicking legal actions; the final scores match the API', async () => {
     const { page, errors } = await openPage();
     await page.selectOption('#players', '4');
@@ -60,7 +61,7 @@ describe.runIf(RUN)('the web page in Chromium', () => {
     let clicks = 0;
     let shot = false;
     for (;;) {
-      await page.waitForFunction(() => ['your-turn', 'over'].includes(document.body.dataset.state ?? ''), undefined, { timeout: 30_000 });
+      await page.waitForFunction(() => ['your-turn', 'over'].includes(document.body.dataset.state ?? ''), undefined, { timeout: 60_000 });
       if ((await state(page)) === 'over') break;
       const buttons = page.locator('button.action:enabled');
       const n = await buttons.count();
@@ -97,7 +98,7 @@ describe.runIf(RUN)('the web page in Chromium', () => {
     const gameCalls = requests.filter((r) => r.path.startsWith(`/v1/games/${gameId}`));
     expect(gameCalls.length).toBeGreaterThan(clicks);
     for (const r of gameCalls) {
-      expect(r.path).toMatch(/\/(view|actions|preview|stream|settings)$/);
+      expect(r.path).toMatch(/\/(view|history|actions|preview|stream|settings)$/);
       expect(r.auth).toBe(`Bearer ${token}`);
     }
     expect(requests.every((r) => r.path.startsWith('/v1/'))).toBe(true);
@@ -143,7 +144,7 @@ describe.runIf(RUN)('the web page in Chromium', () => {
     await page.waitForFunction(() => /over/i.test(document.getElementById('prompt')?.textContent ?? ''));
     expect(errors).toEqual([]);
     await page.close();
-  });
+  }, 120_000);
 
   it("offers the server's bots in every seat menu, and seats one with the options set in its controls", async () => {
     const { page, errors } = await openPage();
@@ -185,7 +186,7 @@ describe.runIf(RUN)('the web page in Chromium', () => {
     await page.click('#start');
     expect(((await (await created).json()) as { seats: string[] }).seats).toEqual(['remote', 'ismcts:iterations=20']);
     expect(await page.isHidden('#message')).toBe(true);
-    await page.waitForFunction(() => ['your-turn', 'over'].includes(document.body.dataset.state ?? ''), undefined, { timeout: 30_000 });
+    await page.waitForFunction(() => ['your-turn', 'over'].includes(document.body.dataset.state ?? ''), undefined, { timeout: 60_000 });
     expect(await page.locator('.player .agent').allTextContents()).toContain('ismcts:iterations=20');
     // Play until the search bot has moved: its options built an agent that plays.
     const { gameId, token } = await page.evaluate(() => (window as any).czechPub);
@@ -196,10 +197,10 @@ describe.runIf(RUN)('the web page in Chromium', () => {
       expect(view.done).toBe(false);
       await page.locator('button.action:enabled').first().click();
       await confirmIfAsked(page);
-      await page.waitForFunction(() => ['your-turn', 'over'].includes(document.body.dataset.state ?? ''), undefined, { timeout: 30_000 });
+      await page.waitForFunction(() => ['your-turn', 'over'].includes(document.body.dataset.state ?? ''), undefined, { timeout: 60_000 });
     }
     // Chromium logs the refused request; nothing else went wrong.
     expect(errors).toEqual([expect.stringContaining('status of 400')]);
     await page.close();
-  });
+  }, 120_000);
 });

@@ -8,7 +8,7 @@
  */
 import { cardName } from './cards.js';
 import { byId, el, fill } from './dom.js';
-import { GUIDE_SEATS, GUIDE_SEED, momentsIn, xOnYou } from './guide-moments.js';
+import { GUIDE_SEATS, GUIDE_SEED, MOMENTS, momentsIn, xOnYou } from './guide-moments.js';
 import { cardIds, cardInfo, termText } from './rules.js';
 
 export { GUIDE_SEATS, GUIDE_SEED };
@@ -96,6 +96,11 @@ export class Guide {
       if (!(await this.show(note))) return this.close();
     }
     if (data.done && data.step === data.steps) this.close();
+  }
+
+  /** Whether a note may still come: the guide is on and a moment (the goal, or one of MOMENTS) is still unexplained. */
+  get expecting() {
+    return this.on && this.met.size < 1 + MOMENTS.length;
   }
 
   /**

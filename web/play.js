@@ -30,8 +30,9 @@ import { appendEntry, stepEntry } from './log.js';
 import { choicePreview, riskWords } from './preview.js';
 import { markHand, PEOPLE_DEFAULT, renderSeatSettings } from './seat-settings.js';
 import { renderTable } from './table.js';
-import { announce, clearError, keepClear, setState, showError, waitPace } from './ui.js';
+import { announce, clearError, keepClear, paceMs, setState, showError, waitPace } from './ui.js';
 
+/** @typedef {{ step: number, lastAction: import('./frame.js').TakenAction | null, events: import('./frame.js').NarratedEvent[] }} HistoryEntry  a step as the seat saw it (GET history) */
 /** @typedef {{ id: string, token: string, you: number | null, seats: string[] }} PlayGame  `you`: the person's seat, null when watching */
 /** @typedef {import('./frame.js').SeatState & { openSeats?: number[], legalActions: (import('./frame.js').NamedAction & { note?: string, plays?: string })[] }} SeatState */
 /** @typedef {import('./preview.js').PreviewAnswer} PreviewAnswer */
@@ -141,7 +142,7 @@ export class Play {
    */
   async history() {
     const log = byId('log');
-    /** @type {{ step: number, lastAction: import('./frame.js').TakenAction | null, events: import('./frame.js').NarratedEvent[] }[]} */
+    /** @type {HistoryEntry[]} */
     const entries = [];
     for (let from = 0; ;) {
       const page = await api.history(this.game.id, this.game.token, from);
@@ -253,6 +254,10 @@ export class Play {
     setState('waiting');
     byId('skip').hidden = false;
     for (let k = this.shown + 1; k < now.step; k++) {
+      if (this.unseen()) {
+        await this.pass(now.step);
+        break;
+      }
       const data = await api.view(this.game.id, this.game.token, k);
       if (this.stopped) return;
       this.show(data);
@@ -267,6 +272,39 @@ export class Play {
     if (this.stopped) return;
     await this.settle(now);
     this.settledKey = key;
+  }
+
+  /**
+   * Whether the steps still to show would not be seen: at pace 0, or skipped, a step passed on
+   * the way is not on screen long enough; while a coach note may come they are (a note points
+   * at the table of its step).
+   */
+  unseen() {
+    return (paceMs() === 0 || this.skipping) && !(this.guide?.expecting ?? false);
+  }
+
+  /**
+   * Puts every step from the one after the last shown up to `to` (not included) in the log at
+   * once, as the seat saw them (history pages, not a view a step), and notes what was done to
+   * the person; the table is drawn once, at `to`. Drawing each step on the way costs a page
+   * redrawn per step for nothing anyone sees.
+   * @param {number} to
+   */
+  async pass(to) {
+    /** @type {HistoryEntry[]} */
+    const entries = [];
+    for (let from = this.shown + 1; from < to;) {
+      const page = await api.history(this.game.id, this.game.token, from);
+      if (this.stopped) return;
+      entries.push(...page.entries.filter((/** @type {HistoryEntry} */ e) => e.step < to));
+      if (page.next === null) break;
+      from = page.next;
+    }
+    const log = byId('log');
+    log.append(...entries.map((e) => stepEntry(e.step, e.lastAction, e.events, this.game.you)));
+    log.scrollTop = log.scrollHeight;
+    for (const e of entries) this.noteDoneToYou(e.events);
+    this.shown = Math.max(this.shown, ...entries.map((e) => e.step));
   }
 
   /** The table from the person's seat (seat 0's side when watching). @param {import('./frame.js').PlayerView} view */
@@ -291,20 +329,24 @@ export class Play {
     if (data.step > this.shown) {
       appendEntry(byId('log'), stepEntry(data.step, data.lastAction, data.events, this.game.you));
       this.shown = data.step;
-      this.noteDoneToYou(data);
+      this.noteDoneToYou(data.events, data.view.turnState.active);
     }
     renderDoneToYou(data.done ? [] : this.doneToYou);
   }
 
-  /** Adds what others did to the person in this step's events. @param {SeatState} data */
-  noteDoneToYou(data) {
+  /**
+   * Adds what others did to the person in a step's events.
+   * @param {import('./frame.js').NarratedEvent[]} stepEvents
+   * @param {number} [active] whose turn it is after them, when the step's view says (else followed through the events' turns)
+   */
+  noteDoneToYou(stepEvents, active) {
     const you = this.game.you;
     if (you === null) return;
-    const r = doneToYou(data.events, you, this.active < 0 ? data.view.turnState.active : this.active);
+    const r = doneToYou(stepEvents, you, this.active < 0 ? active ?? -1 : this.active);
     this.doneToYou.push(...r.done);
-    const events = /** @type {import('./done-to-you.js').SeatEvent[]} */ (data.events);
+    const events = /** @type {import('./done-to-you.js').SeatEvent[]} */ (stepEvents);
     this.xSince.push(...events.filter((e) => e.k === 'x' && e.text && e.seat !== you).map((e) => String(e.text)));
-    this.active = data.view.turnState.active;
+    this.active = active ?? r.active;
   }
 
   /** "Waiting for Player 2 to join", "Player 1 is deciding…". @param {SeatState} data */

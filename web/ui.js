@@ -64,7 +64,7 @@ export function reconnecting(delta) {
 }
 
 /** Milliseconds per bot move, read live from the pace control. */
-function paceMs() {
+export function paceMs() {
   return Number(/** @type {HTMLInputElement} */ (byId('pace')).value);
 }
 

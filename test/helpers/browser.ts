@@ -113,6 +113,21 @@ export async function watchEveryXCard(page: Page, base: string, gameId: string, 
   if (!res.ok) throw new Error(`PUT settings: HTTP ${res.status}`);
 }
 
+/**
+ * Runs `f` on every item, `atOnce` at a time (a page's loads and waits on the server leave
+ * gaps another page fills), in the items' order as places free up; resolves when all are
+ * done, or rejects with the first failure once the others have settled.
+ */
+export async function eachAtOnce<T>(items: readonly T[], atOnce: number, f: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await f(items[next++]);
+  };
+  const lanes = await Promise.allSettled(Array.from({ length: Math.min(atOnce, items.length) }, lane));
+  const failed = lanes.find((l): l is PromiseRejectedResult => l.status === 'rejected');
+  if (failed) throw failed.reason;
+}
+
 /** A test file's server and browser (pageSuite): the server's address, and a page in a fresh context. */
 export interface PageSuite {
   /** The server's address, once the file's tests began. */
