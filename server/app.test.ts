@@ -75,7 +75,7 @@ describe('HTTP API over a listening server', () => {
     expect(ev.body.events.length).toBe(ev.body.next);
     const later = await call('GET', `/v1/games/${created.body.id}/events?since=${ev.body.next - 3}`, undefined, created.body.tokens[2].token);
     expect(later.body.events).toEqual(ev.body.events.slice(-3));
-  });
+   }, 300_000); // some hundreds of requests: the timeout only bounds a hang
 
   it('streams the seat events as Server-Sent Events while the game is played, ending with end', async () => {
     const created = await call('POST', '/v1/games', { seats: ['remote', 'heuristic', 'random'], seed: 'sse' });
@@ -100,17 +100,17 @@ describe('HTTP API over a listening server', () => {
     const started = await call('POST', '/v1/tournaments', { agents: ['heuristic', 'random', 'greedy'], games: 30, seed: 3 });
     expect(started.status).toBe(202);
     let job = started.body;
-    for (let i = 0; i < 400 && job.status !== 'done'; i++) {
+    // Polled until it ends, however long a busy machine takes: the test's timeout only bounds a hang.
+    while (job.status === 'running') {
       await new Promise((r) => setTimeout(r, 50));
       job = (await call('GET', `/v1/tournaments/${started.body.id}`)).body;
-      expect(job.status).not.toBe('failed');
     }
     expect(job.status).toBe('done');
     expect(job.summary.games).toBe(30);
     expect(job.leaderboard).toMatch(/^# Czech Pub tournament/);
     expect((await call('POST', '/v1/tournaments', { agents: ['nobody', 'random'], games: 4 })).status).toBe(400);
     expect((await call('GET', '/v1/tournaments/none')).status).toBe(404);
-  }, 60_000);
+  }, 300_000);
 
   it('never sends a seat more than it may know: every response is unchanged when the hidden cards are dealt anew', async () => {
     const seed = 'secret';
@@ -172,8 +172,9 @@ describe('HTTP API over a listening server', () => {
     }
   }, 60_000);
 
-  it('answers its limits with clear 4xx: body size, live games, request rate', async () => {
-    const small = await buildServer({ bodyLimit: 256, maxGames: 1, rateLimit: 5 });
+  it('answers its limits with clear 4xx: body size, live games, request rate (counted in a window of an hour, not raced against a second)', async () => {
+    // The rate limit's window outlasts the test: it counts this client's requests, wherever a busy machine puts them in time.
+    const small = await buildServer({ bodyLimit: 256, maxGames: 1, rateLimit: 5, rateLimitWindowMs: 3600_000 });
     const url = await small.listen({ host: '127.0.0.1', port: 0 });
     const post = (body: string) => fetch(`${url}/v1/games`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     const big = await post(JSON.stringify({ seats: ['remote', 'random'], seed: 'x'.repeat(300) }));
@@ -183,9 +184,12 @@ describe('HTTP API over a listening server', () => {
     const full = await post(JSON.stringify({ seats: ['remote', 'random'] }));
     expect(full.status).toBe(429);
     expect((await full.json()).error).toMatch(/too many live games/);
-    let limited = 0;
-    for (let i = 0; i < 8; i++) if ((await fetch(`${url}/v1/bots`)).status === 429) limited++;
-    expect(limited).toBeGreaterThan(0);
+    // Three requests so far: the next two are the last of the five, the six after them are refused.
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) statuses.push((await fetch(`${url}/v1/bots`)).status);
+    expect(statuses).toEqual([200, 200, 429, 429, 429, 429, 429, 429]);
+    const refused = await fetch(`${url}/v1/bots`);
+    expect((await refused.json()).error).toMatch(/^rate limit: at most 5 requests per 3600 s per client; retry in \d+ s$/);
     await small.close();
     const noJobs = await buildServer({ maxJobs: 0 });
     const r = await noJobs.inject({ method: 'POST', url: '/v1/tournaments', payload: { agents: ['random', 'random'], games: 2 } });
@@ -318,7 +322,8 @@ describe('HTTP API over a listening server', () => {
   });
 
   it('lets an http: agent play a tournament through a bot server, counting fallbacks', async () => {
-    const r = await runTournament({ agents: [`http:${base}/v1/bots/heuristic/act`, 'heuristic', 'random'], games: 6, seed: 'http-agent', workers: 0 });
+    // A minute to answer: no fallback comes of a busy machine's slow answer, only of a hang.
+    const r = await runTournament({ agents: [`http:${base}/v1/bots/heuristic/act:timeoutMs=60000`, 'heuristic', 'random'], games: 6, seed: 'http-agent', workers: 0 });
     expect(r.complete).toBe(true);
     const u = r.usage[0];
     expect(u.decisions).toBeGreaterThan(0);

@@ -89,6 +89,16 @@ export interface ServerOptions extends Partial<Limits> {
   logger?: boolean;
   /** The bot worker module (bot-pool.ts's `module`): tests swap in one whose decisions they count. */
   botWorker?: URL;
+  /**
+   * The clock (ms since 1970, default Date.now) of what expires or is counted by the minute:
+   * idle games, bots nobody waits on, outside calls' windows, jobs and the state dir's records.
+   * Tests pass one they move, so that no outcome waits on real time. Given, it also measures
+   * the slices of bots in this thread (games.ts): one that stands still lets them play a
+   * game without yielding. A decision's limit on the bot workers stays real time.
+   */
+  now?: () => number;
+  /** The window of `rateLimit` (ms, default 1000: so many requests a second). Tests lengthen it so that they count requests, not time. */
+  rateLimitWindowMs?: number;
 }
 
 /**
@@ -129,14 +139,14 @@ const ROUTES: FastifyPluginAsyncZod<ServerContext>[] = [
  * those are set on the root first.
  */
 export async function buildServer(o: ServerOptions = {}): Promise<FastifyInstance> {
-  const { config = {}, logger = false, ruleset, notice, log, host = '127.0.0.1', stateDir = config.stateDir, botWorker, ...overrides } = o;
+  const { config = {}, logger = false, ruleset, notice, log, host = '127.0.0.1', stateDir = config.stateDir, botWorker, now, rateLimitWindowMs = 1000, ...overrides } = o;
   const limits = resolveLimits(config, overrides);
   const notices: string[] = [];
   const catalogue = new Catalogue(config, { ruleset, notice: (line) => notices.push(line) });
   const app = createApp(limits, config, logger);
-  await registerShared(app, limits, config);
+  await registerShared(app, limits, config, rateLimitWindowMs);
   const tell = notice ?? ((line: string) => app.log.warn(line));
-  const context = openStores(app, { limits, catalogue, stateDir, botWorker, tell, log });
+  const context = openStores(app, { limits, catalogue, stateDir, botWorker, tell, log, now });
   guardHosts(app, config, host, notices);
   setErrorShape(app, limits);
   for (const line of notices) tell(line);
@@ -175,7 +185,7 @@ function createApp(limits: Limits, config: ServerConfig, logger: boolean) {
 type App = ReturnType<typeof createApp>;
 
 /** The plugins every route shares, registered before any route: the OpenAPI document and its UI, CORS, the rate limit. */
-async function registerShared(app: App, limits: Limits, config: ServerConfig): Promise<void> {
+async function registerShared(app: App, limits: Limits, config: ServerConfig, rateLimitWindowMs: number): Promise<void> {
   await app.register(swagger, {
     openapi: {
       info: {
@@ -198,10 +208,11 @@ async function registerShared(app: App, limits: Limits, config: ServerConfig): P
   await app.register(swaggerUi, { routePrefix: '/docs' });
   if (config.corsOrigins?.length) await app.register(cors, { origin: config.corsOrigins, methods: ['GET', 'POST', 'PUT', 'DELETE'] });
   if (limits.rateLimit > 0) {
+    const per = rateLimitWindowMs === 1000 ? 'second' : `${rateLimitWindowMs / 1000} s`;
     await app.register(rateLimit, {
       max: limits.rateLimit,
-      timeWindow: 1000,
-      errorResponseBuilder: (_req, ctx) => ({ statusCode: 429, error: `rate limit: at most ${ctx.max} requests per second per client; retry in ${Math.ceil(ctx.ttl / 1000)} s` }),
+      timeWindow: rateLimitWindowMs,
+      errorResponseBuilder: (_req, ctx) => ({ statusCode: 429, error: `rate limit: at most ${ctx.max} requests per ${per} per client; retry in ${Math.ceil(ctx.ttl / 1000)} s` }),
     });
   }
 }
@@ -215,6 +226,8 @@ interface StoreOptions {
   tell: (line: string) => void;
   /** Told an outside server's failure in full (ServerOptions.log). */
   log: ((line: string) => void) | undefined;
+  /** ServerOptions.now: undefined leaves each store its own default. */
+  now: (() => number) | undefined;
 }
 
 /**
@@ -222,14 +235,14 @@ interface StoreOptions {
  * streams and history pages, and the state dir's games brought back. They are swept for idle
  * games while the server runs and closed with it.
  */
-function openStores(app: App, { limits, catalogue, stateDir, botWorker, tell, log }: StoreOptions): ServerContext {
+function openStores(app: App, { limits, catalogue, stateDir, botWorker, tell, log, now }: StoreOptions): ServerContext {
   const pool = new BotPool({ workers: limits.botWorkers, decisionMs: limits.decisionMs, memoryMb: limits.workerMemoryMb, maxQueued: limits.maxQueuedDecisions, module: botWorker });
-  const outside = new OutsideCalls(log ?? ((line) => app.log.warn(line)), undefined, limits);
-  const gameLog = stateDir === undefined ? null : new GameLog(stateDir, limits, tell);
-  const store = new GameStore(limits, catalogue, pool, undefined, outside, gameLog);
+  const outside = new OutsideCalls(log ?? ((line) => app.log.warn(line)), now, limits);
+  const gameLog = stateDir === undefined ? null : new GameLog(stateDir, limits, tell, now);
+  const store = new GameStore(limits, catalogue, pool, now, outside, gameLog);
   // The state dir's games come back in the background: the server answers at once, and a request for a game not yet restored waits for it (restorer.ts).
-  const restoring = gameLog ? new Restorer(gameLog, store, tell, limits.idleMs) : null;
-  const jobs = new JobStore(limits, catalogue, undefined, outside);
+  const restoring = gameLog ? new Restorer(gameLog, store, tell, limits.idleMs, now) : null;
+  const jobs = new JobStore(limits, catalogue, now, outside);
   const streams = new Streams(limits);
   const pages = new HistoryPages(store.turns, limits.maxPagesPerClient);
   const sweeper = setInterval(() => {

@@ -35,7 +35,8 @@ function get(path: string, headers: Record<string, string> = {}): Promise<{ stat
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body, streamed: false }));
     });
     req.on('error', reject);
-    req.setTimeout(5000, () => req.destroy(new Error(`${path}: no answer in 5 s`)));
+    // Bounds a hang only: a busy machine may take seconds to answer.
+    req.setTimeout(30_000, () => req.destroy(new Error(`${path}: no answer in 30 s`)));
     req.end();
   });
 }

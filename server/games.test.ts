@@ -7,6 +7,28 @@ function store(maxGames = 2, idleMs = 60_000, maxGamesPerClient = 100, more: Par
   return { clock, games: new GameStore({ maxGames, idleMs, maxGamesPerClient, maxOpenGames: 2, ...more }, new Catalogue(), null, () => clock.t) };
 }
 
+/**
+ * A store whose clock moves 1 ms at each reading: its bots' slices (INLINE_SLICE_MS, measured
+ * on the store's clock when a test gives one) end after a count of readings, so every few
+ * decisions, however fast or busy the machine.
+ */
+function tickingStore(more: Partial<StoreLimits> = {}) {
+  const clock = { t: 1_000_000 };
+  return { clock, games: new GameStore({ maxGames: 10, idleMs: 600_000, maxGamesPerClient: 100, maxOpenGames: 2, ...more }, new Catalogue(), null, () => (clock.t += 1)) };
+}
+
+/** Calls `f` at every turn of the event loop (setImmediate: no real time has to pass) until the returned stop is called. */
+function everyTurn(f: () => void): () => void {
+  let on = true;
+  const turn = () => {
+    if (!on) return;
+    f();
+    setImmediate(turn);
+  };
+  setImmediate(turn);
+  return () => void (on = false);
+}
+
 const status = (f: () => unknown): number | null => {
   try {
     f();
@@ -177,39 +199,40 @@ describe('GameStore limits', () => {
     expect(games.join(b, undefined, 'joiner').seat).toBe(1);
   });
 
-  it('plays bots in this thread a slice at a time: timers run between their decisions', async () => {
-    const { games } = store(10);
+  it('plays bots in this thread a slice at a time: the event loop turns between their decisions (slices counted on the store\'s clock)', async () => {
+    const { games } = tickingStore();
     const seen = new Set<number>();
     let game: LiveGame | undefined;
     const made = games.create({ seats: ['ppo', 'ppo', 'ppo', 'ppo'], seed: 'slices', reward: 'win' }).then((r) => (game = r.game));
-    let ticks = 0;
-    // The game is not known until it is made; what the timer sees is how far the bots got.
-    const probe = setInterval(() => {
-      ticks++;
+    let turns = 0;
+    // The game is not known until it is made; what each turn of the loop sees is how far the bots got.
+    const stop = everyTurn(() => {
+      turns++;
       for (const g of (games as unknown as { games: Map<string, LiveGame> }).games.values()) seen.add(g.env.actions.length);
-    }, 0);
+    });
     await made;
-    clearInterval(probe);
+    stop();
     expect(game!.env.done).toBe(true);
     const final = game!.env.actions.length;
     const between = [...seen].filter((n) => n > 0 && n < final);
-    expect(ticks).toBeGreaterThan(5);
+    expect(turns).toBeGreaterThan(5);
     expect(between.length).toBeGreaterThan(5);
-  }, 60_000);
+  }, 300_000);
 
   it('stops the bots of a game nobody wants (the request gone, no ask for botIdleMs), and starts them when someone asks', async () => {
-    const { clock, games } = store(10, 600_000, 100, { botIdleMs: 1000 });
+    // The store's clock: slices end by its readings, and the test moves it past botIdleMs once the request is gone.
+    const { clock, games } = tickingStore({ botIdleMs: 1000 });
     const gone = new AbortController();
     let game: LiveGame | undefined;
-    const probe = setInterval(() => {
+    const stop = everyTurn(() => {
       for (const g of (games as unknown as { games: Map<string, LiveGame> }).games.values()) game = g;
       if (game && game.env.actions.length > 20 && !gone.signal.aborted) {
         gone.abort();
         clock.t += 1001;
       }
-    }, 0);
+    });
     await games.create({ seats: ['ppo', 'ppo', 'ppo'], seed: 'idle', reward: 'win', signal: gone.signal });
-    clearInterval(probe);
+    stop();
     expect(game!.env.done).toBe(false);
     expect(game!.paused).toBe(true);
     const stopped = game!.env.actions.length;
@@ -220,7 +243,7 @@ describe('GameStore limits', () => {
     expect(game!.paused).toBe(false);
     await game!.queue;
     expect(game!.env.done).toBe(true);
-  }, 60_000);
+  }, 300_000);
 
   it("tells a game's listeners when it expires (event streams then close)", async () => {
     const { clock, games } = store();

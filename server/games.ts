@@ -202,16 +202,28 @@ export class GameStore {
   /** Errors already in the operator's log: an llm bot stopped for the game throws the same one at each decision left. */
   private readonly logged = new WeakSet<object>();
 
+  /** The clock of idleness, presence and the times recorded (ms since 1970): the server's (ServerOptions.now). */
+  readonly now: () => number;
+  /**
+   * The clock bots' slices in this thread are measured on (INLINE_SLICE_MS): by default the
+   * monotonic one (the wall clock may step back, and a slice must end); a test's clock, when
+   * one is given, so that the test decides when a slice ends.
+   */
+  private readonly sliceClock: () => number;
+
   constructor(
     limits: StoreLimits,
     private readonly catalogue: Catalogue,
     private readonly pool: BotPool | null = null,
-    private readonly now: () => number = () => Date.now(),
+    /** Default Date.now. A test's clock here measures the slices too (sliceClock). */
+    now?: () => number,
     /** Budgets of bots that call a server elsewhere, and the operator's log of their failures. */
     private readonly outside: OutsideCalls = new OutsideCalls(),
     /** The state dir (game-log.ts): games written down as they change, for `restore`; null keeps nothing. */
     private readonly log: GameLog | null = null,
   ) {
+    this.now = now ?? (() => Date.now());
+    this.sliceClock = now ?? (() => performance.now());
     const { maxOpenGamesPerClient, maxJoinedSeatsPerClient, botIdleMs } = DEFAULT_LIMITS;
     this.limits = { maxOpenGamesPerClient, maxJoinedSeatsPerClient, botIdleMs, ...limits };
   }
@@ -328,7 +340,7 @@ export class GameStore {
     };
     // Each seat's auto-pass as last set (its passes are in the actions already).
     for (const c of logged.settings) if (game.autoPass[c.seat]) game.autoPass[c.seat] = { on: c.on, unwatched: [...c.unwatched], windows: c.windows };
-    let slice = performance.now();
+    let slice = this.sliceClock();
     for (const a of logged.actions) {
       if (env.done) throw new Error('actions past the end of the game');
       const seat = env.actor;
@@ -344,9 +356,9 @@ export class GameStore {
         }
       }
       recordStep(game, env, a);
-      if (performance.now() - slice >= INLINE_SLICE_MS) {
+      if (this.sliceClock() - slice >= INLINE_SLICE_MS) {
         await new Promise((resolve) => setImmediate(resolve));
-        slice = performance.now();
+        slice = this.sliceClock();
       }
     }
     if (logged.ended && !env.done) throw new Error(`its file says the game ended, but it is not over after its ${env.actions.length} actions`);
@@ -596,7 +608,7 @@ export class GameStore {
   /** Plays the bot seats until a remote seat's turn, the end, or nobody wants the game (then it is paused). */
   private async playBots(game: LiveGame): Promise<void> {
     const env = game.env;
-    let slice = performance.now();
+    let slice = this.sliceClock();
     while (!env.done && this.games.has(game.id)) {
       const seat = env.actor;
       const bot = game.bots[seat];
@@ -622,9 +634,9 @@ export class GameStore {
       try {
         if ('agent' in bot) {
           // Bots here share the event loop with every request: after a slice, wait for a turn.
-          if (performance.now() - slice >= INLINE_SLICE_MS) {
+          if (this.sliceClock() - slice >= INLINE_SLICE_MS) {
             await this.turns.next(game.client);
-            slice = performance.now();
+            slice = this.sliceClock();
             if (!this.games.has(game.id)) return;
           }
           a = await bot.agent.act(new EnvObservation(env, seat, legal));
@@ -632,7 +644,7 @@ export class GameStore {
           a = await this.pool!.decide({
             game: game.id, client: game.client, seat, spec: bot.pooled, start: game.starts[seat], config: env.config, actions: env.actions, legal, wanted: () => this.wanted(game),
           });
-          slice = performance.now();
+          slice = this.sliceClock();
         }
       } catch (e) {
         // Nobody wants the game any more: the decision is not a fault, it is taken when someone asks again.

@@ -42,8 +42,9 @@ describe('entries the operator defines', () => {
       rateLimit: 0,
       config: {
         bots: {
-          house: { agent: `llm:fake:baseUrl=${fakeBase}/v1:apiKeyEnv=OPERATOR_TEST_KEY:maxRetries=0:timeoutMs=5000`, vary: { temperature: { min: 0, max: 1 } } },
-          relay: { agent: `http:${fakeBase}/act:timeoutMs=2000` },
+          house: { agent: `llm:fake:baseUrl=${fakeBase}/v1:apiKeyEnv=OPERATOR_TEST_KEY:maxRetries=0:timeoutMs=60000`, vary: { temperature: { min: 0, max: 1 } } },
+          // Timeouts of a minute: they bound a hang of the fake servers, never a busy machine's answer.
+          relay: { agent: `http:${fakeBase}/act:timeoutMs=60000` },
         },
       },
     });
@@ -65,5 +66,5 @@ describe('entries the operator defines', () => {
     const act = await app.inject({ method: 'POST', url: '/v1/bots/house/act', payload: { view: {}, legalActions: [0] } });
     expect(act.json().error).toMatch(/cannot answer a posted view \(it reads the game's history\)/);
     await app.close();
-  });
+   }, 300_000);
 });

@@ -14,8 +14,8 @@ export function played(game: LiveGame, k: number, viewer: Viewer = null) {
   return { seat: game.actors[k], id, name: describeAction(id, game.actors[k], game.env.players, { names: game.names, viewer }) };
 }
 
-/** What a viewer sees of the game after its first k actions (default: now), and what action k did. */
-export function seatState(game: LiveGame, viewer: Viewer, k = game.env.actions.length) {
+/** What a viewer sees of the game after its first k actions (default: now), and what action k did; presence as of `now` (the store's clock). */
+export function seatState(game: LiveGame, viewer: Viewer, k = game.env.actions.length, now = Date.now()) {
   const steps = game.env.actions.length;
   const env = envAt(game, k);
   const channel = new SeatChannel(env, viewer);
@@ -26,7 +26,7 @@ export function seatState(game: LiveGame, viewer: Viewer, k = game.env.actions.l
     seat: viewer,
     seats: game.seats,
     names: game.names,
-    presence: tablePresence(game),
+    presence: tablePresence(game, now),
     done: game.env.done,
     actor,
     yourTurn: mine,

@@ -12,9 +12,8 @@ import { shownCommitment } from './seed-commitment.ts';
 /** Lobby entries listed at most (the store holds at most maxOpenGames of them anyway). */
 export const LOBBY_LISTED = 100;
 
-/** What the lobby shows of a game: public facts only. */
-export function lobbyEntry(g: LiveGame) {
-  const now = Date.now();
+/** What the lobby shows of a game as of `now` (the store's clock): public facts only. */
+export function lobbyEntry(g: LiveGame, now = Date.now()) {
   return {
     id: g.id,
     players: g.seats.length,

@@ -38,7 +38,10 @@ function realView(players: number, want: (v: PlayerView) => boolean): Json {
   throw new Error('no such view');
 }
 
-describe('real views', () => {
+/** CPU-bound (games played, views parsed): the timeout bounds a hang, not the machine's speed. */
+const SLOW = { timeout: 300_000 };
+
+describe('real views', SLOW, () => {
   test.each([2, 3, 4, 5, 6])('every seat of 30 random and 10 thirsty games of %i players parses to the same object', (players) => {
     const seen = new Set<string>();
     const check = (seed: number, thirsty: boolean) =>
@@ -68,7 +71,7 @@ describe('real views', () => {
   });
 });
 
-describe('hostile views', () => {
+describe('hostile views', SLOW, () => {
   // Four players, mid-game: cards in front of seat 0, a discard pile, CLOSING TIME in the deck.
   const base = realView(4, (v) => v.table[0].front.length > 0 && v.closingTime.where === 'in_deck' && !v.over);
   const response = realView(4, (v) => v.decision.kind === 'response' && v.decision.playedBy !== undefined);

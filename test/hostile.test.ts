@@ -300,8 +300,9 @@ describe('a hostile client', () => {
     // The seat's view once it is its turn again: a move's answer can come while the bots still
     // play (they pause when no request waits on them; asking for the view starts them again).
     const myTurn = async (seen: Record<string, any>) => {
+      // 3000 looks (over 150 s): a bound on a hang, which no busy machine's bots come near.
       for (let k = 0; !seen.done && seen.legalActions.length === 0; k++) {
-        if (k >= 600) throw new Error('the bots did not come back to the remote seat');
+        if (k >= 3000) throw new Error('the bots did not come back to the remote seat');
         await new Promise((r) => setTimeout(r, 50));
         seen = await view();
       }

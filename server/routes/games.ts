@@ -53,7 +53,7 @@ export const gameRoutes: FastifyPluginAsyncZod<Pick<ServerContext, 'store' | 'ru
   }, async (req) => {
     const game = store.get(req.params.id);
     const viewer = store.viewerOf(game, bearer(req));
-    return seatState(game, viewer, stepParam(game, req.query.at));
+    return seatState(game, viewer, stepParam(game, req.query.at), store.now());
   });
 
   app.post('/v1/games/:id/actions', {
@@ -71,6 +71,6 @@ export const gameRoutes: FastifyPluginAsyncZod<Pick<ServerContext, 'store' | 'ru
     const game = store.get(req.params.id);
     const seat = store.seatOf(game, bearer(req));
     await store.act(game, seat, req.body.action, clientGone(reply), req.body.step);
-    return seatState(game, seat);
+    return seatState(game, seat, undefined, store.now());
   });
 };

@@ -18,7 +18,10 @@ export const lobbyRoutes: FastifyPluginAsyncZod<Pick<ServerContext, 'store'>> = 
       description: 'The lobby: games in progress with a seat open to anyone (created with an `open` seat), newest first. Public facts only.',
       response: { 200: S.lobbyAnswer, ...S.errors(429) },
     },
-  }, async () => ({ games: store.lobby().slice(0, LOBBY_LISTED).map(lobbyEntry) }));
+  }, async () => {
+    const now = store.now();
+    return { games: store.lobby().slice(0, LOBBY_LISTED).map((g) => lobbyEntry(g, now)) };
+  });
 
   app.post('/v1/games/:id/join', {
     schema: {
