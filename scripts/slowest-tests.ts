@@ -16,6 +16,12 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { E2E, INTEGRATION } from '../vitest.config.ts';
 
+// `slowest-tests ... | head` closes the pipe before the list ends: stop quietly, as `head` meant.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code !== 'EPIPE') throw e;
+  process.exit(0);
+});
+
 const { values, positionals } = parseArgs({
   options: { top: { type: 'string', default: '25' }, from: { type: 'string' } },
   allowPositionals: true,
