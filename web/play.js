@@ -142,8 +142,15 @@ export class Play {
    */
   async history() {
     const log = byId('log');
-    const entries = await this.steps(0, Infinity);
-    if (this.stopped) return;
+    /** @type {HistoryEntry[]} */
+    const entries = [];
+    for (let from = 0; ;) {
+      const page = await api.history(this.game.id, this.game.token, from);
+      if (this.stopped) return;
+      entries.push(...page.entries);
+      if (page.next === null) break;
+      from = page.next;
+    }
     const last = entries.length - 1;
     const shown = entries.slice(0, last).map((e) => stepEntry(e.step, e.lastAction, e.events, this.game.you));
     log.append(...shown);
@@ -268,23 +275,6 @@ export class Play {
   }
 
   /**
-   * Steps `from` up to `to` (not included; Infinity: to the present) as the seat saw them, page
-   * by page of GET history; what was fetched so far once the page is stopped.
-   * @param {number} from @param {number} to
-   */
-  async steps(from, to) {
-    /** @type {HistoryEntry[]} */
-    const entries = [];
-    for (let next = from; next < to && !this.stopped;) {
-      const page = await api.history(this.game.id, this.game.token, next);
-      entries.push(...page.entries.filter((/** @type {HistoryEntry} */ e) => e.step < to));
-      if (page.next === null) break;
-      next = page.next;
-    }
-    return entries;
-  }
-
-  /**
    * Whether the steps still to show would not be seen: at pace 0, or skipped, a step passed on
    * the way is not on screen long enough; while a coach note may come they are (a note points
    * at the table of its step).
@@ -301,8 +291,15 @@ export class Play {
    * @param {number} to
    */
   async pass(to) {
-    const entries = await this.steps(this.shown + 1, to);
-    if (this.stopped) return;
+    /** @type {HistoryEntry[]} */
+    const entries = [];
+    for (let from = this.shown + 1; from < to;) {
+      const page = await api.history(this.game.id, this.game.token, from);
+      if (this.stopped) return;
+      entries.push(...page.entries.filter((/** @type {HistoryEntry} */ e) => e.step < to));
+      if (page.next === null) break;
+      from = page.next;
+    }
     const log = byId('log');
     log.append(...entries.map((e) => stepEntry(e.step, e.lastAction, e.events, this.game.you)));
     log.scrollTop = log.scrollHeight;
