@@ -4,8 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadCheckpoint } from '../policy/checkpoint.ts';
+import { cliEntry } from '../test/helpers/cli.ts';
 
-const BIN = new URL('../bin/czech-pub.js', import.meta.url).pathname;
+/** The CLI, bundled for child processes (test/helpers/cli.ts). */
+const BIN = await cliEntry();
 
 function lines(file: string): number {
   return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).length : 0;

@@ -28,8 +28,10 @@ import { randInt, seedRng } from '../env/index.ts';
 import { bufferIo } from './io.ts';
 import { main } from './main.ts';
 import { firstLegalCompletion, legalIds, sameGamesPart } from '../test/support/first-legal.ts';
+import { cliEntry } from '../test/helpers/cli.ts';
 
-const BIN = new URL('../bin/czech-pub.js', import.meta.url).pathname;
+/** The CLI, bundled for child processes (test/helpers/cli.ts). */
+const BIN = await cliEntry();
 const SEED = process.env.KILLS_SEED ?? 'kills-1';
 const GAMES = 8;
 /** $1 per million tokens: an answer (100 prompt and 5 completion tokens) costs $0.000105, a call's worst case some $0.007. */

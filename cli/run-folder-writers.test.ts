@@ -18,8 +18,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bufferIo } from './io.ts';
 import { main } from './main.ts';
 import { firstLegalCompletion, legalIds } from '../test/support/first-legal.ts';
+import { cliEntry } from '../test/helpers/cli.ts';
 
-const BIN = new URL('../bin/czech-pub.js', import.meta.url).pathname;
+/** The CLI, bundled for child processes (test/helpers/cli.ts). */
+const BIN = await cliEntry();
 let server: Server;
 let base = '';
 let tmp = '';

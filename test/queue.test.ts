@@ -31,9 +31,11 @@ import { TRAIN_DEFAULTS, type TrainOptions } from '../training/options.ts';
 import { runTraining } from '../training/run.ts';
 import { loadCheckpoint } from '../policy/checkpoint.ts';
 import { redisTestsRun, startRedis, type TestRedis } from './helpers/redis.ts';
+import { cliEntry } from './helpers/cli.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const BIN = join(ROOT, 'bin/czech-pub.js');
+/** The CLI, bundled for child processes (test/helpers/cli.ts). */
+const BIN = await cliEntry();
 const GAMES = 24;
 /**
  * How long a case (or a start-up) may take before it is called hung. Not a speed check: on a

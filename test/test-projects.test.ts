@@ -22,7 +22,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
  * code (comments removed), each with what it would start.
  */
 const FORBIDDEN_IMPORTS: [RegExp, string][] = [
-  [/^node:child_process$/, 'another process'],
+  [/^node:child_process$|^esbuild$|helpers\/cli\.ts$/, 'another process (esbuild\'s, or the command line bundled for child processes)'],
   [/^node:(worker_threads|cluster)$|\/ts-worker\.ts$|helpers\/\w+-worker\.ts$|\/vector-threads\.ts$/, 'worker threads'],
   [/^node:(net|http|https|http2)$|^fastify$|\/server\/app\.ts$|\/bot-pool\.ts$|helpers\/serve\.ts$/, 'a server (a socket, or the server and its bot pool)'],
   [/^playwright(-core)?$|helpers\/browser\.ts$/, 'a browser'],

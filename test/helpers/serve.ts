@@ -7,9 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const BIN = fileURLToPath(new URL('../../bin/czech-pub.js', import.meta.url));
+import { cliEntry } from './cli.ts';
 
 export interface Served {
   child: ChildProcess;
@@ -34,7 +32,7 @@ export async function startServe(cwd: string, config: unknown, env: NodeJS.Proce
   // No state folder unless the test names one: a test's server writes nothing outside its folder.
   const state = o.args?.some((a) => a === '--state-dir' || a === '--no-state' || a === '--default-state') ? [] : ['--no-state'];
   const args = ['serve', '--port', String(o.port ?? 0), '--config', 'config.json', '--rate-limit', '0', ...state, ...(o.args ?? []).filter((a) => a !== '--default-state')];
-  const child = spawn(process.execPath, [BIN, ...args], { cwd, stdio: ['ignore', 'ignore', 'pipe'], env });
+  const child = spawn(process.execPath, [await cliEntry(), ...args], { cwd, stdio: ['ignore', 'ignore', 'pipe'], env });
   let err = '';
   const base = await new Promise<string>((resolve, reject) => {
     child.stderr!.on('data', (d: Buffer) => {

@@ -1,0 +1,75 @@
+/**
+ * The CLI for tests that start it in child processes, as one esbuild bundle of cli/main.ts per
+ * test worker. Through bin/czech-pub.js a child loads some 230 modules through tsx's loader,
+ * about 1.6 CPU-seconds before it does anything (`--help`); the bundle starts in about 0.5.
+ * The suite starts dozens of children (llm-bench killed and resumed, servers, queue workers).
+ *
+ * The bundle is written under node_modules/.cache, inside the checkout, so that its package
+ * imports (left out of it) resolve to the checkout's node_modules as the sources' do; the
+ * commands' own modules load lazily as under tsx (code splitting). Each module keeps its own
+ * `import.meta.url`, its source file's, so whatever a module finds beside itself (the shipped
+ * models, the web page, the modules of its worker threads, run through tsx) is what it finds
+ * when run from the checkout. bin/czech-pub.js itself is what the tests of the documents'
+ * examples (test/doc-examples.test.ts) and of the installed package run.
+ */
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const CACHE = join(ROOT, 'node_modules/.cache/czech-pub-test-cli');
+
+let built: Promise<string> | null = null;
+
+/** The path of a script that runs the CLI: `spawn(process.execPath, [await cliEntry(), ...args])`. */
+export function cliEntry(): Promise<string> {
+  built ??= bundle();
+  return built;
+}
+
+/** Whether a process is alive (a folder of a worker gone is left to the next to remove). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function bundle(): Promise<string> {
+  const { build } = await import('esbuild');
+  mkdirSync(CACHE, { recursive: true });
+  for (const name of readdirSync(CACHE)) {
+    const pid = Number(/^(\d+)-/.exec(name)?.[1]);
+    if (pid && pid !== process.pid && !alive(pid)) rmSync(join(CACHE, name), { recursive: true, force: true });
+  }
+  const dir = mkdtempSync(join(CACHE, `${process.pid}-`));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  await build({
+    entryPoints: { main: join(ROOT, 'cli/main.ts') },
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20.6',
+    packages: 'external',
+    outdir: dir,
+    outExtension: { '.js': '.mjs' },
+    logLevel: 'warning',
+    plugins: [{
+      name: 'own-import-meta-url',
+      setup(b) {
+        b.onLoad({ filter: /\.ts$/ }, ({ path }) => {
+          const source = readFileSync(path, 'utf8');
+          if (!source.includes('import.meta.url')) return undefined;
+          return { contents: source.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(path).href)), loader: 'ts' };
+        });
+      },
+    }],
+  });
+  // What bin/czech-pub.js does once it has the CLI: run it on the arguments, exit with its code.
+  const entry = join(dir, 'czech-pub.mjs');
+  writeFileSync(entry, 'const { main } = await import("./main.mjs");\nprocess.exitCode = await main(process.argv.slice(2));\n');
+  return entry;
+}
