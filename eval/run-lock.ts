@@ -74,7 +74,8 @@ export function processStart(pid: number): number | null {
   }
 }
 
-function alive(pid: number): boolean {
+/** Whether a process runs (as any user). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -130,7 +131,7 @@ function judge(dir: string, now: () => number): Judged {
       return { kind: 'held', holder: null };
     }
     if (holder.host !== hostname()) return { kind: 'held', holder };
-    if (!alive(holder.pid)) {
+    if (!processAlive(holder.pid)) {
       return { kind: 'stale', holder, ino, mtimeMs, raw, text: `took over the lock of pid ${holder.pid}, which is no longer running` };
     }
     const started = processStart(holder.pid);

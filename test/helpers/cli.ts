@@ -15,6 +15,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { processAlive } from '../../eval/run-lock.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CACHE = join(ROOT, 'node_modules/.cache/czech-pub-test-cli');
@@ -27,22 +28,13 @@ export function cliEntry(): Promise<string> {
   return built;
 }
 
-/** Whether a process is alive (a folder of a worker gone is left to the next to remove). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 async function bundle(): Promise<string> {
   const { build } = await import('esbuild');
   mkdirSync(CACHE, { recursive: true });
   for (const name of readdirSync(CACHE)) {
     const pid = Number(/^(\d+)-/.exec(name)?.[1]);
-    if (pid && pid !== process.pid && !alive(pid)) rmSync(join(CACHE, name), { recursive: true, force: true });
+    // A folder of a worker gone (killed before its exit handler ran) goes at the next start.
+    if (pid && pid !== process.pid && !processAlive(pid)) rmSync(join(CACHE, name), { recursive: true, force: true });
   }
   const dir = mkdtempSync(join(CACHE, `${process.pid}-`));
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
