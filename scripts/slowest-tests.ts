@@ -2,8 +2,8 @@
  * Where the suite's time goes: runs vitest (all layers, or the ones named) with its JSON
  * reporter beside the usual one, then prints every test file's wall time, with its layer, and
  * each layer's sum. A file's time is from its start to its end in its worker, so it includes
- * the processes and threads it waits on; layers run their files two at a time on two cores,
- * so the sums exceed the wall clock.
+ * the processes and threads it waits on; files run side by side (vitest.config.ts says how
+ * many), so the sums exceed the wall clock.
  *
  * Wall time misleads where the machine is the limit: a file that waits on a fake server shows
  * long and costs little, and a file run beside a browser test shows longer than alone. So
@@ -67,10 +67,10 @@ if (!report) {
   report = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'slowest-tests-')), 'report.json');
   const projects = positionals.flatMap((p) => ['--project', p]);
   const started = performance.now();
-  const samples: Sample[] = [];
+  const readings: Sample[] = [];
   const sample = () => {
     const s = busyNow();
-    if (s) samples.push(s);
+    if (s) readings.push(s);
   };
   sample();
   const timer = setInterval(sample, 1000);
@@ -80,7 +80,7 @@ if (!report) {
   sample();
   wall = (performance.now() - started) / 1000;
   if (!fs.existsSync(report)) throw new Error(`vitest wrote no report (exit ${status})`);
-  if (samples.length > 1) fs.writeFileSync(`${report}.cpu`, samples.map((x) => x.join(' ')).join('\n') + '\n');
+  if (readings.length > 1) fs.writeFileSync(`${report}.cpu`, readings.map((x) => x.join(' ')).join('\n') + '\n');
 }
 const files = (JSON.parse(fs.readFileSync(report, 'utf8')) as { testResults: FileResult[] }).testResults;
 const samples: Sample[] = fs.existsSync(`${report}.cpu`)
@@ -143,7 +143,7 @@ console.log(`\n${withCpu ? `${'cpu-s'.padStart(8)}  ` : ''}${'seconds'.padStart(
 for (const r of rows.slice(0, top)) {
   console.log(`${cpuColumn(r.cpu)}${r.seconds.toFixed(1).padStart(8)}  ${r.layer.padEnd(11)}  ${String(r.tests).padStart(5)}  ${r.file}${r.failed ? '  (failed)' : ''}`);
 }
-console.log(`\nper layer (file times summed; two files run at once${withCpu ? "; CPU-seconds: each second's busy CPU shared among the files running then" : ''}):`);
+console.log(`\nper layer (file times summed, files side by side${withCpu ? "; CPU-seconds: each second's busy CPU shared among the files running then" : ''}):`);
 for (const [layer, s] of sums) console.log(`  ${layer.padEnd(11)} ${s.files} files, ${s.seconds.toFixed(0)} s${withCpu ? `, ${s.cpu.toFixed(0)} CPU-s` : ''}`);
 if (withCpu) {
   const busy = samples.at(-1)![1] - samples[0][1];

@@ -6,8 +6,8 @@
  * violation's rule id, the elements it was found on and axe's help line. The audits click the
  * game only until its turn and reaction screens were met; the API plays the rest while the page
  * is away, and the page comes back to the finished game by its link (the keyboard game below is
- * played to the end from the page, the taps game until each kind of tap was met). The four tests run at once, each in its
- * own browser context.
+ * played to the end from the page, the taps game until each kind of tap was met). The four
+ * tests run at once, each in its own browser context.
  */
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
