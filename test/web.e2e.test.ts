@@ -7,12 +7,13 @@
  * $SCREENSHOT_DIR (default results/e2e/); docs/web.md's come from
  * `SCREENSHOT_DIR=docs/screenshots npx vitest run test/web.e2e.test.ts`.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { A_DONE } from '../env/actions.ts';
 import { randInt, seedRng } from '../env/rng.ts';
-import { browserTestsRun, confirmIfAsked, fillSeed, pageErrors, startPageServer } from './helpers/browser.ts';
+import { browserTestsRun, CHROMIUM_FEATURES_OFF, confirmIfAsked, fillSeed, pageErrors, startPageServer } from './helpers/browser.ts';
 
 const SHOTS = process.env.SCREENSHOT_DIR ?? 'results/e2e';
 
@@ -203,4 +204,26 @@ describe.runIf(RUN).concurrent('the web page in Chromium', () => {
     expect(errors).toEqual([expect.stringContaining('status of 400')]);
     await page.close();
   }, 120_000);
+
+  it("runs Chromium with Playwright's features off and the tests' own, in one switch (a second would drop the first)", () => {
+    // The browsers this process started: Chromium's first process, its parent this process.
+    const started = readdirSync('/proc').filter((d) => /^\d+$/.test(d)).flatMap((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === process.pid && args.includes('--remote-debugging-pipe') ? [args] : [];
+      } catch {
+        return []; // gone meanwhile
+      }
+    });
+    expect(started.length).toBeGreaterThan(0);
+    for (const args of started) {
+      const off = args.filter((a) => a.startsWith('--disable-features='));
+      expect(off).toHaveLength(1);
+      const features = off[0].slice('--disable-features='.length).split(',');
+      expect(features).toEqual(expect.arrayContaining(CHROMIUM_FEATURES_OFF));
+      // Playwright's own list is there too.
+      expect(features.length).toBeGreaterThan(CHROMIUM_FEATURES_OFF.length);
+    }
+  });
 });

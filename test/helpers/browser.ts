@@ -4,7 +4,8 @@
  * Chromium from reaching for Google's hosts, which a closed network refuses.
  */
 import { existsSync, mkdirSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { buildServer } from '../../server/app.ts';
 
@@ -21,14 +22,56 @@ export function browserTestsRun(): boolean {
   return false;
 }
 
+/**
+ * How often a page's `waitForFunction` looks, in milliseconds. Playwright's default looks at
+ * every animation frame, and so makes Chromium draw 60 frames a second for as long as the wait
+ * lasts: some 100 ms of Chromium's CPU for each second a page waits, against 18 at 20 ms (a
+ * page waiting on a game's bots, measured by /proc). A test waits much, and longer on a busy
+ * machine, so the frames were a part of the browser tests' CPU that grew with the load.
+ */
+export const POLL_MS = 20;
+
+/** Every page of `context` (those opened later included) waits by looking every POLL_MS, unless a wait says otherwise. */
+function pollByInterval(context: BrowserContext): BrowserContext {
+  context.on('page', (page) => {
+    const wait = page.waitForFunction.bind(page);
+    page.waitForFunction = ((fn: Parameters<Page['waitForFunction']>[0], arg?: unknown, options?: Parameters<Page['waitForFunction']>[2]) =>
+      wait(fn, arg, { polling: POLL_MS, ...options })) as Page['waitForFunction'];
+  });
+  return context;
+}
+
+/**
+ * Features of Chromium turned off for the tests (beside Playwright's own list, which
+ * chromium.sh keeps). Headless Chromium draws a browser window around each page, and since
+ * Chromium 156 its address bar's drop-down is a web page of its own (chrome://omnibox-popup),
+ * loaded into a renderer for every window, though nobody sees it: each of the three features
+ * alone brings it back. Without them a page's context, load and first second cost some 1.6
+ * CPU-s instead of 3.4 (scratch probe of 5 loads, /proc/stat). The spare renderer Chromium
+ * starts ahead of the next site costs another 0.2 a load in tests that open a context each.
+ */
+export const CHROMIUM_FEATURES_OFF = ['WebUIOmniboxPopup', 'WebUIOmniboxFullPopup', 'WebUIOmniboxAimPopup', 'SpareRendererForSitePerProcess'];
+
+/** Starts Chromium with its repeated feature switches made one (Chromium keeps only the last of a switch). */
+const LAUNCHER = fileURLToPath(new URL('chromium.sh', import.meta.url));
+
+/** Headless Chromium whose pages wait by looking every POLL_MS (not at every frame), without the features above. */
 export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(`no Chromium at ${CHROMIUM}: install Debian's (apt-get install chromium; .ci/run does) or set CHROMIUM_PATH`);
   }
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  const browser = await chromium.launch({
+    executablePath: LAUNCHER,
+    env: { ...process.env, CZECH_PUB_CHROMIUM: CHROMIUM },
+    args: [
+      '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      `--disable-features=${CHROMIUM_FEATURES_OFF.join(',')}`,
+    ],
   });
+  // browser.newPage makes its context through newContext, so its pages are covered too.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options?: BrowserContextOptions) => pollByInterval(await newContext(options));
+  return browser;
 }
 
 /** A server on 127.0.0.1 (no rate limit) and Chromium, for one file of page tests; `stop` closes both. */
