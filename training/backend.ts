@@ -20,7 +20,10 @@ export interface BackendInfo {
 }
 
 const require = createRequire(import.meta.url);
+/** What runs now. */
 let current: BackendInfo | null = null;
+/** What `auto` started, once it has: the first that works here, whatever was forced since. */
+let best: BackendInfo | null = null;
 
 async function tryNode(): Promise<void> {
   // The native package registers the 'tensorflow' backend on import.
@@ -45,12 +48,22 @@ const STARTERS = { node: tryNode, wasm: tryWasm, cpu: tryCpu } as const;
 
 /**
  * Starts the chosen backend (or the first that works, for `auto`) and returns what runs.
- * A forced choice that fails throws with the reason. Calling again with a choice the
- * running backend satisfies is free.
+ * A forced choice that fails throws with the reason. Calling again with the choice that runs
+ * is free. `auto` always means the same backend in a process, the first that works: after a
+ * forced `cpu` (as a test may force), `auto` goes back to wasm rather than keep the 10–40×
+ * slower cpu for every run that follows.
  */
 export async function initBackend(choice: BackendChoice = 'auto'): Promise<BackendInfo> {
   if (!BACKENDS.includes(choice)) throw new Error(`unknown backend '${choice}' (known: ${BACKENDS.join(', ')})`);
-  if (current && (choice === 'auto' || choice === current.name)) return current;
+  const wanted = choice === 'auto' ? best : current?.name === choice ? current : null;
+  if (wanted) {
+    if (current !== wanted) {
+      await STARTERS[wanted.name]();
+      await tf.ready();
+      current = wanted;
+    }
+    return current;
+  }
   const order = choice === 'auto' ? (['node', 'wasm', 'cpu'] as const) : [choice];
   const skipped: string[] = [];
   for (const name of order) {
@@ -58,6 +71,7 @@ export async function initBackend(choice: BackendChoice = 'auto'): Promise<Backe
       await STARTERS[name]();
       await tf.ready();
       current = { name, skipped };
+      if (choice === 'auto') best = current;
       return current;
     } catch (err) {
       const why = `${name}: ${(err as Error).message.split('\n')[0]}`;

@@ -22,6 +22,13 @@ describe('policy network', () => {
   beforeAll(async () => {
     await initBackend('auto');
   }, 120_000); // loads a tensor backend: seconds on a busy machine, past a hook's 10 s default
+  it("'auto' is the same backend after a forced one: a test forcing cpu leaves the next run on the first that works", async () => {
+    const auto = await initBackend('auto');
+    expect((await initBackend('cpu')).name).toBe('cpu');
+    expect(tf.getBackend()).toBe('cpu');
+    expect(await initBackend('auto')).toBe(auto);
+    expect(tf.getBackend()).toBe(auto.name === 'node' ? 'tensorflow' : auto.name);
+  }, 120_000);
   it('a net made and disposed leaves no tensor behind, and so do rollouts made of its chunks', async () => {
     const w = initWeights({ inputs: 569, hidden: [16], actions: 198 }, 'leak');
     const before = tf.memory().numTensors;
