@@ -42,6 +42,7 @@ export const INTEGRATION: Record<string, string> = {
   'eval/game-line.test.ts': 'a tournament on worker threads',
   'eval/highlights.test.ts': 'a tournament on worker threads',
   'eval/tournament.test.ts': 'tournaments on worker threads',
+  'eval/ts-worker.test.ts': 'worker threads of TypeScript modules, their bundles made by esbuild in a child process',
   'python/python.test.ts': 'Python and bridge processes',
   'server/api-client.test.ts': 'the server listening, its bot pool\'s worker threads',
   'server/app.test.ts': 'the server listening, its bot pool\'s worker threads',
