@@ -227,8 +227,13 @@ describe.runIf(RUN).concurrent('the guided first game and report links in Chromi
       await page.click('#viewer-form button');
       await page.waitForFunction(() => document.getElementById('viewer-note')?.textContent?.startsWith('The links now open'));
       // The field's address is remembered for the next report opened from a file (asked before the
-      // page leaves for the server: Chromium commits a file page's localStorage from its renderer,
-      // which a move to another origin's process may end first).
+      // page leaves for the server). The page's renderer sends its localStorage write to the
+      // browser process, and a page opened (or reloaded) before it lands reads the old value: a
+      // second page of the same context sees the write once the browser holds it.
+      const other = await page.context().newPage();
+      await other.goto(pathToFileURL(file).href);
+      await other.waitForFunction((want) => localStorage.getItem('czech-pub:viewer') === want, `${suite.base}/`);
+      await other.close();
       await page.goto(pathToFileURL(file).href);
       expect(await page.inputValue('#viewer-address')).toBe(`${suite.base}/`);
       const href = await page.getAttribute('a[data-replay]', 'href');
