@@ -7,15 +7,17 @@
  * The bundle is written under node_modules/.cache, inside the checkout, so that its package
  * imports (left out of it) resolve to the checkout's node_modules as the sources' do; the
  * commands' own modules load lazily as under tsx (code splitting). Each module keeps its own
- * `import.meta.url`, its source file's, so whatever a module finds beside itself (the shipped
- * models, the web page, the modules of its worker threads, run through tsx) is what it finds
- * when run from the checkout. bin/czech-pub.js itself is what the tests of the documents'
+ * `import.meta.url`, its source file's (scripts/bundle-thread.mjs's plugin, which the thread
+ * bundles of eval/ts-worker.ts use too), so whatever a module finds beside itself (the shipped
+ * models, the web page, the modules of its worker threads) is what it finds when run from the
+ * checkout. bin/czech-pub.js itself is what the tests of the documents'
  * examples (test/doc-examples.test.ts) and of the installed package run.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { processAlive } from '../../eval/run-lock.ts';
+import { ownImportMetaUrl } from '../../scripts/bundle-thread.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CACHE = join(ROOT, 'node_modules/.cache/czech-pub-test-cli');
@@ -49,16 +51,7 @@ async function bundle(): Promise<string> {
     outdir: dir,
     outExtension: { '.js': '.mjs' },
     logLevel: 'warning',
-    plugins: [{
-      name: 'own-import-meta-url',
-      setup(b) {
-        b.onLoad({ filter: /\.ts$/ }, ({ path }) => {
-          const source = readFileSync(path, 'utf8');
-          if (!source.includes('import.meta.url')) return undefined;
-          return { contents: source.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(path).href)), loader: 'ts' };
-        });
-      },
-    }],
+    plugins: [ownImportMetaUrl()],
   });
   // What bin/czech-pub.js does once it has the CLI: run it on the arguments, exit with its code.
   const entry = join(dir, 'czech-pub.mjs');
