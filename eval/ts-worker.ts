@@ -13,7 +13,7 @@
  *   a module finds beside itself (the shipped models, other threads' modules) it finds as
  *   under tsx. A thread's stack traces name the bundle's lines.
  * - Where esbuild cannot make the bundle, tsx runs the module as before (and says what is
- *   wrong with it, as a compile error). scripts/bundle-thread.mjs makes the bundle.
+ *   wrong with it, as a compile error). eval/bundle-thread.mjs makes the bundle.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -38,8 +38,8 @@ export function tsWorker(module: URL, options: Omit<WorkerOptions, 'eval'> = {})
 /** The checkout's cache of thread bundles, in its node_modules so that their package imports resolve there. */
 const CACHE = fileURLToPath(new URL('../node_modules/.cache/czech-pub-threads/', import.meta.url));
 
-/** The script that makes a bundle (scripts/ is in every checkout, not in the package). */
-const BUNDLER = fileURLToPath(new URL('../scripts/bundle-thread.mjs', import.meta.url));
+/** The script that makes a bundle (a checkout's; the package has no TypeScript to bundle). */
+const BUNDLER = fileURLToPath(new URL('./bundle-thread.mjs', import.meta.url));
 
 /** What a bundle was made from: each file's size and modification time. */
 type Inputs = Record<string, [number, number]>;

@@ -7,7 +7,7 @@
  * The bundle is written under node_modules/.cache, inside the checkout, so that its package
  * imports (left out of it) resolve to the checkout's node_modules as the sources' do; the
  * commands' own modules load lazily as under tsx (code splitting). Each module keeps its own
- * `import.meta.url`, its source file's (scripts/bundle-thread.mjs's plugin, which the thread
+ * `import.meta.url`, its source file's (eval/bundle-thread.mjs's plugin, which the thread
  * bundles of eval/ts-worker.ts use too), so whatever a module finds beside itself (the shipped
  * models, the web page, the modules of its worker threads) is what it finds when run from the
  * checkout. bin/czech-pub.js itself is what the tests of the documents'
@@ -17,7 +17,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { processAlive } from '../../eval/run-lock.ts';
-import { ownImportMetaUrl } from '../../scripts/bundle-thread.mjs';
+import { ownImportMetaUrl } from '../../eval/bundle-thread.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CACHE = join(ROOT, 'node_modules/.cache/czech-pub-test-cli');

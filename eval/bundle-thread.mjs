@@ -1,6 +1,6 @@
 // Run by eval/ts-worker.ts in a checkout, in a child process (esbuild's plugins need its
 // asynchronous build, and a thread is started synchronously):
-//   node scripts/bundle-thread.mjs ENTRY.ts BUNDLE.mjs RECORD.json
+//   node eval/bundle-thread.mjs ENTRY.ts BUNDLE.mjs RECORD.json
 // bundles ENTRY and the project files it imports (packages left out) into BUNDLE, each file
 // keeping its own import.meta.url, and writes into RECORD the size and modification time of
 // each file it was made from. Both go through a temporary file renamed into place, for another
@@ -56,7 +56,7 @@ async function bundleThread(entry, bundle, record) {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const [entry, bundle, record] = process.argv.slice(2);
   if (!record) {
-    console.error('usage: node scripts/bundle-thread.mjs ENTRY.ts BUNDLE.mjs RECORD.json');
+    console.error('usage: node eval/bundle-thread.mjs ENTRY.ts BUNDLE.mjs RECORD.json');
     process.exit(2);
   }
   await bundleThread(entry, bundle, record);
