@@ -23,12 +23,12 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 
 export function tsWorker(module: URL, options: Omit<WorkerOptions, 'eval'> = {}): Worker {
-  if (module.pathname.endsWith('.ts') && !existsSync(module)) {
+  if (module.pathname.endsWith('.ts')) {
+    // A checkout: the module's bundle. The package: its compiled sibling.
     const compiled = new URL(module.href.replace(/\.ts$/, '.js'));
-    if (existsSync(compiled)) return new Worker(compiled, options);
+    const run = existsSync(module) ? threadBundle(module) : existsSync(compiled) ? compiled : null;
+    if (run) return new Worker(run, options);
   }
-  const bundle = module.protocol === 'file:' && module.pathname.endsWith('.ts') ? threadBundle(module) : null;
-  if (bundle) return new Worker(bundle, options);
   // The ESM entry of tsx's API (its CommonJS one cannot register hooks in a worker).
   const tsxApi = import.meta.resolve('tsx/esm/api');
   const boot = `import(${JSON.stringify(tsxApi)}).then(({ register }) => { register(); return import(${JSON.stringify(module.href)}); })`;

@@ -55,14 +55,14 @@ const STARTERS = { node: tryNode, wasm: tryWasm, cpu: tryCpu } as const;
  */
 export async function initBackend(choice: BackendChoice = 'auto'): Promise<BackendInfo> {
   if (!BACKENDS.includes(choice)) throw new Error(`unknown backend '${choice}' (known: ${BACKENDS.join(', ')})`);
-  const wanted = choice === 'auto' ? best : current?.name === choice ? current : null;
-  if (wanted) {
-    if (current !== wanted) {
-      await STARTERS[wanted.name]();
+  if (choice !== 'auto' && current?.name === choice) return current;
+  if (choice === 'auto' && best) {
+    if (current !== best) {
+      await STARTERS[best.name]();
       await tf.ready();
-      current = wanted;
+      current = best;
     }
-    return current;
+    return best;
   }
   const order = choice === 'auto' ? (['node', 'wasm', 'cpu'] as const) : [choice];
   const skipped: string[] = [];
