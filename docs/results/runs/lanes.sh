@@ -1,0 +1,26 @@
+#!/bin/bash
+# Issue 44's long runs, as they are run: one lane a core, each run in its folder here, going on
+# with it (--resume) where it exists. A session that stops commits the games finished so far
+# (.gitignore keeps only run.json and games.jsonl); the next goes on from them.
+#
+#   nice -n 19 bash docs/results/runs/lanes.sh A    # and B, on the other core
+#
+# The searching exploiter's rows: 2026-12-05-exploit-search.md. The beliefs' paired runs:
+# 2026-12-05-beliefs.md (the same seed, so the same deals and seatings in both arms).
+set -euo pipefail
+cd "$(dirname "$0")/../../.."
+runs=docs/results/runs
+resume() { [ -e "$1" ] && echo --resume || true; }
+search() { # target players games
+  local dir="$runs/exploit-search-$1-$2p"
+  node bin/czech-pub.js exploit --search --target "$1" --players "$2" --games "$3" --workers 1 --out "$dir" $(resume "$dir")
+}
+beliefs() { # arm agent
+  local dir="$runs/beliefs-$1"
+  node bin/czech-pub.js tournament --agents "$2,heuristic,heuristic,heuristic" --players 4 --games 2000 --seed beliefs-accept --workers 1 --out "$dir" $(resume "$dir")
+}
+case "${1:-}" in
+  A) search ppo 6 1002; search ppo-search 2 1000; search ppo-search 6 1002 ;;
+  B) search ppo 4 1000; beliefs policy ppo-search:beliefs=policy; beliefs uniform-96 ppo-search:iterations=96; search ppo-search 4 1000 ;;
+  *) echo "usage: lanes.sh A|B" >&2; exit 2 ;;
+esac
