@@ -5,25 +5,22 @@
 #
 #   nice -n 19 bash docs/results/runs/lanes.sh A    # and B, on the other core
 #
-# The searching exploiter's rows: 2026-12-05-exploit-search.md. The beliefs' paired runs:
-# 2026-12-05-beliefs.md (the same seed, so the same deals and seatings in both arms).
+# The beliefs' paired runs: 2026-12-05-beliefs.md (the same seed, so the same deals and
+# seatings in both arms).
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 runs=docs/results/runs
 resume() { [ -e "$1" ] && echo --resume || true; }
-search() { # target players games
-  local dir="$runs/exploit-search-$1-$2p"
-  node bin/czech-pub.js exploit --search --target "$1" --players "$2" --games "$3" --workers 1 --out "$dir" $(resume "$dir")
-}
 beliefs() { # arm agent
   local dir="$runs/beliefs-$1"
   node bin/czech-pub.js tournament --agents "$2,heuristic,heuristic,heuristic" --players 4 --games 2000 --seed beliefs-accept --workers 1 --out "$dir" $(resume "$dir")
 }
-# The beliefs' two arms first, a lane each (the same seed: the same deals and seatings). The
-# searching exploiter's rows wait: a probe of 6 Dec (2026-12-05-exploit-search.md) found
-# ppo-search, which judges its cut-off by ppo's own value head, beating ppo where the
-# best-response search (judged by the linear model fitted to heuristic play) did not, at a
-# tenth of the time; which evaluation the remaining rows use is decided before they go on.
+# The beliefs' two arms, a lane each. The searching exploiter's runs (exploit-search-ppo-*p,
+# `czech-pub exploit --search ... --out DIR --resume`) wait: a probe of 6 Dec
+# (2026-12-05-exploit-search.md) found ppo-search, which judges its cut-off by ppo's own value
+# head, beating ppo where the best-response search (judged by the linear model fitted to
+# heuristic play) did not, at a tenth of the time; which judge the remaining rows use is
+# decided before they go on.
 case "${1:-}" in
   A) beliefs policy ppo-search:beliefs=policy ;;
   B) beliefs uniform-96 ppo-search:iterations=96 ;;
