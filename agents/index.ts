@@ -21,6 +21,7 @@ export { loadPolicy, PpoAgent, shippedModel } from './ppo/ppo-agent.ts';
 export { SeatInput, SeatInputs } from './ppo/input.ts';
 export { Belief, BELIEF_DEFAULTS, netModel, oneHotModel, policyModel, sampleBelievedWorld, temperedWeights, type BeliefModel, type BeliefOptions, type BeliefStats, type Weighed } from './beliefs/index.ts';
 export type { SearchCandidate, SearchLine } from './ppo/index.ts';
+export { PPO_SEARCH_DEFAULTS } from './ppo/search.ts';
 export { LLM_DEFAULTS, LlmAgent, LlmServerError, LlmStopError, onLlmFault } from './llm/llm-agent.ts';
 export { callBound, LEDGER_COUNTS, readLedger, type LedgerTotals } from './llm/ledger.ts';
 export { classifyReply, FAULT_POLICY, REPLY_FAULTS, type Reply, type ReplyFault } from './llm/reply.ts';

@@ -29,7 +29,7 @@ export {
   EXPLOIT_FORMAT, EXPLOIT_MEANING, evaluationSeed, exploitMarkdown, exploitSeeds, exploitSvg, type ExploiterRecord, type ExploitRecord,
 } from './exploit.ts';
 export {
-  EXPLOIT_SEARCH_FORMAT, EXPLOIT_SEARCH_MEANING, exploitSearchMarkdown, exploitSearchSvg, type BestResponsePoint, type ExploitSearchRecord,
+  EXPLOIT_SEARCH_FORMAT, EXPLOIT_SEARCH_MEANING, exploitSearchMarkdown, exploitSearchSvg, SEARCHERS, type BestResponsePoint, type ExploitSearchRecord, type Searcher,
 } from './exploit-search.ts';
 export {
   ChunkPlayer, decodeChunk, encodeChunk, parsePool, replayChunk, RolloutBuffer, RolloutTally, type ChunkGame, type ChunkSpec,
