@@ -6,7 +6,9 @@
 #   nice -n 19 bash docs/results/runs/lanes.sh A    # and B, on the other core
 #
 # The beliefs' paired runs: 2026-12-05-beliefs.md (the same seed, so the same deals and
-# seatings in both arms).
+# seatings in both arms). The searching exploiter's rows: 2026-12-05-exploit-search.md, answered
+# by ppo-search with the target (or a search target's prior, ppo) as its rollout; the default
+# seed, exploit-search-final, which no development run used.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 runs=docs/results/runs
@@ -15,14 +17,14 @@ beliefs() { # arm agent
   local dir="$runs/beliefs-$1"
   node bin/czech-pub.js tournament --agents "$2,heuristic,heuristic,heuristic" --players 4 --games 2000 --seed beliefs-accept --workers 1 --out "$dir" $(resume "$dir")
 }
-# The beliefs' two arms, a lane each. The searching exploiter's runs (exploit-search-ppo-*p,
-# `czech-pub exploit --search ... --out DIR --resume`) wait: a probe of 6 Dec
-# (2026-12-05-exploit-search.md) found ppo-search, which judges its cut-off by ppo's own value
-# head, beating ppo where the best-response search (judged by the linear model fitted to
-# heuristic play) did not, at a tenth of the time; which judge the remaining rows use is
-# decided before they go on.
+exploit() { # target players
+  local dir="$runs/exploit-by-ppo-search-$1-$2p"
+  node bin/czech-pub.js exploit --search --searcher ppo-search --target "$1" --players "$2" --games 1000 --workers 1 --out "$dir" $(resume "$dir")
+}
+# Each lane about 10 hours of one core on the 6 Dec host (0.3, 0.1 and about 0.05 games a
+# second at 2, 4 and 6 players against ppo; a searching target costs more).
 case "${1:-}" in
-  A) beliefs policy ppo-search:beliefs=policy ;;
-  B) beliefs uniform-96 ppo-search:iterations=96 ;;
+  A) beliefs policy ppo-search:beliefs=policy; exploit ppo 2; exploit ppo 6; exploit ppo-search 4 ;;
+  B) beliefs uniform-96 ppo-search:iterations=96; exploit ppo 4; exploit ppo-search 2; exploit ppo-search 6 ;;
   *) echo "usage: lanes.sh A|B" >&2; exit 2 ;;
 esac
