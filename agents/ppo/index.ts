@@ -3,7 +3,7 @@
  * `ppo-search` searches on top of it (search.ts). Both take the shipped models, one per table
  * size where there is one, or a checkpoint file named first: `ppo:<checkpoint>[:options]`.
  */
-import { parseOptions, type AgentFamily, type AgentRegistry } from '../registry.ts';
+import { parseOptionParts, parseOptions, type AgentFamily, type AgentRegistry } from '../registry.ts';
 import { DEFAULT_MODEL, loadPolicy, PpoAgent, shippedModel } from './ppo-agent.ts';
 import { HORIZONS, PPO_SEARCH_DEFAULTS, PpoSearchAgent } from './search.ts';
 
@@ -30,10 +30,25 @@ function load(spec: string, file: string) {
 /** For the shipped models (no file named): the model of each table size. All are trained under the standard rules. */
 const bySize = (file: string) => (file === '' ? (players: number) => loadPolicy(shippedModel(players)) : undefined);
 
+/**
+ * The search's options split at ':', a rollout's checkpoint kept with it: in
+ * `rollout=ppo:models/ppo-micro-2p.json:iterations=8` the bare part after `rollout=` is the
+ * rollout's (no option of the search is a bare flag, so nothing else could claim it).
+ */
+function searchParts(rest: string): string[] {
+  const parts: string[] = [];
+  for (const part of rest === '' ? [] : rest.split(':')) {
+    const last = parts.length - 1;
+    if (!part.includes('=') && last >= 0 && parts[last].startsWith('rollout=')) parts[last] += `:${part}`;
+    else parts.push(part);
+  }
+  return parts;
+}
+
 /** `ppo-search` (and the clairvoyant reference's search, `Search` = its class) from a spec's options, checked. */
 export function createPpoSearch(spec: string, options: string, registry: AgentRegistry, Search: typeof PpoSearchAgent = PpoSearchAgent): PpoSearchAgent {
   const { file, rest } = splitSpec(options);
-  const o = parseOptions(spec, rest, PPO_SEARCH_DEFAULTS);
+  const o = parseOptionParts(spec, searchParts(rest), PPO_SEARCH_DEFAULTS);
   const fail = (key: string, want: string): never => {
     throw new Error(`agent '${spec}': option '${key}' must be ${want}, got '${o[key as keyof typeof o]}'`);
   };

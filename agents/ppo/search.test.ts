@@ -67,6 +67,17 @@ describe('ppo-search', { timeout: 300_000 }, () => {
     expect([b.decisions, ...b.scores]).toEqual([a.decisions, ...a.scores]);
   });
 
+  it('takes a rollout with a checkpoint of its own (the bare part after rollout= is the rollout\'s)', async () => {
+    const model = shippedModel(2);
+    const play = (rollout: string) => playGame([createAgent(`ppo-search:iterations=6:rollout=${rollout}:candidates=3`), createAgent('heuristic')], { seed: 'rollout-file' });
+    const named = await play(`ppo:${model}`);
+    const shipped = await play('ppo'); // at 2 players `ppo` plays that same model
+    expect([named.decisions, ...named.scores]).toEqual([shipped.decisions, ...shipped.scores]);
+    expect(() => createAgent('ppo-search:rollout=ppo:/nonexistent.json')).toThrow(/option 'rollout' must be a registered agent's spec .*cannot read checkpoint/);
+    expect(() => createAgent(`ppo-search:rollout=heuristic:${model}`)).toThrow(/option 'rollout' must be a registered agent's spec .*unknown option/);
+    expect(() => createAgent(`ppo-search:iterations=4:${model}`)).toThrow(/unknown option/);
+  });
+
   it('overrules the policy only when the search is sure of it: far less often at a high confidence', async () => {
     const overrules = async (confidence: number) => {
       const search = createAgent(`ppo-search:iterations=16:confidence=${confidence}`);
