@@ -32,8 +32,9 @@ describe('JsNet', () => {
       return out;
     };
     const rng = seedRng('legal-columns');
-    for (const advice of [undefined, 'heuristic'] as const) {
-      const shape = { inputs: netInputs(advice), hidden: [24, 12], actions: NUM_ACTIONS, ...(advice ? { advice } : {}) };
+    // Widths that are and are not multiples of the eight outputs summed at once.
+    for (const [advice, hidden] of [[undefined, [24, 12]], ['heuristic', [24, 12]], ['heuristic', [19, 7]], [undefined, [8, 1]]] as const) {
+      const shape = { inputs: netInputs(advice), hidden: [...hidden], actions: NUM_ACTIONS, ...(advice ? { advice } : {}) };
       const w = initWeights(shape, `legal-columns/${advice}`);
       const head = w.layers[shape.hidden.length];
       for (let i = 0; i < head.w.length; i++) head.w[i] = nextFloat(rng) - 0.5; // logits far from equal

@@ -165,13 +165,52 @@ export class JsNet {
   }
 }
 
+/** Row indices of an input's nonzero entries (affine's scratch: one forward pass at a time). */
+let nonzero = new Int32Array(1024);
+
+/**
+ * out = x·W + b. Each output is the bias plus the nonzero inputs' products, added in row order
+ * and rounded to float32 after every addition: the arithmetic of accumulating into a
+ * Float32Array row by row, so every figure is the same bit for bit. Eight outputs are summed
+ * at once in locals (over the nonzero rows, found first) rather than in the array: about 1.5×
+ * faster on the shipped nets' trunk (74–81 against 109–116 µs here, 6 Dec 2026), since
+ * observations are sparse (about 108 nonzero inputs of 767) and the locals stay in registers.
+ */
 function affine(l: NetWeights['layers'][number], x: ArrayLike<number>, out: Float32Array): void {
-  out.set(l.b);
-  const { w, cols } = l;
-  for (let r = 0; r < l.rows; r++) {
-    const xr = x[r];
-    if (xr === 0) continue; // observations are sparse
-    const base = r * cols;
-    for (let c = 0; c < cols; c++) out[c] += xr * w[base + c];
+  const { w, b, rows, cols } = l;
+  if (nonzero.length < rows) nonzero = new Int32Array(rows);
+  const nz = nonzero;
+  let n = 0;
+  for (let r = 0; r < rows; r++) if (x[r] !== 0) nz[n++] = r;
+  const f = Math.fround;
+  let c = 0;
+  for (; c + 8 <= cols; c += 8) {
+    let a0 = b[c], a1 = b[c + 1], a2 = b[c + 2], a3 = b[c + 3], a4 = b[c + 4], a5 = b[c + 5], a6 = b[c + 6], a7 = b[c + 7];
+    for (let k = 0; k < n; k++) {
+      const r = nz[k];
+      const xr = x[r];
+      const i = r * cols + c;
+      a0 = f(a0 + xr * w[i]);
+      a1 = f(a1 + xr * w[i + 1]);
+      a2 = f(a2 + xr * w[i + 2]);
+      a3 = f(a3 + xr * w[i + 3]);
+      a4 = f(a4 + xr * w[i + 4]);
+      a5 = f(a5 + xr * w[i + 5]);
+      a6 = f(a6 + xr * w[i + 6]);
+      a7 = f(a7 + xr * w[i + 7]);
+    }
+    out[c] = a0;
+    out[c + 1] = a1;
+    out[c + 2] = a2;
+    out[c + 3] = a3;
+    out[c + 4] = a4;
+    out[c + 5] = a5;
+    out[c + 6] = a6;
+    out[c + 7] = a7;
+  }
+  for (; c < cols; c++) {
+    let a = b[c];
+    for (let k = 0; k < n; k++) a = f(a + x[nz[k]] * w[nz[k] * cols + c]);
+    out[c] = a;
   }
 }
