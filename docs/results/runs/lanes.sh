@@ -6,7 +6,8 @@
 #   nice -n 19 bash docs/results/runs/lanes.sh A    # and B, on the other core
 #
 # The beliefs' paired runs: 2026-12-05-beliefs.md (the same seed, so the same deals and
-# seatings in both arms). The searching exploiter's rows: 2026-12-05-exploit-search.md, answered
+# seatings in both arms; uniform-48, the same iterations as the belief's arm, says what the belief is
+# worth when it costs nothing). The searching exploiter's rows: 2026-12-05-exploit-search.md, answered
 # by ppo-search with the target (or a search target's prior, ppo) as its rollout; the default
 # seed, exploit-search-final, which no development run used.
 set -euo pipefail
@@ -25,7 +26,7 @@ exploit() { # target players
 # second at 2, 4 and 6 players against ppo; a searching target costs more). Last, heuristic by the
 # same searcher, beside best-response's rows of 5 Dec (about 2 hours in all).
 case "${1:-}" in
-  A) beliefs policy ppo-search:beliefs=policy; exploit ppo 2; exploit ppo 6; exploit ppo-search 4; exploit heuristic 2; exploit heuristic 6 ;;
+  A) beliefs policy ppo-search:beliefs=policy; beliefs uniform-48 ppo-search; exploit ppo 2; exploit ppo 6; exploit ppo-search 4; exploit heuristic 2; exploit heuristic 6 ;;
   B) beliefs uniform-96 ppo-search:iterations=96; exploit ppo 4; exploit ppo-search 2; exploit ppo-search 6; exploit heuristic 4 ;;
   *) echo "usage: lanes.sh A|B" >&2; exit 2 ;;
 esac
