@@ -19,7 +19,7 @@ export { addUsage, emptyUsage } from './usage.ts';
 export { BestResponseAgent, bestResponseSpec, modelFor } from './ismcts/index.ts';
 export { loadPolicy, PpoAgent, shippedModel } from './ppo/ppo-agent.ts';
 export { SeatInput, SeatInputs } from './ppo/input.ts';
-export { Belief, BELIEF_DEFAULTS, netModel, oneHotModel, policyModel, sampleBelievedWorld, temperedWeights, type BeliefModel, type BeliefOptions, type BeliefStats, type Weighed } from './beliefs/index.ts';
+export { agentModel, Belief, BELIEF_DEFAULTS, netModel, oneHotModel, policyModel, sampleBelievedWorld, temperedWeights, type BeliefModel, type BeliefOptions, type BeliefStats, type Weighed } from './beliefs/index.ts';
 export type { SearchCandidate, SearchLine } from './ppo/index.ts';
 export { PPO_SEARCH_DEFAULTS } from './ppo/search.ts';
 export { LLM_DEFAULTS, LlmAgent, LlmServerError, LlmStopError, onLlmFault } from './llm/llm-agent.ts';

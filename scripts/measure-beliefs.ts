@@ -3,11 +3,14 @@
  * uniform deal? (agents/beliefs; docs/results/2026-12-05-beliefs.md)
  *
  *   npx tsx scripts/measure-beliefs.ts --games 40 --players 4 --seats ppo,heuristic,ppo,heuristic --seed beliefs
+ *   npx tsx scripts/measure-beliefs.ts --games 40 --seats ppo,heuristic,heuristic,heuristic --model seats
  *
  * Plays seeded games with the seats given (each agent reset with the game's agent seeds, as a
  * tournament does). At a sampled share of the decisions with a choice (`--every`: one in N),
  * the deciding seat's belief is made as `ppo-search:beliefs=policy` makes it (its model the
- * shipped `ppo` policy, reset for that seat), from a pool of `--candidates` worlds dealt by the
+ * shipped `ppo` policy, reset for that seat; `--model SPEC` another agent, as `best-response`
+ * models the bot it answers; `--model seats` each other seat by its own agent, the model a
+ * belief could have at best), from a pool of `--candidates` worlds dealt by the
  * resampler with every decision weighed, and set against the truth. The same pool, weighed
  * evenly, is the uniform deal, so every comparison is paired. For each other seat in the game
  * holding cards, under each weighing:
@@ -25,7 +28,7 @@
  */
 import { parseArgs } from 'node:util';
 import { CzechPubEnv, HAND_TYPES, randInt, seedRng } from '../env/index.ts';
-import { agentSeed, Belief, createAgent, EnvObservation, policyModel, temperedWeights, type PpoAgent, type Weighed } from '../agents/index.ts';
+import { agentModel, agentSeed, Belief, createAgent, EnvObservation, policyModel, temperedWeights, type BeliefModel, type PpoAgent, type Weighed } from '../agents/index.ts';
 import { meanCI } from '../eval/index.ts';
 
 // ---- arguments -------------------------------------------------------------------------------
@@ -43,6 +46,8 @@ const ARGS = {
   candidates: { type: 'string', default: '32' },
   /** Decisions weighed per other seat. */
   window: { type: 'string', default: '6' },
+  /** Who the others are taken to be: ppo (ppo-search's model), an agent spec, or `seats` (each seat its own agent). */
+  model: { type: 'string', default: 'ppo' },
   /** Ask every seat at every decision (the record then says nothing by who was asked). */
   'ask-forced': { type: 'boolean', default: false },
 } as const;
@@ -122,6 +127,17 @@ function score(pool: Weighed[], weights: number[], seat: number, truth: number[]
   return { exact, overlap, brier: brier / T };
 }
 
+/** A believing seat's model of the others: `ppo` as ppo-search has it, another agent as best-response has its target, or every seat's own agent. */
+function modelOf(spec: string): BeliefModel {
+  if (spec === 'ppo') return policyModel(createAgent('ppo') as PpoAgent);
+  if (spec !== 'seats') return agentModel(createAgent(spec));
+  const bySeat = seats.map((s) => agentModel(createAgent(s)));
+  return {
+    probability: (obs, action) => bySeat[obs.seat].probability(obs, action),
+    reset: (game) => bySeat.forEach((m, q) => m.reset?.({ ...game, seat: q })),
+  };
+}
+
 // ---- games -----------------------------------------------------------------------------------
 /** figures[kind][weighing][metric] = per game, the figures of its points. */
 const figures = new Map<string, Map<string, Map<Metric, number[][]>>>();
@@ -147,7 +163,7 @@ for (let g = 0; g < games; g++) {
   bots.forEach((b, seat) => b.reset?.({ seat, players, seed: agentSeed(seed, seat) }));
   // Each seat's model of the others, reset for that seat as ppo-search:beliefs=policy resets its own.
   const models = seats.map((_, seat) => {
-    const m = policyModel(createAgent('ppo') as PpoAgent);
+    const m = modelOf(values.model);
     m.reset!({ seat, players, seed: agentSeed(seed, seat) });
     return m;
   });
@@ -196,7 +212,7 @@ const ci = (xs: number[], d: number) => {
 };
 const gameMeans = (perGame: number[][]) => perGame.filter((xs) => xs && xs.length > 0).map((xs) => xs.reduce((a, b) => a + b, 0) / xs.length);
 
-console.log(`${games} games, ${players} players (${seats.join(', ')}), askForced ${askForced}, ${points} points, ${candidates} worlds each, window ${window}`);
+console.log(`${games} games, ${players} players (${seats.join(', ')}), model ${values.model}, askForced ${askForced}, ${points} points, ${candidates} worlds each, window ${window}`);
 console.log(`worlds possible ${f((100 * possibleShare) / points, 1)}%, fallbacks ${fallbacks}, effective sample size (policy f=0.1 t=1) ${f(essSum / points, 1)}, ${f(beliefMs / points, 0)} ms a belief (every decision weighed)`);
 for (const [kind, byW] of figures) {
   console.log(`\nabout ${kind} seats (${byW.get('uniform')!.get('exact')!.flat().length} hands)`);
