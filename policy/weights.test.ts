@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { NUM_ACTIONS } from '../env/actions.ts';
 import { OBS_SIZE } from '../env/observation/encode.ts';
 import { nextFloat, seedRng } from '../env/rng.ts';
+import { AFFINE_KERNELS } from './affine.ts';
 import { initWeights, JsNet, MASKED_LOGIT, netInputs, type NetWeights } from './weights.ts';
 
 describe('JsNet', () => {
@@ -23,7 +24,7 @@ describe('JsNet', () => {
     }
   });
 
-  it('computes the logits of legal actions exactly as a full dense head would, bit for bit', () => {
+  it.each(AFFINE_KERNELS)('computes the logits of legal actions exactly as a full dense head would, bit for bit (%s)', (kernel) => {
     // The reference: every layer a full affine into float32, tanh in the trunk, the advice
     // added to every logit, then the mask (what JsNet did before it skipped illegal columns).
     const dense = (l: NetWeights['layers'][number], x: ArrayLike<number>) => {
@@ -32,14 +33,15 @@ describe('JsNet', () => {
       return out;
     };
     const rng = seedRng('legal-columns');
-    // Widths that are and are not multiples of the eight outputs summed at once.
-    for (const [advice, hidden] of [[undefined, [24, 12]], ['heuristic', [24, 12]], ['heuristic', [19, 7]], [undefined, [8, 1]]] as const) {
+    // Widths that are and are not multiples of the eight (js) or sixteen (wasm) outputs summed at once.
+    for (const [advice, hidden] of [[undefined, [24, 12]], ['heuristic', [32, 16]], ['heuristic', [19, 7]], [undefined, [8, 1]]] as const) {
       const shape = { inputs: netInputs(advice), hidden: [...hidden], actions: NUM_ACTIONS, ...(advice ? { advice } : {}) };
       const w = initWeights(shape, `legal-columns/${advice}`);
       const head = w.layers[shape.hidden.length];
       for (let i = 0; i < head.w.length; i++) head.w[i] = nextFloat(rng) - 0.5; // logits far from equal
       for (let i = 0; i < head.b.length; i++) head.b[i] = nextFloat(rng) - 0.5;
-      const net = new JsNet(w);
+      const net = new JsNet(w, kernel);
+      expect(net.kernel).toBe(kernel);
       for (let k = 0; k < 20; k++) {
         const x = Float32Array.from({ length: shape.inputs }, (_, i) => (i < OBS_SIZE ? (nextFloat(rng) < 0.3 ? nextFloat(rng) : 0) : 0));
         if (advice) x[OBS_SIZE + Math.floor(nextFloat(rng) * NUM_ACTIONS)] = 1;

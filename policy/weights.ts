@@ -1,13 +1,15 @@
 /**
  * The policy network's weights in plain Float32Arrays, their seeded initialisation, and a
- * plain-JavaScript forward pass (`JsNet`) for one observation at a time. The `ppo` agent
- * plays with JsNet, so it needs no TensorFlow.js backend and runs synchronously anywhere,
+ * forward pass without TensorFlow.js (`JsNet`) for one observation at a time, its affine layers
+ * in WebAssembly or plain JavaScript (policy/affine.ts: the same figures either way). The `ppo`
+ * agent plays with JsNet, so it needs no TensorFlow.js backend and runs synchronously anywhere,
  * tournament workers included; the trainer runs the same weights batched on tf (training/net.ts).
  *
  * The net: an MLP trunk (tanh) shared by a policy head (one logit per action; illegal
  * actions are masked) and a value head.
  */
 import { nextFloat, NUM_ACTIONS, OBS_SIZE, seedRng } from '../env/index.ts';
+import { type Affine, type AffineKernel, affineLayers } from './affine.ts';
 
 /**
  * Agents whose choice a net may read as advice: the input is then the observation followed
@@ -99,20 +101,31 @@ export function countParams(w: NetWeights): number {
 }
 
 /**
- * Plain-JS forward pass for one observation: writes the masked logits into `logits` and
- * returns the value. Scratch buffers are reused across calls.
+ * Forward pass for one observation: writes the masked logits into `logits` and returns the
+ * value. Scratch buffers are reused across calls. `kernel` chooses the affine layers' code
+ * (default: WebAssembly where it is there); the figures are the same bit for bit.
  */
 export class JsNet {
   private readonly bufs: Float32Array[];
   private readonly value = new Float32Array(1);
+  private readonly affine: Affine;
 
-  constructor(readonly weights: NetWeights) {
+  constructor(
+    readonly weights: NetWeights,
+    kernel?: AffineKernel,
+  ) {
     this.bufs = weights.shape.hidden.map((n) => new Float32Array(n));
+    this.affine = affineLayers(weights.layers, kernel);
+  }
+
+  /** The affine layers' code this net runs. */
+  get kernel(): AffineKernel {
+    return this.affine.kernel;
   }
 
   forward(x: ArrayLike<number>, mask: ArrayLike<number>, logits: Float32Array): number {
     const h = this.logitsOf(x, mask, logits);
-    affine(this.weights.layers[this.weights.shape.hidden.length + 1], h, this.value);
+    this.affine.run(this.weights.shape.hidden.length + 1, h, this.value);
     return this.value[0];
   }
 
@@ -147,70 +160,19 @@ export class JsNet {
   /** The value alone (what forward returns), without the policy head's logits. */
   valueOf(x: ArrayLike<number>): number {
     const h = this.trunk(x);
-    affine(this.weights.layers[this.weights.shape.hidden.length + 1], h, this.value);
+    this.affine.run(this.weights.shape.hidden.length + 1, h, this.value);
     return this.value[0];
   }
 
   /** The trunk's last hidden layer for `x` (a scratch buffer). */
   private trunk(x: ArrayLike<number>): ArrayLike<number> {
-    const { layers, shape } = this.weights;
     let h: ArrayLike<number> = x;
-    for (let i = 0; i < shape.hidden.length; i++) {
-      affine(layers[i], h, this.bufs[i]);
+    for (let i = 0; i < this.weights.shape.hidden.length; i++) {
+      this.affine.run(i, h, this.bufs[i]);
       const out = this.bufs[i];
       for (let j = 0; j < out.length; j++) out[j] = Math.tanh(out[j]);
       h = out;
     }
     return h;
-  }
-}
-
-/** Row indices of an input's nonzero entries (affine's scratch: one forward pass at a time). */
-let nonzero = new Int32Array(1024);
-
-/**
- * out = x·W + b. Each output is the bias plus the nonzero inputs' products, added in row order
- * and rounded to float32 after every addition: the arithmetic of accumulating into a
- * Float32Array row by row, so every figure is the same bit for bit. Eight outputs are summed
- * at once in locals (over the nonzero rows, found first) rather than in the array: about 1.5×
- * faster on the shipped nets' trunk (74–81 against 109–116 µs here, 6 Dec 2026), since
- * observations are sparse (about 108 nonzero inputs of 767) and the locals stay in registers.
- */
-function affine(l: NetWeights['layers'][number], x: ArrayLike<number>, out: Float32Array): void {
-  const { w, b, rows, cols } = l;
-  if (nonzero.length < rows) nonzero = new Int32Array(rows);
-  const nz = nonzero;
-  let n = 0;
-  for (let r = 0; r < rows; r++) if (x[r] !== 0) nz[n++] = r;
-  const f = Math.fround;
-  let c = 0;
-  for (; c + 8 <= cols; c += 8) {
-    let a0 = b[c], a1 = b[c + 1], a2 = b[c + 2], a3 = b[c + 3], a4 = b[c + 4], a5 = b[c + 5], a6 = b[c + 6], a7 = b[c + 7];
-    for (let k = 0; k < n; k++) {
-      const r = nz[k];
-      const xr = x[r];
-      const i = r * cols + c;
-      a0 = f(a0 + xr * w[i]);
-      a1 = f(a1 + xr * w[i + 1]);
-      a2 = f(a2 + xr * w[i + 2]);
-      a3 = f(a3 + xr * w[i + 3]);
-      a4 = f(a4 + xr * w[i + 4]);
-      a5 = f(a5 + xr * w[i + 5]);
-      a6 = f(a6 + xr * w[i + 6]);
-      a7 = f(a7 + xr * w[i + 7]);
-    }
-    out[c] = a0;
-    out[c + 1] = a1;
-    out[c + 2] = a2;
-    out[c + 3] = a3;
-    out[c + 4] = a4;
-    out[c + 5] = a5;
-    out[c + 6] = a6;
-    out[c + 7] = a7;
-  }
-  for (; c < cols; c++) {
-    let a = b[c];
-    for (let k = 0; k < n; k++) a = f(a + x[nz[k]] * w[nz[k] * cols + c]);
-    out[c] = a;
   }
 }
