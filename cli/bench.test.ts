@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { NUM_ACTIONS } from '../env/actions.ts';
 import { OBS_SIZE } from '../env/observation/encode.ts';
+import { loadPolicy, shippedModel } from '../agents/index.ts';
+import { AFFINE_KERNELS, JsNet } from '../policy/index.ts';
+import { collectInputs, differing } from './bench-policy.ts';
 import { bufferIo } from './io.ts';
 import { main } from './main.ts';
 
@@ -24,5 +27,27 @@ describe('czech-pub bench env', () => {
     expect(text).toContain('4 players');
     expect(text).toMatch(/engine only \(legal \+ step\)\s+[\d,]+/);
     expect(text).toMatch(/with encoding \+ mask\s+[\d,]+/);
+  });
+});
+
+describe('czech-pub bench policy', () => {
+  it('--json: both kernels timed on the same inputs, found to agree bit for bit', async () => {
+    const io = bufferIo();
+    expect(await main(['bench', 'policy', '--json', '--seconds', '0.1', '--inputs', '40', '--players', '2'], io)).toBe(0);
+    expect(io.stdout).toHaveLength(1);
+    const r = JSON.parse(io.stdout[0]) as Record<string, unknown>;
+    expect(r).toMatchObject({ players: 2, inputs: 40, differingInputs: 0 });
+    for (const kernel of AFFINE_KERNELS) {
+      expect(r[`${kernel}Passes`] as number, kernel).toBeGreaterThan(0);
+      expect(r[`${kernel}MicrosecondsPerPass`] as number, kernel).toBeGreaterThan(0);
+    }
+  });
+
+  it('counts the inputs on which two nets disagree (what makes the command fail)', async () => {
+    const { weights } = loadPolicy(shippedModel(4));
+    const inputs = await collectInputs(weights, 4, 30);
+    expect(differing([new JsNet(weights, 'wasm'), new JsNet(weights, 'js')], inputs)).toBe(0);
+    const other = loadPolicy(shippedModel(2)).weights;
+    expect(differing([new JsNet(weights, 'wasm'), new JsNet(other, 'wasm')], inputs)).toBe(30);
   });
 });

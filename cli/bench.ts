@@ -1,7 +1,8 @@
 /**
  * `czech-pub bench <target>`: how fast things run. `env` (bench-env.ts): the environment's
- * steps, a readable table or one JSON object; `train` (bench-train.ts), `queue` (bench-queue.ts) and `api`
- * (bench-api.ts) are loaded on demand, as they bring in TensorFlow.js, BullMQ or autocannon.
+ * steps, a readable table or one JSON object; `policy` (bench-policy.ts), `train` (bench-train.ts),
+ * `queue` (bench-queue.ts) and `api` (bench-api.ts) are loaded on demand, as they bring in the
+ * agents, TensorFlow.js, BullMQ or autocannon.
  */
 import { BENCH_ENV, benchEnvCommand } from './bench-env.ts';
 import { EXIT_OK, UsageError, type Io } from './io.ts';
@@ -10,6 +11,13 @@ import type { CommandSpec } from './options.ts';
 /** The targets of `bench`, each with its own options; train and api load on demand. */
 const TARGETS: Record<string, { summary: string; load: () => Promise<{ spec: CommandSpec; run: (args: readonly string[], io: Io) => Promise<number> | number }> }> = {
   env: { summary: 'how fast the environment steps', load: async () => ({ spec: BENCH_ENV, run: benchEnvCommand }) },
+  policy: {
+    summary: "the trained policy's forward pass, in each kernel",
+    load: async () => {
+      const m = await import('./bench-policy.ts');
+      return { spec: m.BENCH_POLICY, run: m.benchPolicyCommand };
+    },
+  },
   train: {
     summary: "the PPO trainer's rollout and update speed",
     load: async () => {

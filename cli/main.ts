@@ -17,7 +17,7 @@ type Run = (args: readonly string[], io: Io) => number | Promise<number>;
 const COMMANDS: Record<string, { summary: string; run: Run }> = {
   play: { summary: 'play one seeded game between bots, or against them (--human), and print it', run: playCommand },
   replay: { summary: 'tell a finished game of a games.jsonl file (or a replay link) turn by turn', run: replayCommand },
-  bench: { summary: 'measure speed: bench env, train, queue, bridge or api', run: benchCommand },
+  bench: { summary: 'measure speed: bench env, policy, train, queue, bridge or api', run: benchCommand },
   tournament: { summary: 'play agents against each other and rank them', run: tournamentCommand },
   leaderboard: { summary: 'one table of ratings over several runs, anchored so that tables compare', run: async (args, io) => (await import('./leaderboard.ts')).leaderboardCommand(args, io) },
   report: { summary: "make a run's reports again from its folder, playing nothing", run: async (args, io) => (await import('./report.ts')).reportCommand(args, io) },

@@ -45,7 +45,7 @@ const CASES: [string[], string | RegExp][] = [
   [['play', '--players'], "option '--players <value>' argument missing"],
   [['play', '--seed', ''], '--seed must not be empty'],
   [['bench'], "missing what to measure: try 'czech-pub bench env'"],
-  [['bench', 'agents'], "unknown bench target 'agents' (known: env, train, queue, bridge, api)"],
+  [['bench', 'agents'], "unknown bench target 'agents' (known: env, policy, train, queue, bridge, api)"],
   [['bench', 'bridge', '--python', '/nonexistent/python3'], "--python: '/nonexistent/python3' cannot import numpy"],
   [['bench', 'bridge', '--num-envs', '0'], '--num-envs'],
   [['bridge', '--players', '4'], "unknown option '--players'"],
