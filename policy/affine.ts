@@ -14,15 +14,17 @@
  */
 import { AFFINE_WASM_BASE64 } from './affine-wasm.ts';
 
-export const AFFINE_KERNELS = ['wasm', 'js'] as const;
-export type AffineKernel = (typeof AFFINE_KERNELS)[number];
-
+/** One affine layer: `rows` inputs, `cols` outputs, W row-major (input r's weights at r·cols…). */
 export interface Layer {
   w: Float32Array;
   b: Float32Array;
   rows: number;
   cols: number;
 }
+
+/** The kernels, fastest first. */
+export const AFFINE_KERNELS = ['wasm', 'js'] as const;
+export type AffineKernel = (typeof AFFINE_KERNELS)[number];
 
 /** The affine layers of one net: `run(i, x, out)` computes layer i's x·W + b into out. */
 export interface Affine {

@@ -9,7 +9,7 @@
  * actions are masked) and a value head.
  */
 import { nextFloat, NUM_ACTIONS, OBS_SIZE, seedRng } from '../env/index.ts';
-import { type Affine, type AffineKernel, affineLayers } from './affine.ts';
+import { type Affine, type AffineKernel, affineLayers, type Layer } from './affine.ts';
 
 /**
  * Agents whose choice a net may read as advice: the input is then the observation followed
@@ -43,7 +43,7 @@ export function netInputs(advice?: Adviser): number {
 /** Layers in order: trunk layers, then the policy head, then the value head, then (with advice) the 1×1 advice gain. */
 export interface NetWeights {
   shape: NetShape;
-  layers: { w: Float32Array; b: Float32Array; rows: number; cols: number }[];
+  layers: Layer[];
 }
 
 /** Logit given to illegal actions: exp of it underflows to exactly 0 in float32, and 0 · it stays finite (−∞ would give NaN). */
@@ -77,7 +77,7 @@ export function initWeights(shape: NetShape, seed: string | number): NetWeights 
   return { shape, layers };
 }
 
-function gainLayer(gain: number): NetWeights['layers'][number] {
+function gainLayer(gain: number): Layer {
   return { w: Float32Array.of(gain), b: new Float32Array(1), rows: 1, cols: 1 };
 }
 
