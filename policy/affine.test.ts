@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { affineModuleText, assembleAffine } from '../scripts/build-affine-wasm.ts';
 import { AFFINE_WASM_BASE64 } from './affine-wasm.ts';
-import { affineLayers, defaultKernel, jsAffine, type Layer } from './affine.ts';
+import { affineLayers, defaultKernel, jsAffine, WASM_MAX_BYTES, type Layer } from './affine.ts';
 import { readFileSync } from 'node:fs';
 
 /** Bit patterns, so -0 and 0 (and every NaN) are told apart. */
@@ -46,6 +46,15 @@ describe('affine kernels', () => {
     expect(defaultKernel()).toBe('wasm');
     expect(affineLayers([l]).kernel).toBe('wasm');
     expect(affineLayers([l], 'js').kernel).toBe('js');
+  });
+
+  it('falls back to JavaScript for a net whose copy would pass WASM_MAX_BYTES', () => {
+    // The sizes alone decide (nothing is copied): a layer claiming 2^17 × 2^11 float64 weights.
+    const huge: Layer = { w: new Float32Array(1), b: new Float32Array(1), rows: 2 ** 17, cols: 2 ** 11 };
+    expect(2 ** 17 * 2 ** 11 * 8).toBeGreaterThan(WASM_MAX_BYTES);
+    expect(affineLayers([huge], 'wasm').kernel).toBe('js');
+    const fits: Layer = { w: new Float32Array(2 ** 10), b: new Float32Array(2 ** 5), rows: 2 ** 5, cols: 2 ** 5 };
+    expect(affineLayers([fits], 'wasm').kernel).toBe('wasm');
   });
 
   it('gives the same bits in both kernels, over generated layers and inputs', () => {

@@ -104,6 +104,34 @@ function wasmModule(): WebAssembly.Module | null {
   return compiled;
 }
 
+/** Where a net's layers lie in its WebAssembly memory (byte offsets), and the bytes in all. */
+interface Placement {
+  at: { w: number; b: number; out: number; stride: number; rows: number }[];
+  x: number;
+  nz: number;
+  bytes: number;
+}
+
+function place(layers: readonly Layer[]): Placement {
+  let end = 0;
+  const take = (bytes: number) => ((end += bytes), end - bytes);
+  const at = layers.map((l) => {
+    const stride = Math.ceil(l.cols / BLOCK) * BLOCK;
+    return { w: take(l.rows * stride * 8), b: take(stride * 8), out: take(stride * 8), stride, rows: l.rows };
+  });
+  const rows = Math.max(...layers.map((l) => l.rows));
+  const x = take(rows * 8);
+  const nz = take(rows * 4);
+  return { at, x, nz, bytes: end };
+}
+
+/**
+ * The most memory a net's WebAssembly copy may take: offsets stay below 2^31, far from the
+ * kernel's 32-bit address arithmetic wrapping. (The shipped nets take 2.1 MB; a larger net
+ * runs in JavaScript.)
+ */
+export const WASM_MAX_BYTES = 2 ** 30;
+
 /**
  * The WebAssembly kernel for one net: its own instance, whose memory holds the layers' weights
  * and biases promoted to float64 (exactly), an output area per layer, and one input area and
@@ -115,28 +143,23 @@ class WasmLayers implements Affine {
   private readonly fn: KernelFn;
   private readonly f64: Float64Array;
   private readonly i32: Int32Array;
-  private readonly at: { w: number; b: number; out: number; stride: number; rows: number }[];
+  private readonly at: Placement['at'];
   private readonly x: number;
   private readonly nz: number;
 
-  constructor(module: WebAssembly.Module, layers: readonly Layer[]) {
+  /** Throws a RangeError where the memory cannot grow to the net's size. */
+  constructor(module: WebAssembly.Module, layers: readonly Layer[], { at, x, nz, bytes }: Placement) {
     const instance = new WebAssembly.Instance(module, {});
     const memory = instance.exports.memory as WebAssembly.Memory;
-    let end = 0;
-    const take = (bytes: number) => ((end += bytes), end - bytes);
-    this.at = layers.map((l) => {
-      const stride = Math.ceil(l.cols / BLOCK) * BLOCK;
-      return { w: take(l.rows * stride * 8), b: take(stride * 8), out: take(stride * 8), stride, rows: l.rows };
-    });
-    const rows = Math.max(...layers.map((l) => l.rows));
-    this.x = take(rows * 8);
-    this.nz = take(rows * 4);
-    memory.grow(Math.max(0, Math.ceil(end / 65536) - memory.buffer.byteLength / 65536));
+    memory.grow(Math.max(0, Math.ceil(bytes / 65536) - memory.buffer.byteLength / 65536));
+    this.at = at;
+    this.x = x;
+    this.nz = nz;
     this.f64 = new Float64Array(memory.buffer);
     this.i32 = new Int32Array(memory.buffer);
     this.fn = instance.exports.affine as KernelFn;
     layers.forEach((l, i) => {
-      const { w, b, stride } = this.at[i];
+      const { w, b, stride } = at[i];
       for (let r = 0; r < l.rows; r++) this.f64.set(l.w.subarray(r * l.cols, (r + 1) * l.cols), w / 8 + r * stride);
       this.f64.set(l.b, b / 8);
     });
@@ -171,13 +194,22 @@ const made = new WeakMap<readonly Layer[], WasmLayers>();
 
 /**
  * The affine layers of a net in the kernel asked for (`wasm` falls back to `js` where it is
- * missing). The `wasm` kernel reads the weights when the first net on these layers is made:
+ * missing, or where the net's copy would pass WASM_MAX_BYTES or find no memory). The `wasm` kernel reads the weights when the first net on these layers is made:
  * weights changed in place after that are not seen (a trainer hands over new arrays).
  */
 export function affineLayers(layers: readonly Layer[], kernel: AffineKernel = defaultKernel()): Affine {
   const module = kernel === 'wasm' ? wasmModule() : null;
   if (!module) return new JsLayers(layers);
   let net = made.get(layers);
-  if (!net) made.set(layers, (net = new WasmLayers(module, layers)));
+  if (net) return net;
+  const placement = place(layers);
+  if (placement.bytes > WASM_MAX_BYTES) return new JsLayers(layers);
+  try {
+    net = new WasmLayers(module, layers, placement);
+  } catch (err) {
+    if (err instanceof RangeError) return new JsLayers(layers); // no memory for the copy: the same figures, slower
+    throw err;
+  }
+  made.set(layers, net);
   return net;
 }
