@@ -22,9 +22,10 @@ exploit() { # target players
   local dir="$runs/exploit-by-ppo-search-$1-$2p"
   node bin/czech-pub.js exploit --search --searcher ppo-search --target "$1" --players "$2" --games 1000 --workers 1 --out "$dir" $(resume "$dir")
 }
-# Each lane about 10 hours of one core on the 6 Dec host (0.3, 0.1 and 0.07 games a
-# second at 2, 4 and 6 players against ppo; a searching target costs more). Last, heuristic by the
-# same searcher, beside best-response's rows of 5 Dec (about 2 hours in all).
+# Rates on the 6 Dec host after the WebAssembly forward pass (d0281df), one lane a core: against
+# ppo 0.28 and 0.18 games a second at 4 and 6 players; against ppo-search 0.4-0.57 at 2 players and
+# about 0.07 at 6 (a 6-game probe). Last, heuristic by the same searcher, beside best-response's
+# rows of 5 Dec.
 case "${1:-}" in
   A) beliefs policy ppo-search:beliefs=policy; beliefs uniform-48 ppo-search; exploit ppo 2; exploit ppo 6; exploit ppo-search 4; exploit heuristic 2; exploit heuristic 6 ;;
   B) beliefs uniform-96 ppo-search:iterations=96; exploit ppo 4; exploit ppo-search 2; exploit ppo-search 6; exploit heuristic 4 ;;
