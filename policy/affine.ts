@@ -3,9 +3,9 @@
  * that give the same figures bit for bit:
  *
  * - `js`: plain JavaScript, runs anywhere;
- * - `wasm`: WebAssembly SIMD (policy/affine.wat), about 2.5× faster on the shipped nets' trunk
- *   (33–37 against 84–93 µs a forward pass here, both cores busy, 6 Dec 2026). The default
- *   wherever WebAssembly SIMD is there (Node 16.4 and later, current browsers).
+ * - `wasm`: WebAssembly SIMD (policy/affine.wat): a forward pass of a shipped net 2.2–2.3×
+ *   as fast (37.5–41.7 against 83.5–97.5 µs, `czech-pub bench policy`, 6 Dec 2026). The
+ *   default wherever WebAssembly SIMD is there (Node 16.4 and later, current browsers).
  *
  * The arithmetic both follow: each output is its bias plus the nonzero inputs' products, added in
  * row order, each product and sum taken in float64 and the sum rounded to float32 after every
@@ -127,8 +127,8 @@ function place(layers: readonly Layer[]): Placement {
 
 /**
  * The most memory a net's WebAssembly copy may take: offsets stay below 2^31, far from the
- * kernel's 32-bit address arithmetic wrapping. (The shipped nets take 2.1 MB; a larger net
- * runs in JavaScript.)
+ * kernel's 32-bit address arithmetic wrapping. (The shipped nets take 2.1 MB; a net past
+ * this runs in JavaScript.)
  */
 export const WASM_MAX_BYTES = 2 ** 30;
 
