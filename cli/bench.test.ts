@@ -43,6 +43,17 @@ describe('czech-pub bench policy', () => {
     }
   });
 
+  it('finds the kernels agreeing bit for bit on the shipped nets at 2–6 players, on the inputs of seeded games', async () => {
+    for (let players = 2; players <= 6; players++) {
+      const { weights } = loadPolicy(shippedModel(players));
+      const nets = [new JsNet(weights, 'wasm'), new JsNet(weights, 'js')];
+      expect(nets.map((n) => n.kernel)).toEqual(['wasm', 'js']);
+      const inputs = await collectInputs(weights, players, 150);
+      expect(inputs.x).toHaveLength(150);
+      expect(differing(nets, inputs)).toBe(0);
+    }
+  });
+
   it('counts the inputs on which two nets disagree (what makes the command fail)', async () => {
     const { weights } = loadPolicy(shippedModel(4));
     const inputs = await collectInputs(weights, 4, 30);
