@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_VIEWER } from '../eval/highlights.ts';
 import { bufferIo } from './io.ts';
 import { main } from './main.ts';
+import { progress } from './tournament.ts';
 
 describe('czech-pub tournament', () => {
   it('--json prints the summary with the documented fields', async () => {
@@ -101,5 +102,24 @@ describe('czech-pub tournament', () => {
     const io = bufferIo();
     expect(await main(['tournament', '--help'], io)).toBe(0);
     expect(io.stdout.join('\n')).toMatch(/Agents:[\s\S]*random\s+uniform over the legal actions/);
+  });
+});
+
+describe('progress lines', () => {
+  it('give the rate and time left of the games this run plays, a resumed run included', () => {
+    let t = 0;
+    const lines = (first: number, total: number) => {
+      const io = bufferIo();
+      t = 0;
+      const bar = progress(io, () => t);
+      for (let done = first; done <= total; done++) {
+        t += 2000; // a game every two seconds
+        bar.update(done, total);
+      }
+      return io.stderr;
+    };
+    expect(lines(1, 10)).toEqual(Array.from({ length: 10 }, (_, i) => `${i + 1}/10 games, 0.5 games/s, ${2 * (9 - i)} s left`));
+    // Resumed with 6 of 10 games found finished: the first call counts them.
+    expect(lines(7, 10)).toEqual(['7/10 games, 0.5 games/s, 6 s left', '8/10 games, 0.5 games/s, 4 s left', '9/10 games, 0.5 games/s, 2 s left', '10/10 games, 0.5 games/s, 0 s left']);
   });
 });

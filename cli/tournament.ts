@@ -71,37 +71,49 @@ export function lockRunFolder(dir: string, name: string, io: Io): RunLock | null
   }
 }
 
-/** A progress bar on a terminal; a plain line every 10% otherwise. */
-export function progress(io: Io) {
-  const tty = process.stderr.isTTY === true;
-  if (tty) {
+/**
+ * A progress bar on a terminal; a plain line every 10% otherwise. `update` is called once a
+ * finished game, with the count so far: a resumed run's first call already counts the games it
+ * found finished, so the rate and the time left are of the games this run plays. `now` is the
+ * display's own clock in milliseconds, not io.now: reading a budget's counting clock would move
+ * the budget.
+ */
+export function progress(io: Io, now: () => number = () => performance.now()) {
+  const t0 = now();
+  let before: number | undefined;
+  /** Games a second played by this run, and the seconds left at that rate. */
+  const pace = (done: number, total: number) => {
+    before ??= done - 1;
+    const sec = (now() - t0) / 1000;
+    const rate = (done - before) / sec;
+    return { rate, left: (total - done) / rate };
+  };
+  if (process.stderr.isTTY === true) {
     const bar = new cliProgress.SingleBar(
       { format: 'games {bar} {value}/{total} | {rate} games/s | ETA {eta_formatted}', stream: process.stderr, etaBuffer: 200 },
       cliProgress.Presets.shades_classic,
     );
     let started = false;
-    const t0 = performance.now();
     return {
       update(done: number, total: number) {
+        const { rate } = pace(done, total);
         if (!started) {
-          bar.start(total, 0, { rate: '0' });
+          bar.start(total, done - 1, { rate: '0' });
           started = true;
         }
-        bar.update(done, { rate: (done / ((performance.now() - t0) / 1000)).toFixed(1) });
+        bar.update(done, { rate: rate.toFixed(1) });
       },
       stop: () => started && bar.stop(),
     };
   }
   let lastTenth = 0;
-  const t0 = performance.now();
   return {
     update(done: number, total: number) {
+      const { rate, left } = pace(done, total);
       const tenth = Math.floor((10 * done) / total);
       if (tenth > lastTenth) {
         lastTenth = tenth;
-        const sec = (performance.now() - t0) / 1000;
-        const line = `${done}/${total} games, ${(done / sec).toFixed(1)} games/s, ${(sec * (total / done - 1)).toFixed(0)} s left`;
-        io.err(line);
+        io.err(`${done}/${total} games, ${rate.toFixed(1)} games/s, ${left.toFixed(0)} s left`);
       }
     },
     stop: () => undefined,
